@@ -1,0 +1,59 @@
+import * as grpc from "@grpc/grpc-js";
+import type { MethodDefinition } from "@grpc/proto-loader";
+
+export interface CallOptions {
+  /** Overrides the client's default deadline for this call. */
+  deadlineMs?: number;
+  /** Propagated as `x-request-id` metadata. */
+  requestId?: string;
+}
+
+/** Promise-returning client derived from a generated service definition. */
+export type PromiseClient<D> = {
+  [K in keyof D as string extends K ? never : K]: D[K] extends MethodDefinition<infer ReqIn, any, any, infer ResOut>
+    ? (request: ReqIn, options?: CallOptions) => Promise<ResOut>
+    : never;
+} & { readonly raw: grpc.Client; close(): void };
+
+type ServiceCtor<D> = { new (address: string, credentials: grpc.ChannelCredentials, options?: object): grpc.Client; service: D };
+
+export interface ClientOptions {
+  /** Default deadline per call; a slow or unreachable service fails with DEADLINE_EXCEEDED/UNAVAILABLE within it. */
+  deadlineMs: number;
+}
+
+/**
+ * Creates a typed client whose unary methods return promises and always carry a deadline.
+ * Calls fail fast (no wait-for-ready) when the peer is down, so the gateway can answer 503.
+ */
+export function createClient<D extends grpc.ServiceDefinition>(
+  ctor: ServiceCtor<D>,
+  address: string,
+  options: ClientOptions,
+): PromiseClient<D> {
+  const raw = new ctor(address, grpc.credentials.createInsecure(), {
+    "grpc.max_receive_message_length": 64 * 1024 * 1024,
+    "grpc.max_send_message_length": 64 * 1024 * 1024,
+    // Reconnect quickly after a peer restarts instead of backing off for minutes.
+    "grpc.initial_reconnect_backoff_ms": 200,
+    "grpc.max_reconnect_backoff_ms": 2000,
+  });
+  const client: Record<string, unknown> = {
+    raw,
+    close: () => raw.close(),
+  };
+  for (const [method, def] of Object.entries(ctor.service)) {
+    if (def.requestStream || def.responseStream) continue;
+    const fn = (raw as unknown as Record<string, Function>)[method]!.bind(raw);
+    client[method] = (request: unknown, callOptions: CallOptions = {}) =>
+      new Promise((resolve, reject) => {
+        const metadata = new grpc.Metadata();
+        if (callOptions.requestId) metadata.set("x-request-id", callOptions.requestId);
+        const deadline = Date.now() + (callOptions.deadlineMs ?? options.deadlineMs);
+        fn(request, metadata, { deadline }, (err: grpc.ServiceError | null, response: unknown) =>
+          err ? reject(err) : resolve(response),
+        );
+      });
+  }
+  return client as PromiseClient<D>;
+}

@@ -1,0 +1,37 @@
+import * as grpc from "@grpc/grpc-js";
+import * as protoLoader from "@grpc/proto-loader";
+import { descriptor } from "./generated/descriptor.ts";
+import type { ProtoGrpcType as CiProto } from "./generated/types/ci.ts";
+import type { ProtoGrpcType as HookProto } from "./generated/types/hook.ts";
+import type { ProtoGrpcType as IdentityProto } from "./generated/types/identity.ts";
+import type { ProtoGrpcType as MirrorProto } from "./generated/types/mirror.ts";
+import type { ProtoGrpcType as RepoProto } from "./generated/types/repo.ts";
+
+/** The options every client and server loads the contracts with; the generated types assume them. */
+export const loaderOptions: protoLoader.Options = {
+  keepCase: false,
+  longs: Number,
+  enums: String,
+  defaults: true,
+  oneofs: true,
+};
+
+// Loaded from the descriptor embedded at generate time, so bundles need no .proto files.
+const packageDefinition = protoLoader.fromJSON(descriptor as unknown as Record<string, unknown>, loaderOptions);
+const loaded = grpc.loadPackageDefinition(packageDefinition) as unknown as IdentityProto &
+  RepoProto &
+  CiProto &
+  MirrorProto &
+  HookProto;
+
+export const identityV1 = loaded.quarry.identity.v1;
+export const repoV1 = loaded.quarry.repo.v1;
+export const ciV1 = loaded.quarry.ci.v1;
+export const mirrorV1 = loaded.quarry.mirror.v1;
+export const hookV1 = loaded.quarry.hook.v1;
+
+export type { IdentityServiceDefinition } from "./generated/types/quarry/identity/v1/IdentityService.ts";
+export type { RepoServiceDefinition } from "./generated/types/quarry/repo/v1/RepoService.ts";
+export type { CiServiceDefinition } from "./generated/types/quarry/ci/v1/CiService.ts";
+export type { MirrorServiceDefinition } from "./generated/types/quarry/mirror/v1/MirrorService.ts";
+export type { HookServiceDefinition } from "./generated/types/quarry/hook/v1/HookService.ts";
