@@ -1,0 +1,151 @@
+// Domain events shared by services. Payloads follow GitLab's system hook / push webhook
+// shapes so hook-service can forward them with minimal mapping.
+
+export const Subjects = {
+  userCreate: "quarry.identity.user_create",
+  userDestroy: "quarry.identity.user_destroy",
+  /** A token was revoked: gateways drop it from their authentication caches. */
+  tokenRevoke: "quarry.identity.token_revoke",
+  projectCreate: "quarry.identity.project_create",
+  projectDestroy: "quarry.identity.project_destroy",
+  groupCreate: "quarry.identity.group_create",
+  push: "quarry.repo.push",
+  tagPush: "quarry.repo.tag_push",
+} as const;
+
+export type Subject = (typeof Subjects)[keyof typeof Subjects];
+
+/** Fields every domain event carries. Timestamps are ISO-8601 strings (JSON transport). */
+interface DomainEventBase {
+  /** UUID; also a good `msgId` for publish-side dedupe. */
+  event_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UserCreateEvent extends DomainEventBase {
+  event_name: "user_create";
+  user_id: number;
+  name: string;
+  username: string;
+  email: string;
+}
+
+export interface UserDestroyEvent extends Omit<UserCreateEvent, "event_name"> {
+  event_name: "user_destroy";
+}
+
+export interface TokenRevokeEvent {
+  event_id: string;
+  event_name: "token_revoke";
+  token_id: number;
+  user_id: number;
+}
+
+export interface ProjectOwner {
+  name: string;
+  email: string;
+}
+
+interface ProjectEventFields extends DomainEventBase {
+  project_id: number;
+  name: string;
+  path: string;
+  path_with_namespace: string;
+  project_visibility: "private" | "internal" | "public";
+  owner_name: string;
+  owner_email: string;
+  owners: ProjectOwner[];
+}
+
+export interface ProjectCreateEvent extends ProjectEventFields {
+  event_name: "project_create";
+}
+
+export interface ProjectDestroyEvent extends ProjectEventFields {
+  event_name: "project_destroy";
+}
+
+export interface GroupCreateEvent extends DomainEventBase {
+  event_name: "group_create";
+  group_id: number;
+  name: string;
+  path: string;
+  full_path: string;
+  parent_id: number | null;
+}
+
+export interface PushEventProject {
+  id: number;
+  name: string;
+  description: string | null;
+  web_url: string;
+  avatar_url: string | null;
+  git_ssh_url: string;
+  git_http_url: string;
+  namespace: string;
+  visibility_level: number;
+  path_with_namespace: string;
+  default_branch: string | null;
+  ci_config_path: string | null;
+  homepage: string;
+  url: string;
+  ssh_url: string;
+  http_url: string;
+}
+
+export interface PushEventCommit {
+  id: string;
+  message: string;
+  title: string;
+  timestamp: string;
+  url: string;
+  author: { name: string; email: string };
+  added: string[];
+  modified: string[];
+  removed: string[];
+}
+
+export interface PushEventRepository {
+  name: string;
+  url: string;
+  description: string | null;
+  homepage: string;
+  git_http_url: string;
+  git_ssh_url: string;
+  visibility_level: number;
+}
+
+/** GitLab push / tag push webhook payload (published on `quarry.repo.push` / `quarry.repo.tag_push`). */
+export interface PushEvent {
+  event_id: string;
+  object_kind: "push" | "tag_push";
+  event_name: "push" | "tag_push";
+  before: string;
+  after: string;
+  ref: string;
+  ref_protected: boolean;
+  checkout_sha: string | null;
+  message: string | null;
+  user_id: number;
+  user_name: string;
+  user_username: string;
+  user_email: string | null;
+  user_avatar: string | null;
+  project_id: number;
+  project: PushEventProject;
+  commits: PushEventCommit[];
+  total_commits_count: number;
+  push_options: Record<string, unknown>;
+  repository: PushEventRepository;
+}
+
+/** Payload type per subject, for typed publish/subscribe helpers in services. */
+export interface EventPayloads {
+  [Subjects.userCreate]: UserCreateEvent;
+  [Subjects.projectCreate]: ProjectCreateEvent;
+  [Subjects.projectDestroy]: ProjectDestroyEvent;
+  [Subjects.groupCreate]: GroupCreateEvent;
+  [Subjects.push]: PushEvent;
+  [Subjects.tagPush]: PushEvent;
+}

@@ -1,0 +1,14 @@
+import type { PromiseClient } from "@quarry/grpc";
+import type { Logger } from "@quarry/logger";
+import type { RepoServiceDefinition } from "@quarry/proto";
+import type { PrismaClient } from "./db.ts";
+import type { OutboxRelay } from "./identity/outbox.ts";
+
+/** Everything the handlers need, wired by hand in main.ts (or the standalone launcher). */
+export interface IdentityDeps {
+  prisma: PrismaClient;
+  repo: PromiseClient<RepoServiceDefinition>;
+  outbox: OutboxRelay;
+  log: Logger;
+  config: { rootEmail: string; rootPassword?: string };
+}

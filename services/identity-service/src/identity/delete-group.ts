@@ -1,0 +1,32 @@
+import type { DeleteGroupRequest__Output } from "@quarry/proto/types/identity/v1/DeleteGroupRequest";
+import type { IdentityDeps } from "../deps.ts";
+import { actorOf } from "./access.ts";
+import { AccessLevel } from "./levels.ts";
+import { requireLevel, visibleGroup } from "./lookup.ts";
+import { enqueueProjectDestroy } from "./project-events.ts";
+import { removeRepositories } from "./repositories.ts";
+
+/** Owner or administrator: removes the group, its subgroups and all their projects and repositories. */
+export const deleteGroup =
+  (deps: IdentityDeps) =>
+  async (req: DeleteGroupRequest__Output): Promise<Record<string, never>> => {
+    const actor = actorOf(req.actor);
+    const projectIds = await deps.prisma.$transaction(async (tx) => {
+      const { group, level } = await visibleGroup(tx, actor, req.idOrPath);
+      requireLevel(actor, level, AccessLevel.OWNER);
+      const projects = await tx.project.findMany({
+        where: { namespace: { traversalIds: { has: group.id } } },
+        include: { namespace: { include: { owner: true } } },
+      });
+      for (const p of projects) await enqueueProjectDestroy(tx, p);
+      const namespaceIds = (await tx.namespace.findMany({ where: { traversalIds: { has: group.id } }, select: { id: true } })).map((n) => n.id);
+      await tx.member.deleteMany({
+        where: { OR: [{ sourceType: "namespace", sourceId: { in: namespaceIds } }, { sourceType: "project", sourceId: { in: projects.map((p) => p.id) } }] },
+      });
+      await tx.namespace.delete({ where: { id: group.id } }); // cascades to subgroups and projects
+      return projects.map((p) => p.id);
+    });
+    deps.outbox.kick();
+    await removeRepositories(deps, projectIds);
+    return {};
+  };

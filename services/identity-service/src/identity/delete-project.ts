@@ -1,0 +1,25 @@
+import type { DeleteProjectRequest__Output } from "@quarry/proto/types/identity/v1/DeleteProjectRequest";
+import type { IdentityDeps } from "../deps.ts";
+import { actorOf } from "./access.ts";
+import { AccessLevel } from "./levels.ts";
+import { requireLevel, visibleProject } from "./lookup.ts";
+import { enqueueProjectDestroy } from "./project-events.ts";
+import { removeRepositories } from "./repositories.ts";
+
+/** Owner or administrator. The row goes first (with its event), then the repository. */
+export const deleteProject =
+  (deps: IdentityDeps) =>
+  async (req: DeleteProjectRequest__Output): Promise<Record<string, never>> => {
+    const actor = actorOf(req.actor);
+    const id = await deps.prisma.$transaction(async (tx) => {
+      const { project, levels } = await visibleProject(tx, actor, req.idOrPath);
+      requireLevel(actor, levels.effective, AccessLevel.OWNER);
+      await enqueueProjectDestroy(tx, project);
+      await tx.member.deleteMany({ where: { sourceType: "project", sourceId: project.id } });
+      await tx.project.delete({ where: { id: project.id } });
+      return project.id;
+    });
+    deps.outbox.kick();
+    await removeRepositories(deps, [id]);
+    return {};
+  };

@@ -1,0 +1,37 @@
+import { Subjects } from "@quarry/bus";
+import { badRequest, notFound } from "@quarry/grpc";
+import type { DeleteUserRequest__Output } from "@quarry/proto/types/identity/v1/DeleteUserRequest";
+import type { IdentityDeps } from "../deps.ts";
+import { actorOf } from "./access.ts";
+import { requireAdmin } from "./lookup.ts";
+import { enqueueEvent } from "./outbox.ts";
+import { removeRepositories } from "./repositories.ts";
+
+/** Deletes a user with their personal namespace and its projects (administrators only). */
+export const deleteUser =
+  (deps: IdentityDeps) =>
+  async (req: DeleteUserRequest__Output): Promise<Record<string, never>> => {
+    const actor = actorOf(req.actor);
+    requireAdmin(actor);
+    const id = Number(req.id);
+    if (id === actor.userId) throw badRequest("You cannot delete yourself");
+    const removed = await deps.prisma.$transaction(async (tx) => {
+      const user = await tx.user.findUnique({ where: { id }, include: { namespace: true } });
+      if (!user) throw notFound("User");
+      const projects = user.namespace ? await tx.project.findMany({ where: { namespaceId: user.namespace.id }, select: { id: true } }) : [];
+      await tx.user.delete({ where: { id } }); // cascades: tokens, memberships, namespace, its projects
+      await enqueueEvent(tx, Subjects.userDestroy, {
+        event_name: "user_destroy",
+        created_at: user.createdAt.toISOString(),
+        updated_at: new Date().toISOString(),
+        user_id: user.id,
+        name: user.name,
+        username: user.username,
+        email: user.email,
+      });
+      return projects.map((p) => p.id);
+    });
+    deps.outbox.kick();
+    await removeRepositories(deps, removed);
+    return {};
+  };

@@ -1,0 +1,16 @@
+import { notFound } from "@quarry/grpc";
+import type { GetPersonalAccessTokenRequest__Output } from "@quarry/proto/types/identity/v1/GetPersonalAccessTokenRequest";
+import type { PersonalAccessToken as TokenMsg } from "@quarry/proto/types/identity/v1/PersonalAccessToken";
+import type { IdentityDeps } from "../deps.ts";
+import { actorOf } from "./access.ts";
+import { tokenToProto } from "./convert.ts";
+
+/** Someone else's token is 404 to non-administrators, like a missing one. */
+export const getPersonalAccessToken =
+  (deps: IdentityDeps) =>
+  async (req: GetPersonalAccessTokenRequest__Output): Promise<TokenMsg> => {
+    const actor = actorOf(req.actor);
+    const token = await deps.prisma.personalAccessToken.findUnique({ where: { id: Number(req.id) } });
+    if (!token || (!actor.isAdmin && token.userId !== actor.userId)) throw notFound("Token");
+    return tokenToProto(token);
+  };

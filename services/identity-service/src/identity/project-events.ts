@@ -1,0 +1,29 @@
+import { Subjects } from "@quarry/bus";
+import type { Tx } from "../db.ts";
+import type { ProjectRow } from "./convert.ts";
+import { enqueueEvent } from "./outbox.ts";
+
+function projectEventFields(p: ProjectRow) {
+  const owner = p.namespace.owner;
+  return {
+    created_at: p.createdAt.toISOString(),
+    updated_at: p.updatedAt.toISOString(),
+    project_id: p.id,
+    name: p.name,
+    path: p.path,
+    path_with_namespace: `${p.namespace.fullPath}/${p.path}`,
+    project_namespace_id: p.namespaceId,
+    project_visibility: p.visibility,
+    owner_name: owner?.name ?? p.namespace.name,
+    owner_email: owner?.email ?? "",
+    owners: owner ? [{ name: owner.name, email: owner.email }] : [],
+  };
+}
+
+export function enqueueProjectCreate(tx: Tx, p: ProjectRow) {
+  return enqueueEvent(tx, Subjects.projectCreate, { event_name: "project_create", ...projectEventFields(p) });
+}
+
+export function enqueueProjectDestroy(tx: Tx, p: ProjectRow) {
+  return enqueueEvent(tx, Subjects.projectDestroy, { event_name: "project_destroy", ...projectEventFields(p) });
+}

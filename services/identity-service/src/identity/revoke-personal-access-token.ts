@@ -1,0 +1,22 @@
+import { Subjects } from "@quarry/bus";
+import { badRequest, notFound } from "@quarry/grpc";
+import type { RevokePersonalAccessTokenRequest__Output } from "@quarry/proto/types/identity/v1/RevokePersonalAccessTokenRequest";
+import type { IdentityDeps } from "../deps.ts";
+import { actorOf } from "./access.ts";
+import { enqueueEvent } from "./outbox.ts";
+
+/** Revokes a token; the token_revoke event lets every gateway drop it from its cache at once. */
+export const revokePersonalAccessToken =
+  (deps: IdentityDeps) =>
+  async (req: RevokePersonalAccessTokenRequest__Output): Promise<Record<string, never>> => {
+    const actor = actorOf(req.actor);
+    await deps.prisma.$transaction(async (tx) => {
+      const token = await tx.personalAccessToken.findUnique({ where: { id: Number(req.id) } });
+      if (!token || (!actor.isAdmin && token.userId !== actor.userId)) throw notFound("Token");
+      if (token.revoked) throw badRequest("400 Bad request");
+      await tx.personalAccessToken.update({ where: { id: token.id }, data: { revoked: true } });
+      await enqueueEvent(tx, Subjects.tokenRevoke, { event_name: "token_revoke", token_id: token.id, user_id: token.userId });
+    });
+    deps.outbox.kick();
+    return {};
+  };

@@ -1,0 +1,41 @@
+import { conflict, paramError } from "@quarry/grpc";
+import type { UserProfile__Output } from "@quarry/proto/types/identity/v1/UserProfile";
+import type { Tx } from "../db.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
+import { validatePath } from "./validate.ts";
+
+/** Username rules: a valid path (it names the personal namespace), unique against users and groups. */
+export async function assertUsernameFree(tx: Tx, username: string, exceptUserId = 0): Promise<void> {
+  try {
+    validatePath(username, "username", true);
+  } catch {
+    throw paramError("username does not have a valid value");
+  }
+  const lower = username.toLowerCase();
+  const user = await tx.user.findUnique({ where: { usernameLower: lower }, select: { id: true } });
+  const ns = await tx.namespace.findUnique({ where: { fullPathLower: lower }, select: { ownerId: true } });
+  if ((user && user.id !== exceptUserId) || (ns && ns.ownerId !== exceptUserId)) {
+    throw conflict("Username has already been taken");
+  }
+}
+
+export async function assertEmailFree(tx: Tx, email: string, exceptUserId = 0): Promise<void> {
+  const found = await tx.user.findUnique({ where: { email: email.toLowerCase() }, select: { id: true } });
+  if (found && found.id !== exceptUserId) throw conflict("Email has already been taken");
+}
+
+/** Only the profile fields that were sent, so that updates leave the rest untouched. */
+export function profileData(p: UserProfile__Output | null | undefined): Prisma.UserUpdateInput {
+  if (!p) return {};
+  const data: Prisma.UserUpdateInput = {};
+  if (p.bio !== undefined) data.bio = p.bio;
+  if (p.location !== undefined) data.location = p.location;
+  if (p.publicEmail !== undefined) data.publicEmail = p.publicEmail;
+  if (p.websiteUrl !== undefined) data.websiteUrl = p.websiteUrl;
+  if (p.organization !== undefined) data.organization = p.organization;
+  if (p.jobTitle !== undefined) data.jobTitle = p.jobTitle;
+  if (p.pronouns !== undefined) data.pronouns = p.pronouns;
+  if (p.note !== undefined) data.note = p.note;
+  if (p.privateProfile !== undefined) data.privateProfile = p.privateProfile;
+  return data;
+}
