@@ -1,0 +1,17 @@
+export {
+  applyMigrations,
+  checksumMatches,
+  compareMigrationNames,
+  databaseUrlFor,
+  dropDatabase,
+  ensureDatabase,
+  migrationChecksum,
+  MigrationError,
+  PRISMA_MIGRATE_LOCK_ID,
+  readMigrationsDir,
+} from "./migrations.ts";
+export type { ApplyMigrationsOptions, Migration } from "./migrations.ts";
+export { findSchemaDrift, parsePrismaSchema } from "./drift.ts";
+export type { ParsedPrismaSchema, PrismaScalarField, PrismaTable } from "./drift.ts";
+export { findFreePort, startEmbeddedPostgres } from "./embedded.ts";
+export type { EmbeddedPostgresServer, StartEmbeddedPostgresOptions } from "./embedded.ts";

@@ -1,0 +1,4 @@
+export { createTestDatabase, testPostgresServer } from "./postgres.ts";
+export type { TestDatabase } from "./postgres.ts";
+export { waitFor } from "./wait.ts";
+export type { WaitForOptions } from "./wait.ts";

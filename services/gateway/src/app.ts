@@ -1,0 +1,35 @@
+import { randomUUID } from "node:crypto";
+import express, { type Express } from "express";
+import multer from "multer";
+import type { GatewayDeps } from "./deps.ts";
+import { authenticate } from "./http/auth.ts";
+import { errorHandler, routeNotFound } from "./http/errors.ts";
+import { v4Router } from "./routes/v4/index.ts";
+
+/** The express application: body parsing, request ids, authentication, /api/v4 routes, errors. */
+export function createApp(deps: GatewayDeps): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  // qs parsing, so that `scopes[]=api&scopes[]=read_api` arrives as an array.
+  app.set("query parser", "extended");
+  app.set("trust proxy", "loopback");
+
+  app.use((req, res, next) => {
+    req.requestId = req.get("x-request-id") || randomUUID();
+    res.setHeader("X-Request-Id", req.requestId);
+    res.setHeader("Cache-Control", "max-age=0, private, must-revalidate");
+    next();
+  });
+
+  const limit = deps.config.maxBodyBytes;
+  const multipart = multer({ limits: { fieldSize: limit, fileSize: limit } }).none();
+  app.use(express.json({ limit, type: ["application/json", "application/*+json"] }));
+  app.use(express.urlencoded({ extended: true, limit, parameterLimit: 10_000 }));
+  app.use((req, res, next) => (req.is("multipart/form-data") ? multipart(req, res, next) : next()));
+
+  app.use("/api/v4", authenticate(deps), v4Router(deps));
+  app.use(routeNotFound);
+  app.use(errorHandler(deps.log));
+  return app;
+}

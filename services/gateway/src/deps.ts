@@ -1,0 +1,19 @@
+import type { PromiseClient } from "@quarry/grpc";
+import type { Logger } from "@quarry/logger";
+import type { IdentityServiceDefinition, RepoServiceDefinition } from "@quarry/proto";
+import type { TokenCache } from "./http/auth.ts";
+
+/** What the routes need; wired by hand in main.ts / the standalone launcher. */
+export interface GatewayDeps {
+  identity: PromiseClient<IdentityServiceDefinition>;
+  repo: PromiseClient<RepoServiceDefinition>;
+  tokenCache: TokenCache;
+  log: Logger;
+  config: {
+    /** Base URL without trailing slash, e.g. http://localhost:8080 */
+    externalUrl: string;
+    maxBodyBytes: number;
+    version: string;
+    revision: string;
+  };
+}

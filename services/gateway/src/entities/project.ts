@@ -1,0 +1,137 @@
+import type { Project__Output as Project } from "@quarry/proto/types/identity/v1/Project";
+import { namespaceSummary } from "./namespace.ts";
+import { apiUrl, httpCloneUrl, orNull, sshCloneUrl, webUrl, type Urls } from "./urls.ts";
+
+const access = (level: number) => (level ? { access_level: level, notification_level: 3 } : null);
+
+/** BasicProjectDetails (`simple=true` and embedded summaries). */
+export function projectSimple(p: Project, urls: Urls) {
+  const fullPath = p.pathWithNamespace;
+  return {
+    id: Number(p.id),
+    description: orNull(p.description),
+    name: p.name,
+    name_with_namespace: p.nameWithNamespace,
+    path: p.path,
+    path_with_namespace: fullPath,
+    created_at: p.createdAt,
+    default_branch: p.defaultBranch,
+    tag_list: p.topics,
+    topics: p.topics,
+    ssh_url_to_repo: sshCloneUrl(urls, fullPath),
+    http_url_to_repo: httpCloneUrl(urls, fullPath),
+    web_url: webUrl(urls, fullPath),
+    readme_url: null as string | null,
+    forks_count: 0,
+    avatar_url: null,
+    star_count: 0,
+    last_activity_at: p.lastActivityAt,
+    namespace: namespaceSummary(p.namespace!, urls),
+  };
+}
+
+export interface ProjectExtras {
+  /** Whether the repository has no commits (single-project reads only). */
+  emptyRepo?: boolean;
+}
+
+/** The full Project entity (GitLab's API::Entities::Project), with `permissions` for the caller. */
+export function projectFull(p: Project, urls: Urls, extras: ProjectExtras = {}) {
+  const id = Number(p.id);
+  const simple = projectSimple(p, urls);
+  return {
+    ...simple,
+    readme_url: extras.emptyRepo === false ? webUrl(urls, `${p.pathWithNamespace}/-/blob/${p.defaultBranch}/README.md`) : null,
+    container_registry_image_prefix: `${new URL(urls.base).host}/${p.pathWithNamespace}`,
+    _links: {
+      self: apiUrl(urls, `projects/${id}`),
+      issues: apiUrl(urls, `projects/${id}/issues`),
+      merge_requests: apiUrl(urls, `projects/${id}/merge_requests`),
+      repo_branches: apiUrl(urls, `projects/${id}/repository/branches`),
+      labels: apiUrl(urls, `projects/${id}/labels`),
+      events: apiUrl(urls, `projects/${id}/events`),
+      members: apiUrl(urls, `projects/${id}/members`),
+      cluster_agents: apiUrl(urls, `projects/${id}/cluster_agents`),
+    },
+    packages_enabled: false,
+    empty_repo: extras.emptyRepo ?? false,
+    archived: p.archived,
+    visibility: p.visibility,
+    ...(p.owner ? { owner: { id: Number(p.owner.id), username: p.owner.username, name: p.owner.name, state: p.owner.state, locked: false, avatar_url: null, web_url: webUrl(urls, p.owner.username), created_at: p.owner.createdAt } } : {}),
+    resolve_outdated_diff_discussions: false,
+    container_registry_enabled: false,
+    container_registry_access_level: "disabled",
+    security_and_compliance_access_level: "private",
+    container_expiration_policy: null,
+    repository_object_format: "sha1",
+    issues_enabled: false,
+    merge_requests_enabled: false,
+    wiki_enabled: false,
+    jobs_enabled: true,
+    snippets_enabled: false,
+    can_create_merge_request_in: false,
+    issues_access_level: "disabled",
+    repository_access_level: "enabled",
+    merge_requests_access_level: "disabled",
+    forking_access_level: "disabled",
+    wiki_access_level: "disabled",
+    builds_access_level: "enabled",
+    snippets_access_level: "disabled",
+    pages_access_level: "disabled",
+    analytics_access_level: "disabled",
+    releases_access_level: "disabled",
+    environments_access_level: "disabled",
+    emails_disabled: false,
+    emails_enabled: true,
+    shared_runners_enabled: true,
+    lfs_enabled: false,
+    creator_id: Number(p.creatorId) || null,
+    import_url: null,
+    import_type: null,
+    import_status: "none",
+    import_error: null,
+    open_issues_count: 0,
+    description_html: p.description ? `<p dir="auto">${escapeHtml(p.description)}</p>` : "",
+    updated_at: p.updatedAt,
+    ci_default_git_depth: 20,
+    ci_forward_deployment_enabled: true,
+    ci_job_token_scope_enabled: false,
+    ci_separated_caches: true,
+    ci_allow_fork_pipelines_to_run_in_parent_project: true,
+    build_git_strategy: "fetch",
+    keep_latest_artifact: true,
+    restrict_user_defined_variables: false,
+    runner_token_expiration_interval: null,
+    group_runners_enabled: true,
+    auto_cancel_pending_pipelines: "enabled",
+    build_timeout: 3600,
+    auto_devops_enabled: false,
+    auto_devops_deploy_strategy: "continuous",
+    ci_config_path: orNull(p.ciConfigPath),
+    public_jobs: true,
+    shared_with_groups: [],
+    only_allow_merge_if_pipeline_succeeds: false,
+    allow_merge_on_skipped_pipeline: null,
+    request_access_enabled: p.requestAccessEnabled,
+    only_allow_merge_if_all_discussions_are_resolved: false,
+    remove_source_branch_after_merge: true,
+    printing_merge_request_link_enabled: true,
+    merge_method: "merge",
+    squash_option: "default_off",
+    enforce_auth_checks_on_uploads: true,
+    suggestion_commit_message: null,
+    merge_commit_template: null,
+    squash_commit_template: null,
+    issue_branch_template: null,
+    autoclose_referenced_issues: true,
+    mirror: false,
+    permissions: {
+      project_access: access(p.projectAccessLevel),
+      group_access: access(p.groupAccessLevel),
+    },
+  };
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}

@@ -1,0 +1,12 @@
+/** Absolute URLs of web pages and clone addresses, from the configured external URL. */
+export interface Urls {
+  base: string;
+}
+
+export const webUrl = (u: Urls, path: string) => `${u.base}/${path}`;
+export const apiUrl = (u: Urls, path: string) => `${u.base}/api/v4/${path}`;
+export const httpCloneUrl = (u: Urls, fullPath: string) => `${u.base}/${fullPath}.git`;
+export const sshCloneUrl = (u: Urls, fullPath: string) => `git@${new URL(u.base).hostname}:${fullPath}.git`;
+
+/** "" from proto means unset; GitLab renders that as null. */
+export const orNull = (s: string | undefined | null) => (s ? s : null);

@@ -1,0 +1,28 @@
+import { envAddress, envInt, envPort, parseEnv, z } from "@quarry/env";
+
+/** Gateway configuration; the only module that reads process.env. */
+export const gatewayEnvShape = {
+  PORT: envPort(8080),
+  HOST: z.string().default("0.0.0.0"),
+  /** Base URL clients use to reach this server (web_url, clone URLs, Link headers). */
+  QUARRY_EXTERNAL_URL: z.string().url().optional(),
+  IDENTITY_SERVICE_ADDRESS: envAddress("127.0.0.1:50051"),
+  REPO_SERVICE_ADDRESS: envAddress("127.0.0.1:50052"),
+  CI_SERVICE_ADDRESS: envAddress("127.0.0.1:50053"),
+  MIRROR_SERVICE_ADDRESS: envAddress("127.0.0.1:50054"),
+  HOOK_SERVICE_ADDRESS: envAddress("127.0.0.1:50055"),
+  NATS_URL: z.string().optional(),
+  /** Per-call deadline towards the services: past it the client gets 503. */
+  GRPC_DEADLINE_MS: envInt(10_000),
+  /** How long an authenticated token is trusted without asking identity-service again. */
+  AUTH_CACHE_TTL_MS: envInt(10_000),
+  /** Largest accepted request body (JSON, form or multipart). */
+  QUARRY_MAX_BODY_BYTES: envInt(64 * 1024 * 1024),
+  LOG_LEVEL: z.string().default("info"),
+};
+
+export type GatewayEnv = ReturnType<typeof loadGatewayEnv>;
+
+export function loadGatewayEnv(source: Record<string, string | undefined> = process.env) {
+  return parseEnv(gatewayEnvShape, source);
+}

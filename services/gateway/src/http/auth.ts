@@ -1,0 +1,158 @@
+import { createHash } from "node:crypto";
+import { status } from "@quarry/grpc";
+import type { AuthenticateResponse__Output } from "@quarry/proto/types/identity/v1/AuthenticateResponse";
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+import type { GatewayDeps } from "../deps.ts";
+import { ApiError, forbidden, insufficientScope, unauthorized } from "./errors.ts";
+
+export interface Principal {
+  userId: number;
+  username: string;
+  isAdmin: boolean;
+  tokenId: number;
+  scopes: string[];
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- express's own augmentation point
+  namespace Express {
+    interface Request {
+      /** The authenticated caller, or undefined for anonymous requests. */
+      principal?: Principal;
+      requestId: string;
+    }
+  }
+}
+
+type CacheEntry = { principal: Principal; expires: number };
+
+/**
+ * Remembers recent token lookups for a short TTL so that most requests cost no round trip to
+ * identity-service (and no database query). Revocations evict at once (locally, and on every
+ * gateway through the token_revoke event); the TTL bounds everything else (blocked users …).
+ */
+export class TokenCache {
+  private readonly entries = new Map<string, CacheEntry>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  get(digest: string): Principal | undefined {
+    const e = this.entries.get(digest);
+    if (!e) return undefined;
+    if (e.expires < Date.now()) {
+      this.entries.delete(digest);
+      return undefined;
+    }
+    return e.principal;
+  }
+
+  set(digest: string, principal: Principal): void {
+    if (this.ttlMs <= 0) return;
+    if (this.entries.size >= this.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(digest, { principal, expires: Date.now() + this.ttlMs });
+  }
+
+  evictToken(tokenId: number): void {
+    for (const [k, e] of this.entries) if (e.principal.tokenId === tokenId) this.entries.delete(k);
+  }
+
+  evictUser(userId: number): void {
+    for (const [k, e] of this.entries) if (e.principal.userId === userId) this.entries.delete(k);
+  }
+}
+
+/** Token from PRIVATE-TOKEN, `Authorization: Bearer`, or the private_token/access_token parameters. */
+function tokenFrom(req: Request): string | undefined {
+  const header = req.get("private-token");
+  if (header) return header;
+  const auth = req.get("authorization");
+  if (auth) {
+    const m = /^Bearer\s+(.+)$/i.exec(auth);
+    if (m) return m[1]!.trim();
+  }
+  const q = req.query.private_token ?? req.query.access_token;
+  if (typeof q === "string" && q) return q;
+  const b = (req.body as Record<string, unknown> | undefined)?.private_token;
+  return typeof b === "string" && b ? b : undefined;
+}
+
+function toPrincipal(r: AuthenticateResponse__Output): Principal {
+  return { userId: Number(r.user?.id), username: r.user?.username ?? "", isAdmin: Boolean(r.user?.isAdmin), tokenId: Number(r.tokenId), scopes: r.scopes };
+}
+
+/**
+ * Resolves credentials when present. Bad credentials are 401 even on public endpoints, as in
+ * GitLab; no credentials leaves the request anonymous for the route to judge.
+ */
+export function authenticate(deps: GatewayDeps): RequestHandler {
+  return async (req: Request, _res: Response, next: NextFunction) => {
+    const token = tokenFrom(req);
+    if (!token) return next();
+    const digest = createHash("sha256").update(token).digest("hex");
+    let principal = deps.tokenCache.get(digest);
+    if (!principal) {
+      try {
+        principal = toPrincipal(await deps.identity.Authenticate({ token }, { requestId: req.requestId }));
+      } catch (err) {
+        if ((err as { code?: number }).code === status.UNAUTHENTICATED) return next(unauthorized());
+        return next(err);
+      }
+      deps.tokenCache.set(digest, principal);
+    }
+    req.principal = principal;
+    next();
+  };
+}
+
+/** The actor message identity-service expects. */
+export function actor(req: Request) {
+  return { userId: req.principal?.userId ?? 0, isAdmin: req.principal?.isAdmin ?? false };
+}
+
+export function requireUser(req: Request): Principal {
+  if (!req.principal) throw unauthorized();
+  return req.principal;
+}
+
+export function requireAdmin(req: Request): Principal {
+  const p = requireUser(req);
+  if (!p.isAdmin) throw forbidden();
+  return p;
+}
+
+/**
+ * What a token's scopes allow: reads need api or read_api (or a narrower read scope the route
+ * names); writes need api. Anonymous requests pass; routes decide whether they need a user.
+ */
+export type ScopeNeed = "read" | "write" | "read_user";
+
+export function checkScope(req: Request, need: ScopeNeed): void {
+  const p = req.principal;
+  if (!p) return;
+  const has = (s: string) => p.scopes.includes(s);
+  if (need === "write") {
+    if (!has("api")) throw insufficientScope("api");
+    return;
+  }
+  if (has("api") || has("read_api")) return;
+  if (need === "read_user" && has("read_user")) return;
+  throw insufficientScope(need === "read_user" ? "api read_api read_user" : "api read_api");
+}
+
+/** Route-level middleware form of checkScope; GET/HEAD are reads, the rest writes unless told. */
+export function scope(need?: ScopeNeed): RequestHandler {
+  return (req, _res, next) => {
+    try {
+      checkScope(req, need ?? (req.method === "GET" || req.method === "HEAD" ? "read" : "write"));
+      next();
+    } catch (err) {
+      next(err as ApiError);
+    }
+  };
+}

@@ -1,0 +1,65 @@
+import { httpErrorFromGrpc } from "@quarry/grpc";
+import type { Logger } from "@quarry/logger";
+import type { ErrorRequestHandler, RequestHandler } from "express";
+
+/** An HTTP error raised in the gateway itself (parameter validation, auth); bodies are GitLab's. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: Record<string, unknown>,
+  ) {
+    super(JSON.stringify(body));
+  }
+}
+
+export const missing = (names: string[]) => new ApiError(400, { error: names.map((n) => `${n} is missing`).join(", ") });
+export const invalid = (names: string[]) => new ApiError(400, { error: names.map((n) => `${n} does not have a valid value`).join(", ") });
+export const unauthorized = () => new ApiError(401, { message: "401 Unauthorized" });
+export const forbidden = () => new ApiError(403, { message: "403 Forbidden" });
+export const notFound = (what?: string) => new ApiError(404, { message: what ? `404 ${what} Not Found` : "404 Not Found" });
+export const insufficientScope = (scope: string) =>
+  new ApiError(403, {
+    error: "insufficient_scope",
+    error_description: "The request requires higher privileges than provided by the access token.",
+    scope,
+  });
+
+/** Unknown routes: GitLab answers `{"error":"404 Not Found"}`. */
+export const routeNotFound: RequestHandler = (_req, res) => {
+  res.status(404).json({ error: "404 Not Found" });
+};
+
+/**
+ * The one place errors become responses: gateway errors, body-parser failures and gRPC errors
+ * (through the shared status mapping). Unexpected errors are logged and answered with a bare 500.
+ */
+export function errorHandler(log: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    if (res.headersSent) return;
+    if (err instanceof ApiError) {
+      res.status(err.status).json(err.body);
+      return;
+    }
+    const e = err as { type?: string; status?: number; code?: unknown; name?: string };
+    if (e.type === "entity.parse.failed") {
+      res.status(400).json({ message: "400 Bad request - the request body is not valid JSON" });
+      return;
+    }
+    if (e.type === "entity.too.large" || e.code === "LIMIT_FILE_SIZE" || e.code === "LIMIT_FIELD_VALUE") {
+      res.status(413).json({ message: "413 Request Entity Too Large" });
+      return;
+    }
+    if (e.name === "MulterError" || e.type === "charset.unsupported" || e.type === "encoding.unsupported") {
+      res.status(400).json({ message: "400 Bad request" });
+      return;
+    }
+    if (typeof e.code === "number") {
+      const mapped = httpErrorFromGrpc(err);
+      if (mapped.status >= 500) log.warn({ err, path: req.path }, "service call failed");
+      res.status(mapped.status).json(mapped.body);
+      return;
+    }
+    log.error({ err, path: req.path }, "unhandled error");
+    res.status(500).json({ message: "500 Internal Server Error" });
+  };
+}

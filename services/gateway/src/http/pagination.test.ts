@@ -1,0 +1,34 @@
+import type { Request, Response } from "express";
+import { describe, expect, it } from "vitest";
+import { pageRequest, setPaginationHeaders } from "./pagination.ts";
+
+function run(url: string, info: { total: number; page: number; perPage: number }) {
+  const headers: Record<string, string> = {};
+  const res = { setHeader: (k: string, v: string) => (headers[k] = v) } as unknown as Response;
+  setPaginationHeaders({ originalUrl: url } as Request, res, info, "https://git.example.com");
+  return headers;
+}
+
+describe("pagination headers", () => {
+  it("describes a middle page with all GitLab headers and Link relations", () => {
+    const h = run("/api/v4/projects?per_page=20&page=2&search=x", { total: 45, page: 2, perPage: 20 });
+    expect(h).toMatchObject({ "X-Page": "2", "X-Per-Page": "20", "X-Total": "45", "X-Total-Pages": "3", "X-Next-Page": "3", "X-Prev-Page": "1" });
+    const links = Object.fromEntries(h.Link!.split(", ").map((l) => [/rel="(\w+)"/.exec(l)![1], /<([^>]+)>/.exec(l)![1]]));
+    expect(Object.keys(links).sort()).toEqual(["first", "last", "next", "prev"]);
+    expect(links.next).toBe("https://git.example.com/api/v4/projects?per_page=20&page=3&search=x");
+    expect(links.last).toContain("page=3");
+    expect(links.first).toContain("page=1");
+  });
+
+  it("leaves next/prev empty at the edges and counts an empty list as one page", () => {
+    expect(run("/api/v4/users", { total: 0, page: 1, perPage: 20 })).toMatchObject({ "X-Total-Pages": "1", "X-Next-Page": "", "X-Prev-Page": "" });
+    const last = run("/api/v4/users?page=3", { total: 45, page: 3, perPage: 20 });
+    expect(last["X-Next-Page"]).toBe("");
+    expect(last.Link).not.toContain('rel="next"');
+  });
+
+  it("normalises page inputs (default 20, at most 100)", () => {
+    expect(pageRequest({})).toEqual({ page: 1, perPage: 20 });
+    expect(pageRequest({ page: 0, per_page: 500 })).toEqual({ page: 1, perPage: 100 });
+  });
+});

@@ -1,0 +1,3 @@
+export { startGateway, type GatewayOptions, type RunningGateway } from "./server.ts";
+export { gatewayEnvShape, loadGatewayEnv } from "./env.ts";
+export { QUARRY_REVISION, QUARRY_VERSION } from "./version.ts";

@@ -1,0 +1,31 @@
+import { createBus } from "@quarry/bus";
+import { createLogger } from "@quarry/logger";
+import { loadGatewayEnv } from "./env.ts";
+import { startGateway } from "./server.ts";
+import { QUARRY_REVISION, QUARRY_VERSION } from "./version.ts";
+
+// Process entry for the distributed mode.
+const env = loadGatewayEnv();
+const log = createLogger("gateway", env.LOG_LEVEL);
+const bus = env.NATS_URL ? await createBus({ natsUrl: env.NATS_URL, name: "gateway", log }) : undefined;
+const gateway = await startGateway({
+  host: env.HOST,
+  port: env.PORT,
+  externalUrl: env.QUARRY_EXTERNAL_URL,
+  identityAddress: env.IDENTITY_SERVICE_ADDRESS,
+  repoAddress: env.REPO_SERVICE_ADDRESS,
+  deadlineMs: env.GRPC_DEADLINE_MS,
+  authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
+  maxBodyBytes: env.QUARRY_MAX_BODY_BYTES,
+  bus,
+  log,
+  version: QUARRY_VERSION,
+  revision: QUARRY_REVISION,
+});
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, async () => {
+    await gateway.stop();
+    await bus?.close();
+    process.exit(0);
+  });
+}

@@ -1,0 +1,18 @@
+import type { Request, Response } from "express";
+import type { GatewayDeps } from "../../deps.ts";
+import { actor } from "../../http/auth.ts";
+import { setPaginationHeaders, type PageInfo } from "../../http/pagination.ts";
+import type { Urls } from "../../entities/urls.ts";
+
+/** Small per-request conveniences shared by the routers. */
+export function ctx(deps: GatewayDeps, req: Request, res: Response) {
+  const urls: Urls = { base: deps.config.externalUrl };
+  return {
+    urls,
+    actor: actor(req),
+    call: { requestId: req.requestId },
+    paginate(info: { total: number; page: number; perPage: number } | null | undefined) {
+      if (info) setPaginationHeaders(req, res, { total: Number(info.total), page: info.page, perPage: info.perPage } as PageInfo, deps.config.externalUrl);
+    },
+  };
+}

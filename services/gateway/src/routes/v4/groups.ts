@@ -1,0 +1,187 @@
+import { Router } from "express";
+import type { GatewayDeps } from "../../deps.ts";
+import { requireUser, scope } from "../../http/auth.ts";
+import { pageRequest } from "../../http/pagination.ts";
+import { p, pageShape, params, z } from "../../http/params.ts";
+import { groupDetail, groupListItem } from "../../entities/group.ts";
+import { projectFull, projectSimple } from "../../entities/project.ts";
+import { ctx } from "./context.ts";
+
+const visibility = p.enum(["private", "internal", "public"]);
+const creationLevel = p.enum(["noone", "owner", "maintainer", "developer"]);
+const subgroupLevel = p.enum(["owner", "maintainer"]);
+const listShape = {
+  ...pageShape,
+  search: p.string().optional(),
+  order_by: p.enum(["name", "path", "id", "similarity"]).optional(),
+  sort: p.enum(["asc", "desc"]).optional(),
+  owned: p.bool().optional(),
+  min_access_level: p.int().optional(),
+  top_level_only: p.bool().optional(),
+  all_available: p.bool().optional(),
+  visibility: visibility.optional(),
+  skip_groups: p.array(p.int()).optional(),
+  statistics: p.bool().optional(),
+  with_custom_attributes: p.bool().optional(),
+};
+
+/** Groups: CRUD, listing, subgroups and a group's projects. Members live in members.ts. */
+export function groupsRouter(deps: GatewayDeps): Router {
+  const r = Router();
+  const { identity } = deps;
+
+  r.post("/groups", scope("write"), async (req, res) => {
+    requireUser(req);
+    const q = params(req, {
+      name: p.string().min(1),
+      path: p.string().min(1),
+      parent_id: p.int().optional(),
+      visibility: visibility.optional(),
+      description: p.string().optional(),
+      project_creation_level: creationLevel.optional(),
+      subgroup_creation_level: subgroupLevel.optional(),
+      request_access_enabled: p.bool().optional(),
+      default_branch: p.string().optional(),
+    });
+    const c = ctx(deps, req, res);
+    const group = await identity.CreateGroup(
+      {
+        actor: c.actor,
+        name: q.name,
+        path: q.path,
+        parentId: q.parent_id ?? 0,
+        visibility: q.visibility ?? "",
+        description: q.description ?? "",
+        projectCreationLevel: q.project_creation_level ?? "",
+        subgroupCreationLevel: q.subgroup_creation_level ?? "",
+        requestAccessEnabled: q.request_access_enabled,
+        defaultBranch: q.default_branch ?? "",
+      },
+      c.call,
+    );
+    res.status(201).json(groupDetail(group, c.urls, []));
+  });
+
+  const list = (subgroups: boolean) => async (req: Parameters<Parameters<typeof r.get>[1]>[0], res: Parameters<Parameters<typeof r.get>[1]>[1]) => {
+    const q = params(req, { ...listShape, ...(subgroups ? { id: p.string() } : {}) });
+    const c = ctx(deps, req, res);
+    let parentId = 0;
+    if (subgroups) parentId = Number((await identity.GetGroup({ actor: c.actor, idOrPath: String((q as { id: string }).id) }, c.call)).id);
+    const result = await identity.ListGroups(
+      {
+        actor: c.actor,
+        page: pageRequest(q),
+        search: q.search ?? "",
+        orderBy: q.order_by === "similarity" ? "name" : (q.order_by ?? ""),
+        sort: q.sort ?? "",
+        owned: q.owned ?? false,
+        minAccessLevel: q.min_access_level ?? 0,
+        topLevelOnly: q.top_level_only ?? false,
+        allAvailable: q.all_available,
+        visibility: q.visibility ?? "",
+        skipGroups: q.skip_groups ?? [],
+        parentId,
+      },
+      c.call,
+    );
+    c.paginate(result.pageInfo);
+    res.json(result.groups.map((g) => groupListItem(g, c.urls)));
+  };
+  r.get("/groups", scope("read"), list(false));
+  r.get("/groups/:id/subgroups", scope("read"), list(true));
+
+  r.get("/groups/:id", scope("read"), async (req, res) => {
+    const q = params(req, { id: p.string(), with_projects: p.bool().default(true) });
+    const c = ctx(deps, req, res);
+    const group = await identity.GetGroup({ actor: c.actor, idOrPath: q.id }, c.call);
+    let projects: unknown[] | undefined;
+    if (q.with_projects) {
+      // Deprecated but still the default: at most 100 of the group's projects.
+      const result = await identity.ListProjects({ actor: c.actor, namespaceId: group.id, page: { page: 1, perPage: 100 } }, c.call);
+      projects = result.projects.map((pr) => projectFull(pr, c.urls));
+    }
+    res.json(groupDetail(group, c.urls, projects));
+  });
+
+  r.put("/groups/:id", scope("write"), async (req, res) => {
+    requireUser(req);
+    const q = params(req, {
+      id: p.string(),
+      name: p.string().min(1).optional(),
+      path: p.string().min(1).optional(),
+      description: p.string().optional(),
+      visibility: visibility.optional(),
+      project_creation_level: creationLevel.optional(),
+      subgroup_creation_level: subgroupLevel.optional(),
+      request_access_enabled: p.bool().optional(),
+      default_branch: p.string().optional(),
+    });
+    const c = ctx(deps, req, res);
+    const group = await identity.UpdateGroup(
+      {
+        actor: c.actor,
+        idOrPath: q.id,
+        name: q.name,
+        path: q.path,
+        description: q.description,
+        visibility: q.visibility,
+        projectCreationLevel: q.project_creation_level,
+        subgroupCreationLevel: q.subgroup_creation_level,
+        requestAccessEnabled: q.request_access_enabled,
+        defaultBranch: q.default_branch,
+      },
+      c.call,
+    );
+    res.json(groupDetail(group, c.urls, undefined));
+  });
+
+  r.delete("/groups/:id", scope("write"), async (req, res) => {
+    requireUser(req);
+    const q = params(req, { id: p.string() });
+    const c = ctx(deps, req, res);
+    await identity.DeleteGroup({ actor: c.actor, idOrPath: q.id }, c.call);
+    res.status(202).json({ message: "202 Accepted" });
+  });
+
+  r.get("/groups/:id/projects", scope("read"), async (req, res) => {
+    const q = params(req, {
+      ...pageShape,
+      id: p.string(),
+      include_subgroups: p.bool().optional(),
+      simple: p.bool().optional(),
+      search: p.string().optional(),
+      visibility: visibility.optional(),
+      archived: p.bool().optional(),
+      owned: p.bool().optional(),
+      order_by: p.enum(["id", "name", "path", "created_at", "updated_at", "last_activity_at", "similarity"]).optional(),
+      sort: p.enum(["asc", "desc"]).optional(),
+      min_access_level: p.int().optional(),
+      topic: p.string().optional(),
+    });
+    const c = ctx(deps, req, res);
+    const group = await identity.GetGroup({ actor: c.actor, idOrPath: q.id }, c.call);
+    const result = await identity.ListProjects(
+      {
+        actor: c.actor,
+        page: pageRequest(q),
+        namespaceId: group.id,
+        includeSubgroups: q.include_subgroups ?? false,
+        search: q.search ?? "",
+        visibility: q.visibility ?? "",
+        archived: q.archived,
+        owned: q.owned ?? false,
+        orderBy: q.order_by === "similarity" ? "" : (q.order_by ?? ""),
+        sort: q.sort ?? "",
+        minAccessLevel: q.min_access_level ?? 0,
+        topic: q.topic ?? "",
+      },
+      c.call,
+    );
+    c.paginate(result.pageInfo);
+    res.json(result.projects.map((pr) => (q.simple ? projectSimple(pr, c.urls) : projectFull(pr, c.urls))));
+  });
+
+  return r;
+}
+
+export { z };

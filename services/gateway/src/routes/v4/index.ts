@@ -1,0 +1,20 @@
+import { Router } from "express";
+import type { GatewayDeps } from "../../deps.ts";
+import { groupsRouter } from "./groups.ts";
+import { membersRouter } from "./members.ts";
+import { personalAccessTokensRouter } from "./personal-access-tokens.ts";
+import { projectsRouter } from "./projects.ts";
+import { usersRouter } from "./users.ts";
+import { versionRouter } from "./version.ts";
+
+/** Everything under /api/v4, one router per GitLab resource. */
+export function v4Router(deps: GatewayDeps): Router {
+  const r = Router();
+  r.use(versionRouter(deps));
+  r.use(usersRouter(deps));
+  r.use(personalAccessTokensRouter(deps));
+  r.use(groupsRouter(deps));
+  r.use(membersRouter(deps));
+  r.use(projectsRouter(deps));
+  return r;
+}

@@ -1,0 +1,165 @@
+import { Router, type Request, type Response } from "express";
+import type { GatewayDeps } from "../../deps.ts";
+import { requireAdmin, requireUser, scope } from "../../http/auth.ts";
+import { pageRequest } from "../../http/pagination.ts";
+import { p, pageShape, params, z } from "../../http/params.ts";
+import { projectFull, projectSimple } from "../../entities/project.ts";
+import { ctx } from "./context.ts";
+
+const visibility = p.enum(["private", "internal", "public"]);
+const createShape = {
+  name: p.string().optional(),
+  path: p.string().optional(),
+  namespace_id: p.int().optional(),
+  visibility: visibility.optional(),
+  description: p.string().optional(),
+  default_branch: p.string().optional(),
+  initialize_with_readme: p.bool().optional(),
+  topics: p.array(z.string()).optional(),
+  tag_list: p.array(z.string()).optional(),
+  request_access_enabled: p.bool().optional(),
+  ci_config_path: p.string().optional(),
+};
+
+/** Projects: create (for self or, as administrator, for a user), list, read, update, delete. */
+export function projectsRouter(deps: GatewayDeps): Router {
+  const r = Router();
+  const { identity } = deps;
+
+  const create = async (req: Request, res: Response, ownerUserId: number) => {
+    const q = params(req, createShape);
+    if (!q.name && !q.path) {
+      res.status(400).json({ error: "name, path are missing, at least one parameter must be provided" });
+      return;
+    }
+    const c = ctx(deps, req, res);
+    const project = await identity.CreateProject(
+      {
+        actor: c.actor,
+        name: q.name ?? "",
+        path: q.path ?? "",
+        namespaceId: q.namespace_id ?? 0,
+        visibility: q.visibility ?? "",
+        description: q.description ?? "",
+        defaultBranch: q.default_branch ?? "",
+        initializeWithReadme: q.initialize_with_readme ?? false,
+        ownerUserId,
+        topics: q.topics ?? q.tag_list ?? [],
+        requestAccessEnabled: q.request_access_enabled,
+        ciConfigPath: q.ci_config_path ?? "",
+      },
+      c.call,
+    );
+    res.status(201).json(projectFull(project, c.urls, { emptyRepo: !q.initialize_with_readme }));
+  };
+
+  r.post("/projects", scope("write"), async (req, res) => {
+    requireUser(req);
+    await create(req, res, 0);
+  });
+
+  r.post("/projects/user/:user_id", scope("write"), async (req, res) => {
+    requireAdmin(req);
+    await create(req, res, params(req, { user_id: p.int() }).user_id);
+  });
+
+  r.get("/projects", scope("read"), async (req, res) => {
+    const q = params(req, {
+      ...pageShape,
+      membership: p.bool().optional(),
+      owned: p.bool().optional(),
+      search: p.string().optional(),
+      search_namespaces: p.bool().optional(),
+      visibility: visibility.optional(),
+      simple: p.bool().optional(),
+      archived: p.bool().optional(),
+      order_by: p.enum(["id", "name", "path", "created_at", "updated_at", "last_activity_at", "similarity", "star_count"]).optional(),
+      sort: p.enum(["asc", "desc"]).optional(),
+      min_access_level: p.int().optional(),
+      id_after: p.int().optional(),
+      id_before: p.int().optional(),
+      topic: p.string().optional(),
+      statistics: p.bool().optional(),
+    });
+    const c = ctx(deps, req, res);
+    const result = await identity.ListProjects(
+      {
+        actor: c.actor,
+        page: pageRequest(q),
+        membership: q.membership ?? false,
+        owned: q.owned ?? false,
+        search: q.search ?? "",
+        searchNamespaces: q.search_namespaces ?? false,
+        visibility: q.visibility ?? "",
+        archived: q.archived,
+        orderBy: q.order_by === "similarity" || q.order_by === "star_count" ? "" : (q.order_by ?? ""),
+        sort: q.sort ?? "",
+        minAccessLevel: q.min_access_level ?? 0,
+        idAfter: q.id_after ?? 0,
+        idBefore: q.id_before ?? 0,
+        topic: q.topic ?? "",
+      },
+      c.call,
+    );
+    c.paginate(result.pageInfo);
+    // Anonymous callers and simple=true get the basic representation, as in GitLab.
+    const simple = q.simple || !req.principal;
+    res.json(result.projects.map((pr) => (simple ? projectSimple(pr, c.urls) : projectFull(pr, c.urls))));
+  });
+
+  r.get("/projects/:id", scope("read"), async (req, res) => {
+    const q = params(req, { id: p.string(), statistics: p.bool().optional(), license: p.bool().optional() });
+    const c = ctx(deps, req, res);
+    const project = await identity.GetProject({ actor: c.actor, idOrPath: q.id }, c.call);
+    const info = await deps.repo.GetRepositoryInfo({ diskPath: project.diskPath }, c.call);
+    res.json(projectFull(project, c.urls, { emptyRepo: info.empty }));
+  });
+
+  r.put("/projects/:id", scope("write"), async (req, res) => {
+    requireUser(req);
+    const q = params(req, {
+      id: p.string(),
+      name: p.string().min(1).optional(),
+      path: p.string().min(1).optional(),
+      description: p.string().optional(),
+      visibility: visibility.optional(),
+      default_branch: p.string().min(1).optional(),
+      topics: p.array(z.string()).optional(),
+      tag_list: p.array(z.string()).optional(),
+      archived: p.bool().optional(),
+      request_access_enabled: p.bool().optional(),
+      ci_config_path: p.string().optional(),
+    });
+    const c = ctx(deps, req, res);
+    const topics = q.topics ?? q.tag_list;
+    const project = await identity.UpdateProject(
+      {
+        actor: c.actor,
+        idOrPath: q.id,
+        name: q.name,
+        path: q.path,
+        description: q.description,
+        visibility: q.visibility,
+        defaultBranch: q.default_branch,
+        topics: topics ?? [],
+        topicsSet: topics !== undefined,
+        archived: q.archived,
+        requestAccessEnabled: q.request_access_enabled,
+        ciConfigPath: q.ci_config_path,
+      },
+      c.call,
+    );
+    const info = await deps.repo.GetRepositoryInfo({ diskPath: project.diskPath }, c.call);
+    res.json(projectFull(project, c.urls, { emptyRepo: info.empty }));
+  });
+
+  r.delete("/projects/:id", scope("write"), async (req, res) => {
+    requireUser(req);
+    const q = params(req, { id: p.string() });
+    const c = ctx(deps, req, res);
+    await identity.DeleteProject({ actor: c.actor, idOrPath: q.id }, c.call);
+    res.status(202).json({ message: "202 Accepted" });
+  });
+
+  return r;
+}

@@ -1,0 +1,184 @@
+import { Router } from "express";
+import type { GatewayDeps } from "../../deps.ts";
+import { requireAdmin, requireUser, scope } from "../../http/auth.ts";
+import { pageRequest } from "../../http/pagination.ts";
+import { p, pageShape, params, z } from "../../http/params.ts";
+import { userAdmin, userBasic, userPublicProfile, userSelf } from "../../entities/user.ts";
+import { projectFull, projectSimple } from "../../entities/project.ts";
+import { ctx } from "./context.ts";
+
+const profileShape = {
+  bio: p.string().optional(),
+  location: p.string().optional(),
+  public_email: p.string().optional(),
+  website_url: p.string().optional(),
+  organization: p.string().optional(),
+  job_title: p.string().optional(),
+  pronouns: p.string().optional(),
+  note: p.string().optional(),
+  private_profile: p.bool().optional(),
+};
+
+function profile(q: { [K in keyof typeof profileShape]?: string | boolean }) {
+  return {
+    bio: q.bio as string | undefined,
+    location: q.location as string | undefined,
+    publicEmail: q.public_email as string | undefined,
+    websiteUrl: q.website_url as string | undefined,
+    organization: q.organization as string | undefined,
+    jobTitle: q.job_title as string | undefined,
+    pronouns: q.pronouns as string | undefined,
+    note: q.note as string | undefined,
+    privateProfile: q.private_profile as boolean | undefined,
+  };
+}
+
+/** Users: /user, /users, /users/:id, /users/:id/projects. */
+export function usersRouter(deps: GatewayDeps): Router {
+  const r = Router();
+  const { identity } = deps;
+
+  r.get("/user", scope("read_user"), async (req, res) => {
+    const me = requireUser(req);
+    const c = ctx(deps, req, res);
+    const user = await identity.GetUser({ actor: c.actor, id: me.userId }, c.call);
+    res.json(me.isAdmin ? userAdmin(user, c.urls) : userSelf(user, c.urls));
+  });
+
+  r.get("/users", scope("read_user"), async (req, res) => {
+    const q = params(req, {
+      ...pageShape,
+      username: p.string().optional(),
+      search: p.string().optional(),
+      active: p.bool().optional(),
+      blocked: p.bool().optional(),
+      external: p.bool().optional(),
+      admins: p.bool().optional(),
+      order_by: p.enum(["id", "name", "username", "created_at", "updated_at"]).optional(),
+      sort: p.enum(["asc", "desc"]).optional(),
+      created_after: p.datetime().optional(),
+      created_before: p.datetime().optional(),
+    });
+    const c = ctx(deps, req, res);
+    const result = await identity.ListUsers(
+      {
+        actor: c.actor,
+        page: pageRequest(q),
+        username: q.username ?? "",
+        search: q.search ?? "",
+        active: q.active ?? false,
+        blocked: q.blocked ?? false,
+        external: q.external ?? false,
+        admins: q.admins ?? false,
+        orderBy: q.order_by ?? "",
+        sort: q.sort ?? "",
+        createdAfter: q.created_after ?? "",
+        createdBefore: q.created_before ?? "",
+      },
+      c.call,
+    );
+    c.paginate(result.pageInfo);
+    res.json(result.users.map((u) => (req.principal?.isAdmin ? userAdmin(u, c.urls) : userBasic(u, c.urls))));
+  });
+
+  r.get("/users/:id", scope("read_user"), async (req, res) => {
+    requireUser(req);
+    const q = params(req, { id: p.int() });
+    const c = ctx(deps, req, res);
+    const user = await identity.GetUser({ actor: c.actor, id: q.id }, c.call);
+    res.json(req.principal!.isAdmin ? userAdmin(user, c.urls) : userPublicProfile(user, c.urls));
+  });
+
+  r.post("/users", scope("write"), async (req, res) => {
+    requireAdmin(req);
+    const q = params(req, {
+      username: p.string().min(1),
+      email: p.string().min(1),
+      name: p.string().min(1),
+      password: p.string().optional(),
+      reset_password: p.bool().optional(),
+      force_random_password: p.bool().optional(),
+      admin: p.bool().optional(),
+      skip_confirmation: p.bool().optional(),
+      external: p.bool().optional(),
+      can_create_group: p.bool().optional(),
+      projects_limit: p.int().pipe(z.number().min(0)).optional(),
+      ...profileShape,
+    });
+    const c = ctx(deps, req, res);
+    const user = await identity.CreateUser(
+      {
+        actor: c.actor,
+        username: q.username,
+        email: q.email,
+        name: q.name,
+        password: q.password ?? "",
+        admin: q.admin ?? false,
+        skipConfirmation: q.skip_confirmation ?? false,
+        profile: profile(q),
+        external: q.external,
+        canCreateGroup: q.can_create_group,
+        projectsLimit: q.projects_limit,
+      },
+      c.call,
+    );
+    res.status(201).json(userAdmin(user, c.urls));
+  });
+
+  r.put("/users/:id", scope("write"), async (req, res) => {
+    requireAdmin(req);
+    const q = params(req, {
+      id: p.int(),
+      username: p.string().min(1).optional(),
+      email: p.string().min(1).optional(),
+      name: p.string().min(1).optional(),
+      password: p.string().optional(),
+      admin: p.bool().optional(),
+      external: p.bool().optional(),
+      can_create_group: p.bool().optional(),
+      projects_limit: p.int().pipe(z.number().min(0)).optional(),
+      ...profileShape,
+    });
+    const c = ctx(deps, req, res);
+    const user = await identity.UpdateUser(
+      {
+        actor: c.actor,
+        id: q.id,
+        username: q.username,
+        email: q.email,
+        name: q.name,
+        password: q.password,
+        admin: q.admin,
+        profile: profile(q),
+        external: q.external,
+        canCreateGroup: q.can_create_group,
+        projectsLimit: q.projects_limit,
+      },
+      c.call,
+    );
+    res.json(userAdmin(user, c.urls));
+  });
+
+  r.delete("/users/:id", scope("write"), async (req, res) => {
+    requireAdmin(req);
+    const q = params(req, { id: p.int(), hard_delete: p.bool().optional() });
+    const c = ctx(deps, req, res);
+    await identity.DeleteUser({ actor: c.actor, id: q.id }, c.call);
+    deps.tokenCache.evictUser(q.id);
+    res.status(204).end();
+  });
+
+  r.get("/users/:id/projects", scope("read"), async (req, res) => {
+    const q = params(req, { ...pageShape, id: p.int(), simple: p.bool().optional(), search: p.string().optional(), order_by: p.string().optional(), sort: p.enum(["asc", "desc"]).optional() });
+    const c = ctx(deps, req, res);
+    await identity.GetUser({ actor: c.actor, id: q.id }, c.call); // 404 for an unknown user
+    const result = await identity.ListProjects(
+      { actor: c.actor, page: pageRequest(q), ownerUserId: q.id, search: q.search ?? "", orderBy: q.order_by ?? "", sort: q.sort ?? "" },
+      c.call,
+    );
+    c.paginate(result.pageInfo);
+    res.json(result.projects.map((pr) => (q.simple ? projectSimple(pr, c.urls) : projectFull(pr, c.urls))));
+  });
+
+  return r;
+}

@@ -1,0 +1,77 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Subjects, type EventBus, type TokenRevokeEvent } from "@quarry/bus";
+import { createClient, type PromiseClient } from "@quarry/grpc";
+import type { Logger } from "@quarry/logger";
+import { identityV1, repoV1, type IdentityServiceDefinition, type RepoServiceDefinition } from "@quarry/proto";
+import { randomUUID } from "node:crypto";
+import { createApp } from "./app.ts";
+import type { GatewayDeps } from "./deps.ts";
+import { TokenCache } from "./http/auth.ts";
+
+export interface GatewayOptions {
+  host: string;
+  port: number;
+  /** Base URL clients use; defaults to http://localhost:<bound port>. */
+  externalUrl?: string;
+  identityAddress: string;
+  repoAddress: string;
+  deadlineMs: number;
+  authCacheTtlMs: number;
+  maxBodyBytes: number;
+  /** Optional: lets every gateway evict revoked tokens at once. */
+  bus?: EventBus;
+  log: Logger;
+  version: string;
+  revision: string;
+}
+
+export interface RunningGateway {
+  url: string;
+  port: number;
+  deps: GatewayDeps;
+  stop(): Promise<void>;
+}
+
+/** Starts the HTTP gateway in front of the services. */
+export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
+  const identity: PromiseClient<IdentityServiceDefinition> = createClient(identityV1.IdentityService, o.identityAddress, { deadlineMs: o.deadlineMs });
+  const repo: PromiseClient<RepoServiceDefinition> = createClient(repoV1.RepoService, o.repoAddress, { deadlineMs: o.deadlineMs });
+  const tokenCache = new TokenCache(o.authCacheTtlMs);
+  const deps: GatewayDeps = {
+    identity,
+    repo,
+    tokenCache,
+    log: o.log,
+    config: { externalUrl: "", maxBodyBytes: o.maxBodyBytes, version: o.version, revision: o.revision },
+  };
+  // Each gateway instance needs every revocation, so its durable name is its own.
+  const revocations = await o.bus?.subscribe<TokenRevokeEvent>(
+    Subjects.tokenRevoke,
+    async (msg) => tokenCache.evictToken(Number(msg.data.token_id)),
+    { durable: `gateway-${randomUUID()}` },
+  );
+  const app = createApp(deps);
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(o.port, o.host, () => resolve(s));
+    s.once("error", reject);
+  });
+  // Slow clients must not hold sockets forever; gRPC deadlines bound the work behind them.
+  server.requestTimeout = 5 * 60_000;
+  server.headersTimeout = 60_000;
+  const port = (server.address() as AddressInfo).port;
+  deps.config.externalUrl = (o.externalUrl ?? `http://localhost:${port}`).replace(/\/+$/, "");
+  o.log.info({ url: deps.config.externalUrl }, "gateway listening");
+  return {
+    url: deps.config.externalUrl,
+    port,
+    deps,
+    async stop() {
+      await revocations?.unsubscribe();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      identity.close();
+      repo.close();
+    },
+  };
+}
