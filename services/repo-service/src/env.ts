@@ -1,0 +1,22 @@
+import { envAddress, parseEnv, z } from "@quarry/env";
+
+/** repo-service configuration; the only module that reads process.env. */
+export const repoEnvShape = {
+  DATABASE_URL: z.string().url(),
+  NATS_URL: z.string().optional(),
+  GRPC_ADDRESS: envAddress("0.0.0.0:50052"),
+  /** Directory holding the bare repositories (hashed layout); created when missing. */
+  QUARRY_STORAGE_ROOT: z.string().default("./data/repositories"),
+  LOG_LEVEL: z.string().default("info"),
+};
+
+export type RepoEnv = ReturnType<typeof loadRepoEnv>;
+
+export function loadRepoEnv(source: Record<string, string | undefined> = process.env) {
+  return parseEnv(repoEnvShape, source);
+}
+
+/** The environment git subprocesses start from (PATH, HOME, locale …); git.ts adjusts it. */
+export function inheritedEnvironment(): Record<string, string | undefined> {
+  return process.env;
+}

@@ -1,0 +1,24 @@
+import { createBus } from "@quarry/bus";
+import { createLogger } from "@quarry/logger";
+import { loadRepoEnv } from "./env.ts";
+import { startRepoService } from "./server.ts";
+
+// Process entry for the distributed mode: one repo-service per process.
+const env = loadRepoEnv();
+const log = createLogger("repo-service", env.LOG_LEVEL);
+const bus = await createBus({ natsUrl: env.NATS_URL, name: "repo-service", log });
+const service = await startRepoService({
+  databaseUrl: env.DATABASE_URL,
+  grpcAddress: env.GRPC_ADDRESS,
+  storageRoot: env.QUARRY_STORAGE_ROOT,
+  bus,
+  log,
+});
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, async () => {
+    await service.stop();
+    await bus.close();
+    process.exit(0);
+  });
+}

@@ -1,0 +1,155 @@
+import { spawn } from "node:child_process";
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import { inheritedEnvironment } from "../env.ts";
+
+/**
+ * Variables that point git at another repository (`git rev-parse --local-env-vars`). Dropped from
+ * the inherited environment so that a service started from inside a git hook or work tree only
+ * ever touches the repository named by `--git-dir`.
+ */
+const REPOSITORY_VARIABLES = new Set([
+  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+  "GIT_CONFIG",
+  "GIT_CONFIG_PARAMETERS",
+  "GIT_CONFIG_COUNT",
+  "GIT_OBJECT_DIRECTORY",
+  "GIT_DIR",
+  "GIT_WORK_TREE",
+  "GIT_IMPLICIT_WORK_TREE",
+  "GIT_GRAFT_FILE",
+  "GIT_INDEX_FILE",
+  "GIT_NO_REPLACE_OBJECTS",
+  "GIT_REPLACE_REF_BASE",
+  "GIT_PREFIX",
+  "GIT_INTERNAL_SUPER_PREFIX",
+  "GIT_SHALLOW_FILE",
+  "GIT_COMMON_DIR",
+  "GIT_NAMESPACE",
+  "GIT_QUARANTINE_PATH",
+]);
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+export const NULL_SHA = "0000000000000000000000000000000000000000";
+
+export class GitError extends Error {
+  constructor(
+    readonly args: readonly string[],
+    readonly exitCode: number | null,
+    readonly stderr: string,
+  ) {
+    super(`git ${args.join(" ")} failed (exit ${exitCode ?? "signal"}): ${stderr.trim()}`);
+    this.name = "GitError";
+  }
+}
+
+export interface GitOptions {
+  /** Repository to run in (`--git-dir`); omitted for commands that need none. */
+  gitDir?: string;
+  /** Written to stdin, which is closed afterwards (stdin is empty otherwise). */
+  input?: string;
+  /** Extra environment, e.g. GIT_AUTHOR_NAME. */
+  env?: Record<string, string>;
+  /** Exit codes besides 0 that are answers rather than failures (e.g. 1 for `rev-parse --verify -q`). */
+  okExitCodes?: number[];
+  cwd?: string;
+  timeoutMs?: number;
+}
+
+export interface GitResult {
+  stdout: string;
+  exitCode: number;
+}
+
+function environment(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(inheritedEnvironment())) {
+    if (value !== undefined && !REPOSITORY_VARIABLES.has(key)) env[key] = value;
+  }
+  env.GIT_TERMINAL_PROMPT = "0";
+  return Object.assign(env, extra);
+}
+
+/**
+ * Runs git with an argument array (never through a shell). Resolves with stdout for exit code 0
+ * or one of `okExitCodes`; rejects with GitError otherwise.
+ */
+export function git(args: readonly string[], o: GitOptions = {}): Promise<GitResult> {
+  const argv = o.gitDir ? ["--git-dir", o.gitDir, ...args] : [...args];
+  return new Promise((resolve, reject) => {
+    const child = spawn("git", argv, {
+      cwd: o.cwd,
+      env: environment(o.env),
+      stdio: ["pipe", "pipe", "pipe"],
+      timeout: o.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+    // A child that exits before reading its input closes the pipe; the exit code tells the story.
+    child.stdin.on("error", () => {});
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const stdout = Buffer.concat(out).toString("utf8");
+      if (code === 0 || (code !== null && o.okExitCodes?.includes(code))) {
+        resolve({ stdout, exitCode: code });
+      } else {
+        reject(new GitError(args, code, Buffer.concat(err).toString("utf8")));
+      }
+    });
+    child.stdin.end(o.input ?? "");
+  });
+}
+
+/** Whether `dir` holds a repository (a directory with a HEAD file). */
+export async function isRepository(dir: string): Promise<boolean> {
+  try {
+    return (await stat(dir)).isDirectory() && (await stat(path.join(dir, "HEAD"))).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Whether anything (file, directory, link) exists at `p`. */
+export async function pathExists(p: string): Promise<boolean> {
+  try {
+    await stat(p);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw err;
+  }
+}
+
+/** The branch HEAD points at ("" when HEAD is detached). */
+export async function headBranch(gitDir: string): Promise<string> {
+  const { stdout, exitCode } = await git(["symbolic-ref", "-q", "HEAD"], { gitDir, okExitCodes: [1] });
+  const ref = stdout.trim();
+  return exitCode === 0 && ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : "";
+}
+
+/** Full names of the branches (refs/heads/…). */
+export async function branchRefs(gitDir: string): Promise<string[]> {
+  const { stdout } = await git(["for-each-ref", "--format=%(refname)", "refs/heads/"], { gitDir });
+  return stdout.split("\n").filter(Boolean);
+}
+
+/** The commit a revision resolves to, or "" when it does not exist (e.g. HEAD of an empty repository). */
+export async function resolveCommit(gitDir: string, rev: string): Promise<string> {
+  const { stdout, exitCode } = await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`], {
+    gitDir,
+    okExitCodes: [1],
+  });
+  return exitCode === 0 ? stdout.trim() : "";
+}
+
+/** `git check-ref-format --branch`: whether `name` is a valid branch name (taken literally). */
+export async function isValidBranchName(name: string): Promise<boolean> {
+  if (!name || name.startsWith("-") || name.startsWith("refs/")) return false;
+  // Run outside any repository ("/"); inside one `--branch` would expand `@{-N}`. Only a name that
+  // comes back unchanged is taken literally.
+  const { stdout, exitCode } = await git(["check-ref-format", "--branch", name], { cwd: "/", okExitCodes: [1, 128] });
+  return exitCode === 0 && stdout.replace(/\n$/, "") === name;
+}

@@ -1,0 +1,65 @@
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import type { EventBus } from "@quarry/bus";
+import { applyMigrations } from "@quarry/database";
+import { createGrpcServer, type AsyncHandlers } from "@quarry/grpc";
+import type { Logger } from "@quarry/logger";
+import { repoV1, type RepoServiceDefinition } from "@quarry/proto";
+import { createPrisma } from "./db.ts";
+import type { RepoDeps } from "./deps.ts";
+import { migrations } from "./generated/migrations.ts";
+import { createRepository } from "./repository/create-repository.ts";
+import { deleteRepository } from "./repository/delete-repository.ts";
+import { getRepositoryInfo } from "./repository/get-repository-info.ts";
+import { setDefaultBranch } from "./repository/set-default-branch.ts";
+
+export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinition> {
+  return {
+    CreateRepository: createRepository(deps),
+    DeleteRepository: deleteRepository(deps),
+    GetRepositoryInfo: getRepositoryInfo(deps),
+    SetDefaultBranch: setDefaultBranch(deps),
+  };
+}
+
+export interface RepoServiceOptions {
+  databaseUrl: string;
+  grpcAddress: string;
+  /** Directory holding the repositories; created when missing, resolved against the cwd. */
+  storageRoot: string;
+  bus: EventBus;
+  log: Logger;
+}
+
+export interface RunningRepoService {
+  address: string;
+  deps: RepoDeps;
+  stop(): Promise<void>;
+}
+
+/** Applies migrations, wires dependencies and serves RepoService on `grpcAddress`. */
+export async function startRepoService(o: RepoServiceOptions): Promise<RunningRepoService> {
+  await applyMigrations(o.databaseUrl, migrations, { log: (m) => o.log.info(m) });
+  const storageRoot = path.resolve(o.storageRoot);
+  await mkdir(storageRoot, { recursive: true });
+  const prisma = createPrisma(o.databaseUrl);
+  const deps: RepoDeps = { prisma, bus: o.bus, log: o.log, storageRoot };
+  const server = createGrpcServer(o.log);
+  server.addService("quarry.repo.v1.RepoService", repoV1.RepoService.service, repoHandlers(deps));
+  let address: string;
+  try {
+    address = await server.listen(o.grpcAddress);
+  } catch (err) {
+    await prisma.$disconnect();
+    throw err;
+  }
+  o.log.info({ address, storageRoot }, "repo-service listening");
+  return {
+    address,
+    deps,
+    async stop() {
+      await server.stop();
+      await prisma.$disconnect();
+    },
+  };
+}
