@@ -42,3 +42,41 @@ export function setPaginationHeaders(req: Request, res: Response, info: PageInfo
   links.push(link(totalPages, "last"));
   res.setHeader("Link", links.join(", "));
 }
+
+/** GitLab's opaque keyset cursor: base64 of {"id":"<last id>","_kd":"n"}. */
+export function encodeCursor(id: number): string {
+  return Buffer.from(JSON.stringify({ id: String(id), _kd: "n" })).toString("base64url");
+}
+
+export function decodeCursor(cursor: string): number | null {
+  try {
+    const id = Number((JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { id?: unknown }).id);
+    return Number.isInteger(id) && id > 0 ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Keyset pagination (`pagination=keyset`, ordered by id): no totals, only a `Link` rel="next"
+ * that carries the position — `id_after`/`id_before` for projects, `cursor` elsewhere.
+ */
+export function setKeysetHeaders(
+  req: Request,
+  res: Response,
+  k: { perPage: number; lastId: number | null; hasMore: boolean; param: "id_after" | "id_before" | "cursor" },
+  baseUrl: string,
+): void {
+  res.setHeader("X-Per-Page", String(k.perPage));
+  if (!k.hasMore || k.lastId === null) return;
+  const url = new URL(req.originalUrl, baseUrl);
+  const base = new URL(baseUrl);
+  url.protocol = base.protocol;
+  url.host = base.host;
+  url.searchParams.delete("id_after");
+  url.searchParams.delete("id_before");
+  url.searchParams.delete("cursor");
+  url.searchParams.set("per_page", String(k.perPage));
+  url.searchParams.set(k.param, k.param === "cursor" ? encodeCursor(k.lastId) : String(k.lastId));
+  res.setHeader("Link", `<${url.toString()}>; rel="next"`);
+}

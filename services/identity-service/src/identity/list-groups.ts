@@ -36,6 +36,8 @@ export const listGroups =
     if (req.topLevelOnly) and.push({ parentId: null });
     if (req.visibility) and.push({ visibility: req.visibility });
     if (req.skipGroups.length) and.push({ id: { notIn: req.skipGroups.map(Number) } });
+    if (Number(req.idAfter)) and.push({ id: { gt: Number(req.idAfter) } });
+    if (Number(req.idBefore)) and.push({ id: { lt: Number(req.idBefore) } });
     const where: Prisma.NamespaceWhereInput = { AND: and };
     const dir = req.sort === "desc" ? "desc" : "asc";
     const p = paging(req.page);

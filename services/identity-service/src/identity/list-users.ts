@@ -39,6 +39,8 @@ export const listUsers =
     if (req.admins && actor.isAdmin) and.push({ isAdmin: true });
     if (req.createdAfter) and.push({ createdAt: { gt: new Date(req.createdAfter) } });
     if (req.createdBefore) and.push({ createdAt: { lt: new Date(req.createdBefore) } });
+    if (Number(req.idAfter)) and.push({ id: { gt: Number(req.idAfter) } });
+    if (Number(req.idBefore)) and.push({ id: { lt: Number(req.idBefore) } });
     const where: Prisma.UserWhereInput = and.length ? { AND: and } : {};
     // Non-administrators can only order by id (GitLab ignores order_by for them).
     const orderKey = actor.isAdmin && ORDERABLE.has(req.orderBy) ? req.orderBy : "id";

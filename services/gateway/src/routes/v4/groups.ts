@@ -5,6 +5,7 @@ import { pageRequest } from "../../http/pagination.ts";
 import { p, pageShape, params, z } from "../../http/params.ts";
 import { groupDetail, groupListItem } from "../../entities/group.ts";
 import { projectFull, projectSimple } from "../../entities/project.ts";
+import { keysetBounds, keysetShape, writeKeysetHeaders } from "../../http/keyset.ts";
 import { ctx } from "./context.ts";
 
 const visibility = p.enum(["private", "internal", "public"]);
@@ -23,6 +24,7 @@ const listShape = {
   skip_groups: p.array(p.int()).optional(),
   statistics: p.bool().optional(),
   with_custom_attributes: p.bool().optional(),
+  ...keysetShape,
 };
 
 /** Groups: CRUD, listing, subgroups and a group's projects. Members live in members.ts. */
@@ -67,13 +69,14 @@ export function groupsRouter(deps: GatewayDeps): Router {
     const c = ctx(deps, req, res);
     let parentId = 0;
     if (subgroups) parentId = Number((await identity.GetGroup({ actor: c.actor, idOrPath: String((q as { id: string }).id) }, c.call)).id);
+    const keyset = q.pagination === "keyset" ? keysetBounds(q, "asc") : null;
     const result = await identity.ListGroups(
       {
         actor: c.actor,
-        page: pageRequest(q),
+        page: keyset ? keyset.page : pageRequest(q),
         search: q.search ?? "",
-        orderBy: q.order_by === "similarity" ? "name" : (q.order_by ?? ""),
-        sort: q.sort ?? "",
+        orderBy: keyset ? "id" : q.order_by === "similarity" ? "name" : (q.order_by ?? ""),
+        sort: keyset ? keyset.sort : (q.sort ?? ""),
         owned: q.owned ?? false,
         minAccessLevel: q.min_access_level ?? 0,
         topLevelOnly: q.top_level_only ?? false,
@@ -81,10 +84,13 @@ export function groupsRouter(deps: GatewayDeps): Router {
         visibility: q.visibility ?? "",
         skipGroups: q.skip_groups ?? [],
         parentId,
+        idAfter: keyset?.idAfter ?? 0,
+        idBefore: keyset?.idBefore ?? 0,
       },
       c.call,
     );
-    c.paginate(result.pageInfo);
+    if (keyset) writeKeysetHeaders(deps, req, res, result.groups, Number(result.pageInfo?.total), keyset.page.perPage, keyset.sort, "cursor");
+    else c.paginate(result.pageInfo);
     res.json(result.groups.map((g) => groupListItem(g, c.urls)));
   };
   r.get("/groups", scope("read"), list(false));

@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { requireUser, scope } from "../../http/auth.ts";
 import { pageRequest } from "../../http/pagination.ts";
-import { p, pageShape, params } from "../../http/params.ts";
+import { p, pageShape, params, z } from "../../http/params.ts";
 import { member } from "../../entities/member.ts";
 import { ctx } from "./context.ts";
 
@@ -21,7 +21,8 @@ export function membersRouter(deps: GatewayDeps): Router {
       return { c, one: (m: Parameters<typeof member>[0]) => member(m, c.urls, { showEmail: Boolean(req.principal?.isAdmin) }) };
     };
 
-    for (const all of [false, true]) {
+    // `/members/all` first, so that "all" is not taken for a :user_id.
+    for (const all of [true, false]) {
       const base = `/${kind}/:id/members${all ? "/all" : ""}`;
       r.get(base, scope("read"), async (req, res) => {
         const q = params(req, { ...pageShape, query: p.string().optional(), user_ids: p.array(p.int()).optional() });
@@ -42,7 +43,8 @@ export function membersRouter(deps: GatewayDeps): Router {
 
     r.post(`/${kind}/:id/members`, scope("write"), async (req, res) => {
       requireUser(req);
-      const q = params(req, { user_id: p.string().min(1).optional(), username: p.string().min(1).optional(), access_level: accessLevel, expires_at: p.date().optional() });
+      // user_id may be a number or a comma-separated list of ids.
+      const q = params(req, { user_id: z.union([z.number(), z.string().min(1)]).transform(String).optional(), username: p.string().min(1).optional(), access_level: accessLevel, expires_at: p.date().optional() });
       if (!q.user_id && !q.username) {
         res.status(400).json({ error: "user_id, username are missing, exactly one parameter must be provided" });
         return;

@@ -4,6 +4,7 @@ import { requireAdmin, requireUser, scope } from "../../http/auth.ts";
 import { pageRequest } from "../../http/pagination.ts";
 import { p, pageShape, params, z } from "../../http/params.ts";
 import { projectFull, projectSimple } from "../../entities/project.ts";
+import { keysetBounds, keysetShape, writeKeysetHeaders } from "../../http/keyset.ts";
 import { ctx } from "./context.ts";
 
 const visibility = p.enum(["private", "internal", "public"]);
@@ -76,32 +77,33 @@ export function projectsRouter(deps: GatewayDeps): Router {
       order_by: p.enum(["id", "name", "path", "created_at", "updated_at", "last_activity_at", "similarity", "star_count"]).optional(),
       sort: p.enum(["asc", "desc"]).optional(),
       min_access_level: p.int().optional(),
-      id_after: p.int().optional(),
-      id_before: p.int().optional(),
       topic: p.string().optional(),
       statistics: p.bool().optional(),
+      ...keysetShape,
     });
     const c = ctx(deps, req, res);
+    const keyset = q.pagination === "keyset" ? keysetBounds(q, "desc") : null;
     const result = await identity.ListProjects(
       {
         actor: c.actor,
-        page: pageRequest(q),
+        page: keyset ? keyset.page : pageRequest(q),
         membership: q.membership ?? false,
         owned: q.owned ?? false,
         search: q.search ?? "",
         searchNamespaces: q.search_namespaces ?? false,
         visibility: q.visibility ?? "",
         archived: q.archived,
-        orderBy: q.order_by === "similarity" || q.order_by === "star_count" ? "" : (q.order_by ?? ""),
-        sort: q.sort ?? "",
+        orderBy: keyset ? "id" : q.order_by === "similarity" || q.order_by === "star_count" ? "" : (q.order_by ?? ""),
+        sort: keyset ? keyset.sort : (q.sort ?? ""),
         minAccessLevel: q.min_access_level ?? 0,
-        idAfter: q.id_after ?? 0,
-        idBefore: q.id_before ?? 0,
+        idAfter: keyset ? keyset.idAfter : (q.id_after ?? 0),
+        idBefore: keyset ? keyset.idBefore : (q.id_before ?? 0),
         topic: q.topic ?? "",
       },
       c.call,
     );
-    c.paginate(result.pageInfo);
+    if (keyset) writeKeysetHeaders(deps, req, res, result.projects, Number(result.pageInfo?.total), keyset.page.perPage, keyset.sort, "id");
+    else c.paginate(result.pageInfo);
     // Anonymous callers and simple=true get the basic representation, as in GitLab.
     const simple = q.simple || !req.principal;
     res.json(result.projects.map((pr) => (simple ? projectSimple(pr, c.urls) : projectFull(pr, c.urls))));

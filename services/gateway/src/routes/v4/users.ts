@@ -5,6 +5,7 @@ import { pageRequest } from "../../http/pagination.ts";
 import { p, pageShape, params, z } from "../../http/params.ts";
 import { userAdmin, userBasic, userPublicProfile, userSelf } from "../../entities/user.ts";
 import { projectFull, projectSimple } from "../../entities/project.ts";
+import { keysetBounds, keysetShape, writeKeysetHeaders } from "../../http/keyset.ts";
 import { ctx } from "./context.ts";
 
 const profileShape = {
@@ -58,26 +59,31 @@ export function usersRouter(deps: GatewayDeps): Router {
       sort: p.enum(["asc", "desc"]).optional(),
       created_after: p.datetime().optional(),
       created_before: p.datetime().optional(),
+      ...keysetShape,
     });
     const c = ctx(deps, req, res);
+    const keyset = q.pagination === "keyset" ? keysetBounds(q, "desc") : null;
     const result = await identity.ListUsers(
       {
         actor: c.actor,
-        page: pageRequest(q),
+        page: keyset ? keyset.page : pageRequest(q),
         username: q.username ?? "",
         search: q.search ?? "",
         active: q.active ?? false,
         blocked: q.blocked ?? false,
         external: q.external ?? false,
         admins: q.admins ?? false,
-        orderBy: q.order_by ?? "",
-        sort: q.sort ?? "",
+        orderBy: keyset ? "id" : (q.order_by ?? ""),
+        sort: keyset ? keyset.sort : (q.sort ?? ""),
         createdAfter: q.created_after ?? "",
         createdBefore: q.created_before ?? "",
+        idAfter: keyset?.idAfter ?? 0,
+        idBefore: keyset?.idBefore ?? 0,
       },
       c.call,
     );
-    c.paginate(result.pageInfo);
+    if (keyset) writeKeysetHeaders(deps, req, res, result.users, Number(result.pageInfo?.total), keyset.page.perPage, keyset.sort, "cursor");
+    else c.paginate(result.pageInfo);
     res.json(result.users.map((u) => (req.principal?.isAdmin ? userAdmin(u, c.urls) : userBasic(u, c.urls))));
   });
 

@@ -56,6 +56,14 @@ export interface ListGroupsRequest {
    * Only direct children of this group (subgroups listing); 0 = no filter.
    */
   'parentId'?: (number | string | Long);
+  /**
+   * Keyset paging: only groups whose id is greater than this.
+   */
+  'idAfter'?: (number | string | Long);
+  /**
+   * Keyset paging: only groups whose id is smaller than this.
+   */
+  'idBefore'?: (number | string | Long);
   '_allAvailable'?: "allAvailable";
 }
 
@@ -111,5 +119,13 @@ export interface ListGroupsRequest__Output {
    * Only direct children of this group (subgroups listing); 0 = no filter.
    */
   'parentId': (number);
+  /**
+   * Keyset paging: only groups whose id is greater than this.
+   */
+  'idAfter': (number);
+  /**
+   * Keyset paging: only groups whose id is smaller than this.
+   */
+  'idBefore': (number);
   '_allAvailable'?: "allAvailable";
 }

@@ -2,6 +2,7 @@
 
 import type { Actor as _quarry_identity_v1_Actor, Actor__Output as _quarry_identity_v1_Actor__Output } from '../../../quarry/identity/v1/Actor';
 import type { PageRequest as _quarry_identity_v1_PageRequest, PageRequest__Output as _quarry_identity_v1_PageRequest__Output } from '../../../quarry/identity/v1/PageRequest';
+import type { Long } from '@grpc/proto-loader';
 
 /**
  * Lists users.
@@ -55,6 +56,14 @@ export interface ListUsersRequest {
    * Users created before this ISO 8601 time.
    */
   'createdBefore'?: (string);
+  /**
+   * Keyset paging: only users whose id is greater than this.
+   */
+  'idAfter'?: (number | string | Long);
+  /**
+   * Keyset paging: only users whose id is smaller than this.
+   */
+  'idBefore'?: (number | string | Long);
 }
 
 /**
@@ -109,4 +118,12 @@ export interface ListUsersRequest__Output {
    * Users created before this ISO 8601 time.
    */
   'createdBefore': (string);
+  /**
+   * Keyset paging: only users whose id is greater than this.
+   */
+  'idAfter': (number);
+  /**
+   * Keyset paging: only users whose id is smaller than this.
+   */
+  'idBefore': (number);
 }

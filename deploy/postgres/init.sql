@@ -1,0 +1,6 @@
+-- One database per service: no service reads another's tables.
+CREATE DATABASE quarry_identity;
+CREATE DATABASE quarry_repo;
+CREATE DATABASE quarry_ci;
+CREATE DATABASE quarry_mirror;
+CREATE DATABASE quarry_hook;

@@ -1,0 +1,25 @@
+// Runs the whole stack in its own process so the load generator does not share its event loop.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createLogger } from "@quarry/logger";
+import { startStack } from "@quarry/standalone";
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quarry-bench-"));
+const stack = await startStack({
+  dataDir,
+  host: "127.0.0.1",
+  port: 0,
+  databaseServerUrl: process.env.BENCH_DATABASE_URL || undefined,
+  databasePrefix: `bench_${process.pid}`,
+  rootToken: process.env.BENCH_ROOT_TOKEN!,
+  log: createLogger("bench-stack", "error"),
+});
+process.send!({ url: stack.url });
+process.on("message", async (m) => {
+  if (m === "stop") {
+    await stack.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    process.exit(0);
+  }
+});

@@ -1,0 +1,3 @@
+export { startCiService, type CiServiceOptions, type RunningCiService } from "./server.ts";
+export { objectStoreFromEnv, storageKind, type StorageKind } from "./storage.ts";
+export { ciEnvShape, loadCiEnv } from "./env.ts";

@@ -1,0 +1,27 @@
+import { createBus } from "@quarry/bus";
+import { createLogger } from "@quarry/logger";
+import { loadCiEnv } from "./env.ts";
+import { startCiService } from "./server.ts";
+import { objectStoreFromEnv } from "./storage.ts";
+
+// Process entry for the distributed mode: one ci-service per process.
+const env = loadCiEnv();
+const log = createLogger("ci-service", env.LOG_LEVEL);
+const objectStore = objectStoreFromEnv(env);
+await objectStore.ensureBucket();
+const bus = await createBus({ natsUrl: env.NATS_URL, name: "ci-service", log });
+const service = await startCiService({
+  databaseUrl: env.DATABASE_URL,
+  grpcAddress: env.GRPC_ADDRESS,
+  bus,
+  log,
+  objectStore,
+});
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, async () => {
+    await service.stop();
+    await bus.close();
+    process.exit(0);
+  });
+}

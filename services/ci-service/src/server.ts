@@ -1,0 +1,59 @@
+import type { EventBus } from "@quarry/bus";
+import { applyMigrations } from "@quarry/database";
+import { createGrpcServer, type AsyncHandlers } from "@quarry/grpc";
+import type { Logger } from "@quarry/logger";
+import type { ObjectStore } from "@quarry/object-store";
+import { ciV1, type CiServiceDefinition } from "@quarry/proto";
+import { getStorageInfo } from "./ci/get-storage-info.ts";
+import { createPrisma } from "./db.ts";
+import type { CiDeps } from "./deps.ts";
+import { migrations } from "./generated/migrations.ts";
+import { storageKind } from "./storage.ts";
+
+export function ciHandlers(deps: CiDeps): AsyncHandlers<CiServiceDefinition> {
+  return {
+    GetStorageInfo: getStorageInfo(deps),
+  };
+}
+
+export interface CiServiceOptions {
+  databaseUrl: string;
+  grpcAddress: string;
+  /** Not consumed yet; pipelines will subscribe to push events. */
+  bus: EventBus;
+  log: Logger;
+  /** Artifact store; the caller has run `ensureBucket()`. */
+  objectStore: ObjectStore;
+}
+
+export interface RunningCiService {
+  address: string;
+  deps: CiDeps;
+  stop(): Promise<void>;
+}
+
+/** Applies migrations, wires dependencies and serves CiService on `grpcAddress`. */
+export async function startCiService(o: CiServiceOptions): Promise<RunningCiService> {
+  const kind = storageKind(o.objectStore);
+  await applyMigrations(o.databaseUrl, migrations, { log: (m) => o.log.info(m) });
+  const prisma = createPrisma(o.databaseUrl);
+  const deps: CiDeps = { prisma, objectStore: o.objectStore, storageKind: kind, log: o.log };
+  const server = createGrpcServer(o.log);
+  server.addService("quarry.ci.v1.CiService", ciV1.CiService.service, ciHandlers(deps));
+  let address: string;
+  try {
+    address = await server.listen(o.grpcAddress);
+  } catch (err) {
+    await prisma.$disconnect();
+    throw err;
+  }
+  o.log.info({ address, storage: kind, bucket: o.objectStore.bucket }, "ci-service listening");
+  return {
+    address,
+    deps,
+    async stop() {
+      await server.stop();
+      await prisma.$disconnect();
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import type { EventBus, Subscription } from "@quarry/bus";
+import type { HookDeps } from "../deps.ts";
+import { recordEvent } from "./record-event.ts";
+
+/** Bus subjects hook-service consumes; tests point them at a private prefix. */
+export interface HookSubjects {
+  /** Default `quarry.identity.>` (user/project/group create/destroy, token_revoke). */
+  identity: string;
+  /** Default `quarry.repo.>` (push, tag_push). */
+  repo: string;
+}
+
+export const DEFAULT_SUBJECTS: HookSubjects = { identity: "quarry.identity.>", repo: "quarry.repo.>" };
+
+/** Durable consumer names: every hook-service replica shares them, so each event is handled once. */
+export const DURABLES = { identity: "hook-service-identity", repo: "hook-service-repo" } as const;
+
+/** Subscribes durably to the domain events and records each one; returns the subscriptions. */
+export async function subscribeToEvents(bus: EventBus, deps: HookDeps, subjects: HookSubjects): Promise<Subscription[]> {
+  const record = recordEvent(deps);
+  const handler = async (msg: Parameters<typeof record>[0]) => {
+    const inserted = await record(msg);
+    deps.log.debug({ subject: msg.subject, id: msg.id, inserted }, "event recorded");
+  };
+  const subs: Subscription[] = [];
+  try {
+    subs.push(await bus.subscribe(subjects.identity, handler, { durable: DURABLES.identity }));
+    subs.push(await bus.subscribe(subjects.repo, handler, { durable: DURABLES.repo }));
+  } catch (err) {
+    await Promise.all(subs.map((s) => s.unsubscribe()));
+    throw err;
+  }
+  return subs;
+}

@@ -1,0 +1,23 @@
+import { createBus } from "@quarry/bus";
+import { createLogger } from "@quarry/logger";
+import { loadHookEnv } from "./env.ts";
+import { startHookService } from "./server.ts";
+
+// Process entry for the distributed mode: one hook-service per process.
+const env = loadHookEnv();
+const log = createLogger("hook-service", env.LOG_LEVEL);
+const bus = await createBus({ natsUrl: env.NATS_URL, name: "hook-service", log });
+const service = await startHookService({
+  databaseUrl: env.DATABASE_URL,
+  grpcAddress: env.GRPC_ADDRESS,
+  bus,
+  log,
+});
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, async () => {
+    await service.stop();
+    await bus.close();
+    process.exit(0);
+  });
+}

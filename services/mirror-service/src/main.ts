@@ -1,0 +1,24 @@
+import { createBus } from "@quarry/bus";
+import { createLogger } from "@quarry/logger";
+import { loadMirrorEnv } from "./env.ts";
+import { startMirrorService } from "./server.ts";
+
+// Process entry for the distributed mode: one mirror-service per process.
+const env = loadMirrorEnv();
+const log = createLogger("mirror-service", env.LOG_LEVEL);
+if (!env.QUARRY_MIRROR_ENCRYPTION_KEY) log.warn("QUARRY_MIRROR_ENCRYPTION_KEY is not set; mirror credentials cannot be stored");
+const bus = await createBus({ natsUrl: env.NATS_URL, name: "mirror-service", log });
+const service = await startMirrorService({
+  databaseUrl: env.DATABASE_URL,
+  grpcAddress: env.GRPC_ADDRESS,
+  bus,
+  log,
+});
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, async () => {
+    await service.stop();
+    await bus.close();
+    process.exit(0);
+  });
+}

@@ -1,0 +1,30 @@
+import { envInt, envPort, minioShape, parseEnv, z } from "@quarry/env";
+
+/** Embedded-mode configuration; the only module that reads process.env. */
+export const standaloneEnvShape = {
+  PORT: envPort(8080),
+  HOST: z.string().default("0.0.0.0"),
+  /** Where everything lives: PostgreSQL data, repositories, objects. */
+  QUARRY_DATA_DIR: z.string().default("./data"),
+  QUARRY_EXTERNAL_URL: z.string().url().optional(),
+  /** Token for root on first start; generated and printed once when unset. */
+  QUARRY_ROOT_TOKEN: z.string().min(20).optional(),
+  QUARRY_ROOT_PASSWORD: z.string().min(8).optional(),
+  QUARRY_ROOT_EMAIL: z.string().email().default("admin@example.com"),
+  /** Use this PostgreSQL server instead of the embedded one (one database per service is created). */
+  DATABASE_URL: z.string().url().optional(),
+  /** Use NATS JetStream instead of the in-process bus. */
+  NATS_URL: z.string().optional(),
+  QUARRY_ARTIFACTS_BUCKET: z.string().default("artifacts"),
+  GRPC_DEADLINE_MS: envInt(10_000),
+  AUTH_CACHE_TTL_MS: envInt(10_000),
+  QUARRY_MAX_BODY_BYTES: envInt(64 * 1024 * 1024),
+  LOG_LEVEL: z.string().default("info"),
+  ...minioShape,
+};
+
+export type StandaloneEnv = ReturnType<typeof loadStandaloneEnv>;
+
+export function loadStandaloneEnv(source: Record<string, string | undefined> = process.env) {
+  return parseEnv(standaloneEnvShape, source);
+}

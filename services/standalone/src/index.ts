@@ -1,0 +1,1 @@
+export { startStack, type RunningStack, type StackOptions } from "./stack.ts";

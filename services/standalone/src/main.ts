@@ -1,0 +1,57 @@
+import path from "node:path";
+import { createLogger } from "@quarry/logger";
+import { createObjectStore } from "@quarry/object-store";
+import { loadStandaloneEnv } from "./env.ts";
+import { startStack } from "./stack.ts";
+
+// `pnpm start`: the whole of Quarry in one process.
+const env = loadStandaloneEnv();
+const log = createLogger("quarry", env.LOG_LEVEL);
+const dataDir = path.resolve(env.QUARRY_DATA_DIR);
+const stack = await startStack({
+  dataDir,
+  host: env.HOST,
+  port: env.PORT,
+  externalUrl: env.QUARRY_EXTERNAL_URL,
+  databaseServerUrl: env.DATABASE_URL,
+  natsUrl: env.NATS_URL,
+  objectStore: env.MINIO_ENDPOINT
+    ? createObjectStore({
+        kind: "minio",
+        endPoint: env.MINIO_ENDPOINT,
+        port: env.MINIO_PORT,
+        useSSL: env.MINIO_USE_SSL,
+        accessKey: env.MINIO_ACCESS_KEY ?? "",
+        secretKey: env.MINIO_SECRET_KEY ?? "",
+        bucket: env.QUARRY_ARTIFACTS_BUCKET,
+      })
+    : undefined,
+  artifactsBucket: env.QUARRY_ARTIFACTS_BUCKET,
+  rootToken: env.QUARRY_ROOT_TOKEN,
+  rootPassword: env.QUARRY_ROOT_PASSWORD,
+  rootEmail: env.QUARRY_ROOT_EMAIL,
+  deadlineMs: env.GRPC_DEADLINE_MS,
+  authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
+  maxBodyBytes: env.QUARRY_MAX_BODY_BYTES,
+  log,
+});
+
+const lines = [``, `Quarry is running: ${stack.url}/api/v4`, `Data directory: ${dataDir}`];
+if (stack.generatedRootToken) {
+  lines.push(`Administrator: root   token (shown only this once): ${stack.generatedRootToken}`);
+} else {
+  lines.push(`Administrator: root   (token: QUARRY_ROOT_TOKEN, or the one printed on first start)`);
+}
+lines.push(`Try: curl -H "PRIVATE-TOKEN: <token>" ${stack.url}/api/v4/user`, ``);
+process.stdout.write(lines.join("\n") + "\n");
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    log.info("stopping");
+    await stack.stop();
+    process.exit(0);
+  });
+}

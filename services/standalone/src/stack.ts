@@ -1,0 +1,133 @@
+import fs from "node:fs";
+import path from "node:path";
+import { createBus, type EventBus } from "@quarry/bus";
+import { databaseUrlFor, ensureDatabase, startEmbeddedPostgres } from "@quarry/database";
+import { startCiService } from "@quarry/ci-service";
+import { QUARRY_REVISION, QUARRY_VERSION, startGateway } from "@quarry/gateway";
+import { startHookService } from "@quarry/hook-service";
+import { startIdentityService } from "@quarry/identity-service";
+import type { Logger } from "@quarry/logger";
+import { startMirrorService } from "@quarry/mirror-service";
+import { createObjectStore, type ObjectStore } from "@quarry/object-store";
+import { startRepoService } from "@quarry/repo-service";
+
+export interface StackOptions {
+  dataDir: string;
+  host: string;
+  port: number;
+  externalUrl?: string;
+  /** A PostgreSQL server URL; when absent an embedded server runs in <dataDir>/postgres. */
+  databaseServerUrl?: string;
+  /** Database names are <prefix>_identity, <prefix>_repo, … */
+  databasePrefix?: string;
+  /** NATS JetStream instead of the in-process bus. */
+  natsUrl?: string;
+  /** A MinIO/S3 store for artifacts instead of <dataDir>/objects. */
+  objectStore?: ObjectStore;
+  artifactsBucket?: string;
+  rootToken?: string;
+  rootPassword?: string;
+  rootEmail?: string;
+  deadlineMs?: number;
+  authCacheTtlMs?: number;
+  maxBodyBytes?: number;
+  log: Logger;
+}
+
+export interface RunningStack {
+  url: string;
+  /** root's token when this start created root with a generated token (shown once); otherwise "". */
+  generatedRootToken: string;
+  addresses: Record<"identity" | "repo" | "ci" | "mirror" | "hook", string>;
+  bus: EventBus;
+  stop(): Promise<void>;
+}
+
+const LOOPBACK = "127.0.0.1:0";
+
+/**
+ * Starts all six services in this process, each on its own loopback gRPC port, in dependency
+ * order: storage first, then the event consumers, then the services that publish, the gateway last.
+ */
+export async function startStack(o: StackOptions): Promise<RunningStack> {
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) {
+      await stop().catch((err) => o.log.warn({ err }, "stop failed"));
+    }
+  };
+  try {
+    fs.mkdirSync(o.dataDir, { recursive: true });
+    let serverUrl = o.databaseServerUrl;
+    if (!serverUrl) {
+      const pg = await startEmbeddedPostgres({ dataDir: path.join(o.dataDir, "postgres"), log: (m) => o.log.debug(m) });
+      stops.push(() => pg.stop());
+      serverUrl = pg.url;
+    }
+    const prefix = o.databasePrefix ?? "quarry";
+    const dbUrl = async (service: string) => {
+      const name = `${prefix}_${service}`;
+      await ensureDatabase(serverUrl!, name);
+      return databaseUrlFor(serverUrl!, name);
+    };
+    const bus = await createBus({ natsUrl: o.natsUrl, name: "quarry", log: o.log });
+    stops.push(() => bus.close());
+    const deadlineMs = o.deadlineMs ?? 10_000;
+    const log = (name: string) => o.log.child({ service: name });
+
+    const hook = await startHookService({ databaseUrl: await dbUrl("hook"), grpcAddress: LOOPBACK, bus, log: log("hook-service") });
+    stops.push(() => hook.stop());
+    const repo = await startRepoService({
+      databaseUrl: await dbUrl("repo"),
+      grpcAddress: LOOPBACK,
+      storageRoot: path.join(o.dataDir, "repositories"),
+      bus,
+      log: log("repo-service"),
+    });
+    stops.push(() => repo.stop());
+    const objectStore =
+      o.objectStore ?? createObjectStore({ kind: "local", root: path.join(o.dataDir, "objects"), bucket: o.artifactsBucket ?? "artifacts" });
+    await objectStore.ensureBucket();
+    const ci = await startCiService({ databaseUrl: await dbUrl("ci"), grpcAddress: LOOPBACK, bus, log: log("ci-service"), objectStore });
+    stops.push(() => ci.stop());
+    const mirror = await startMirrorService({ databaseUrl: await dbUrl("mirror"), grpcAddress: LOOPBACK, bus, log: log("mirror-service") });
+    stops.push(() => mirror.stop());
+    const identity = await startIdentityService({
+      databaseUrl: await dbUrl("identity"),
+      grpcAddress: LOOPBACK,
+      repoServiceAddress: repo.address,
+      deadlineMs,
+      bus,
+      log: log("identity-service"),
+      rootEmail: o.rootEmail ?? "admin@example.com",
+      rootPassword: o.rootPassword,
+    });
+    stops.push(() => identity.stop());
+    const root = await identity.ensureRoot(o.rootToken);
+    const gateway = await startGateway({
+      host: o.host,
+      port: o.port,
+      externalUrl: o.externalUrl,
+      identityAddress: identity.address,
+      repoAddress: repo.address,
+      deadlineMs,
+      authCacheTtlMs: o.authCacheTtlMs ?? 10_000,
+      maxBodyBytes: o.maxBodyBytes ?? 64 * 1024 * 1024,
+      bus,
+      log: log("gateway"),
+      version: QUARRY_VERSION,
+      revision: QUARRY_REVISION,
+    });
+    stops.push(() => gateway.stop());
+    return {
+      url: gateway.url,
+      generatedRootToken: root.token,
+      addresses: { identity: identity.address, repo: repo.address, ci: ci.address, mirror: mirror.address, hook: hook.address },
+      bus,
+      stop: stopAll,
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}
