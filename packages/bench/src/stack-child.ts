@@ -6,6 +6,8 @@ import { createLogger } from "@quarry/logger";
 import { startStack } from "@quarry/standalone";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quarry-bench-"));
+// As root, the embedded PostgreSQL runs as "postgres" and must be able to enter this directory.
+fs.chmodSync(dataDir, 0o755);
 const stack = await startStack({
   dataDir,
   host: "127.0.0.1",

@@ -44,6 +44,19 @@ describe("GetRepositoryInfo", () => {
     expect(await info({ diskPath: req.diskPath })).toMatchObject({ empty: false, branchCount: 2 });
   });
 
+  it("counts packed and loose branches once each, as git does", async () => {
+    const req = createRequest({ initializeWithReadme: true });
+    const { headCommitId } = await create(req);
+    const dir = path.join(t.deps.storageRoot, req.diskPath);
+    gitIn(dir, "update-ref", "refs/heads/release/1.0", headCommitId);
+    gitIn(dir, "pack-refs", "--all");
+    gitIn(dir, "update-ref", "refs/heads/main", headCommitId); // loose again, also packed
+    gitIn(dir, "update-ref", "refs/heads/loose-only", headCommitId);
+    const expected = gitIn(dir, "for-each-ref", "--format=%(refname)", "refs/heads/").split("\n").filter(Boolean).length;
+    expect(await info({ diskPath: req.diskPath })).toMatchObject({ empty: false, defaultBranch: "main", branchCount: expected });
+    expect(expected).toBe(3);
+  });
+
   it("reports a detached HEAD as no default branch", async () => {
     const req = createRequest({ initializeWithReadme: true });
     const { headCommitId } = await create(req);

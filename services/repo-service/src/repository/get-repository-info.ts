@@ -1,7 +1,7 @@
 import type { GetRepositoryInfoRequest__Output } from "@quarry/proto/types/repo/v1/GetRepositoryInfoRequest";
 import type { GetRepositoryInfoResponse__Output as GetRepositoryInfoResponse } from "@quarry/proto/types/repo/v1/GetRepositoryInfoResponse";
 import type { RepoDeps } from "../deps.ts";
-import { branchRefs, headBranch, isRepository } from "./git.ts";
+import { isRepository, readHeadAndBranches } from "./git.ts";
 import { repositoryPath } from "./validate.ts";
 
 /** Facts read from disk (not from the table), so it also answers for repositories created elsewhere. */
@@ -10,6 +10,6 @@ export const getRepositoryInfo =
   async (req: GetRepositoryInfoRequest__Output): Promise<GetRepositoryInfoResponse> => {
     const dir = repositoryPath(deps.storageRoot, req.diskPath);
     if (!(await isRepository(dir))) return { exists: false, empty: true, defaultBranch: "", branchCount: 0 };
-    const [defaultBranch, branches] = await Promise.all([headBranch(dir), branchRefs(dir)]);
-    return { exists: true, empty: branches.length === 0, defaultBranch, branchCount: branches.length };
+    const { head, branches } = await readHeadAndBranches(dir);
+    return { exists: true, empty: branches.length === 0, defaultBranch: head, branchCount: branches.length };
   };

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { stat } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { inheritedEnvironment } from "../env.ts";
 
@@ -152,4 +152,44 @@ export async function isValidBranchName(name: string): Promise<boolean> {
   // comes back unchanged is taken literally.
   const { stdout, exitCode } = await git(["check-ref-format", "--branch", name], { cwd: "/", okExitCodes: [1, 128] });
   return exitCode === 0 && stdout.replace(/\n$/, "") === name;
+}
+
+/**
+ * HEAD's branch and the branch names, read straight from the "files" ref backend (HEAD, loose
+ * refs, packed-refs) so that metadata reads spawn no process. Other backends (reftable) go
+ * through git.
+ */
+export async function readHeadAndBranches(gitDir: string): Promise<{ head: string; branches: string[] }> {
+  if (await pathExists(path.join(gitDir, "reftable"))) {
+    const [head, branches] = await Promise.all([headBranch(gitDir), branchRefs(gitDir)]);
+    return { head, branches };
+  }
+  const headFile = (await readFile(path.join(gitDir, "HEAD"), "utf8")).trim();
+  const head = headFile.startsWith("ref: refs/heads/") ? headFile.slice("ref: refs/heads/".length) : "";
+  const names = new Set<string>();
+  const walk = async (rel: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(path.join(gitDir, rel), { withFileTypes: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
+      throw err;
+    }
+    for (const e of entries) {
+      const child = `${rel}/${e.name}`;
+      if (e.isDirectory()) await walk(child);
+      else if (e.isFile() && !e.name.endsWith(".lock")) names.add(child);
+    }
+  };
+  await walk("refs/heads");
+  try {
+    for (const line of (await readFile(path.join(gitDir, "packed-refs"), "utf8")).split("\n")) {
+      // "<sha> refs/heads/<name>"; comments start with '#', peeled tags with '^'.
+      const ref = line.split(" ")[1];
+      if (ref?.startsWith("refs/heads/")) names.add(ref);
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+  }
+  return { head, branches: [...names].sort() };
 }
