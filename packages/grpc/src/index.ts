@@ -3,3 +3,4 @@ export * from "./http-status.ts";
 export * from "./server.ts";
 export * from "./client.ts";
 export { status, Metadata } from "@grpc/grpc-js";
+export * from "./lifecycle.ts";

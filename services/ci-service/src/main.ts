@@ -1,3 +1,4 @@
+import { stopOnSignals } from "@quarry/grpc";
 import { createBus } from "@quarry/bus";
 import { createLogger } from "@quarry/logger";
 import { loadCiEnv } from "./env.ts";
@@ -18,10 +19,4 @@ const service = await startCiService({
   objectStore,
 });
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, async () => {
-    await service.stop();
-    await bus.close();
-    process.exit(0);
-  });
-}
+stopOnSignals(log, () => service.stop(), () => bus.close());

@@ -1,3 +1,4 @@
+import { stopOnSignals } from "@quarry/grpc";
 import { createBus } from "@quarry/bus";
 import { createLogger } from "@quarry/logger";
 import { loadGatewayEnv } from "./env.ts";
@@ -22,10 +23,4 @@ const gateway = await startGateway({
   version: QUARRY_VERSION,
   revision: QUARRY_REVISION,
 });
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, async () => {
-    await gateway.stop();
-    await bus?.close();
-    process.exit(0);
-  });
-}
+stopOnSignals(log, () => gateway.stop(), () => bus?.close());

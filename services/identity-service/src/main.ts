@@ -1,3 +1,4 @@
+import { stopOnSignals } from "@quarry/grpc";
 import { createBus } from "@quarry/bus";
 import { createLogger } from "@quarry/logger";
 import { loadIdentityEnv } from "./env.ts";
@@ -22,10 +23,4 @@ if (env.QUARRY_BOOTSTRAP_ROOT) {
   if (root.token) log.warn({ token: root.token }, "created administrator root; this token is shown once");
 }
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, async () => {
-    await service.stop();
-    await bus.close();
-    process.exit(0);
-  });
-}
+stopOnSignals(log, () => service.stop(), () => bus.close());

@@ -1,3 +1,4 @@
+import { stopOnSignals } from "@quarry/grpc";
 import { createBus } from "@quarry/bus";
 import { createLogger } from "@quarry/logger";
 import { loadMirrorEnv } from "./env.ts";
@@ -15,10 +16,4 @@ const service = await startMirrorService({
   log,
 });
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, async () => {
-    await service.stop();
-    await bus.close();
-    process.exit(0);
-  });
-}
+stopOnSignals(log, () => service.stop(), () => bus.close());

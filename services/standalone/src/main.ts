@@ -1,3 +1,4 @@
+import { stopOnSignals } from "@quarry/grpc";
 import path from "node:path";
 import { createLogger } from "@quarry/logger";
 import { createObjectStore } from "@quarry/object-store";
@@ -45,13 +46,4 @@ if (stack.generatedRootToken) {
 lines.push(`Try: curl -H "PRIVATE-TOKEN: <token>" ${stack.url}/api/v4/user`, ``);
 process.stdout.write(lines.join("\n") + "\n");
 
-let stopping = false;
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, async () => {
-    if (stopping) return;
-    stopping = true;
-    log.info("stopping");
-    await stack.stop();
-    process.exit(0);
-  });
-}
+stopOnSignals(log, () => stack.stop());
