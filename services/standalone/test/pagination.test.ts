@@ -54,6 +54,14 @@ describe("pagination over 45 projects", () => {
     expect((await big.json()) as unknown[]).toHaveLength(45);
   });
 
+  it("lists a user's personal projects with the same filters and headers", async () => {
+    const res = await s.api(`/users/${user.id}/projects?per_page=10&search=p4&simple=true`, { token: user.token });
+    expect(res.headers.get("x-total")).toBe("5");
+    const names = ((await res.json()) as { name: string }[]).map((p) => p.name).sort();
+    expect(names).toEqual(["p40", "p41", "p42", "p43", "p44"]);
+    expect((await s.api("/users/999999/projects")).status).toBe(404);
+  });
+
   it("lets a real client walk all pages", async () => {
     const projects = await s.gitlab(user.token).Projects.all({ owned: true, perPage: 10 });
     expect(projects).toHaveLength(45);

@@ -5,6 +5,7 @@ import { pageRequest } from "../../http/pagination.ts";
 import { p, pageShape, params, z } from "../../http/params.ts";
 import { groupDetail, groupListItem } from "../../entities/group.ts";
 import { projectFull, projectSimple } from "../../entities/project.ts";
+import { listProjectsRequest, projectListShape } from "./projects.ts";
 import { keysetBounds, keysetShape, writeKeysetHeaders } from "../../http/keyset.ts";
 import { ctx } from "./context.ts";
 
@@ -150,40 +151,16 @@ export function groupsRouter(deps: GatewayDeps): Router {
   });
 
   r.get("/groups/:id/projects", scope("read"), async (req, res) => {
-    const q = params(req, {
-      ...pageShape,
-      id: p.string(),
-      include_subgroups: p.bool().optional(),
-      simple: p.bool().optional(),
-      search: p.string().optional(),
-      visibility: visibility.optional(),
-      archived: p.bool().optional(),
-      owned: p.bool().optional(),
-      order_by: p.enum(["id", "name", "path", "created_at", "updated_at", "last_activity_at", "similarity"]).optional(),
-      sort: p.enum(["asc", "desc"]).optional(),
-      min_access_level: p.int().optional(),
-      topic: p.string().optional(),
-    });
+    const q = params(req, { ...projectListShape, id: p.string(), include_subgroups: p.bool().optional() });
     const c = ctx(deps, req, res);
     const group = await identity.GetGroup({ actor: c.actor, idOrPath: q.id }, c.call);
+    const keyset = q.pagination === "keyset" ? keysetBounds(q, "desc") : null;
     const result = await identity.ListProjects(
-      {
-        actor: c.actor,
-        page: pageRequest(q),
-        namespaceId: group.id,
-        includeSubgroups: q.include_subgroups ?? false,
-        search: q.search ?? "",
-        visibility: q.visibility ?? "",
-        archived: q.archived,
-        owned: q.owned ?? false,
-        orderBy: q.order_by === "similarity" ? "" : (q.order_by ?? ""),
-        sort: q.sort ?? "",
-        minAccessLevel: q.min_access_level ?? 0,
-        topic: q.topic ?? "",
-      },
+      { ...listProjectsRequest(q, keyset), actor: c.actor, namespaceId: group.id, includeSubgroups: q.include_subgroups ?? false },
       c.call,
     );
-    c.paginate(result.pageInfo);
+    if (keyset) writeKeysetHeaders(deps, req, res, result.projects, Number(result.pageInfo?.total), keyset.page.perPage, keyset.sort, "id");
+    else c.paginate(result.pageInfo);
     res.json(result.projects.map((pr) => (q.simple ? projectSimple(pr, c.urls) : projectFull(pr, c.urls))));
   });
 

@@ -22,6 +22,42 @@ const createShape = {
   ci_config_path: p.string().optional(),
 };
 
+/** The filters every project listing accepts (/projects, /groups/:id/projects, /users/:id/projects). */
+export const projectListShape = {
+  ...pageShape,
+  ...keysetShape,
+  owned: p.bool().optional(),
+  search: p.string().optional(),
+  visibility: visibility.optional(),
+  simple: p.bool().optional(),
+  archived: p.bool().optional(),
+  order_by: p.enum(["id", "name", "path", "created_at", "updated_at", "last_activity_at", "similarity", "star_count"]).optional(),
+  sort: p.enum(["asc", "desc"]).optional(),
+  min_access_level: p.int().optional(),
+  topic: p.string().optional(),
+  statistics: p.bool().optional(),
+};
+
+type ProjectListQuery = { [K in keyof typeof projectListShape]?: z.output<(typeof projectListShape)[K]> };
+
+/** Maps parsed listing filters (and keyset bounds) onto ListProjects; callers add actor and scope. */
+export function listProjectsRequest(q: ProjectListQuery, keyset: ReturnType<typeof keysetBounds> | null) {
+  return {
+    page: keyset ? keyset.page : pageRequest(q),
+    owned: q.owned ?? false,
+    search: q.search ?? "",
+    visibility: q.visibility ?? "",
+    archived: q.archived,
+    // Orders we cannot honour (similarity, star_count) fall back to the default.
+    orderBy: keyset ? "id" : q.order_by === "similarity" || q.order_by === "star_count" ? "" : (q.order_by ?? ""),
+    sort: keyset ? keyset.sort : (q.sort ?? ""),
+    minAccessLevel: q.min_access_level ?? 0,
+    idAfter: keyset ? keyset.idAfter : (q.id_after ?? 0),
+    idBefore: keyset ? keyset.idBefore : (q.id_before ?? 0),
+    topic: q.topic ?? "",
+  };
+}
+
 /** Projects: create (for self or, as administrator, for a user), list, read, update, delete. */
 export function projectsRouter(deps: GatewayDeps): Router {
   const r = Router();
@@ -65,41 +101,11 @@ export function projectsRouter(deps: GatewayDeps): Router {
   });
 
   r.get("/projects", scope("read"), async (req, res) => {
-    const q = params(req, {
-      ...pageShape,
-      membership: p.bool().optional(),
-      owned: p.bool().optional(),
-      search: p.string().optional(),
-      search_namespaces: p.bool().optional(),
-      visibility: visibility.optional(),
-      simple: p.bool().optional(),
-      archived: p.bool().optional(),
-      order_by: p.enum(["id", "name", "path", "created_at", "updated_at", "last_activity_at", "similarity", "star_count"]).optional(),
-      sort: p.enum(["asc", "desc"]).optional(),
-      min_access_level: p.int().optional(),
-      topic: p.string().optional(),
-      statistics: p.bool().optional(),
-      ...keysetShape,
-    });
+    const q = params(req, { ...projectListShape, membership: p.bool().optional(), search_namespaces: p.bool().optional() });
     const c = ctx(deps, req, res);
     const keyset = q.pagination === "keyset" ? keysetBounds(q, "desc") : null;
     const result = await identity.ListProjects(
-      {
-        actor: c.actor,
-        page: keyset ? keyset.page : pageRequest(q),
-        membership: q.membership ?? false,
-        owned: q.owned ?? false,
-        search: q.search ?? "",
-        searchNamespaces: q.search_namespaces ?? false,
-        visibility: q.visibility ?? "",
-        archived: q.archived,
-        orderBy: keyset ? "id" : q.order_by === "similarity" || q.order_by === "star_count" ? "" : (q.order_by ?? ""),
-        sort: keyset ? keyset.sort : (q.sort ?? ""),
-        minAccessLevel: q.min_access_level ?? 0,
-        idAfter: keyset ? keyset.idAfter : (q.id_after ?? 0),
-        idBefore: keyset ? keyset.idBefore : (q.id_before ?? 0),
-        topic: q.topic ?? "",
-      },
+      { ...listProjectsRequest(q, keyset), actor: c.actor, membership: q.membership ?? false, searchNamespaces: q.search_namespaces ?? false },
       c.call,
     );
     if (keyset) writeKeysetHeaders(deps, req, res, result.projects, Number(result.pageInfo?.total), keyset.page.perPage, keyset.sort, "id");

@@ -5,6 +5,7 @@ import { pageRequest } from "../../http/pagination.ts";
 import { p, pageShape, params, z } from "../../http/params.ts";
 import { userAdmin, userBasic, userPublicProfile, userSelf } from "../../entities/user.ts";
 import { projectFull, projectSimple } from "../../entities/project.ts";
+import { listProjectsRequest, projectListShape } from "./projects.ts";
 import { keysetBounds, keysetShape, writeKeysetHeaders } from "../../http/keyset.ts";
 import { ctx } from "./context.ts";
 
@@ -175,13 +176,10 @@ export function usersRouter(deps: GatewayDeps): Router {
   });
 
   r.get("/users/:id/projects", scope("read"), async (req, res) => {
-    const q = params(req, { ...pageShape, id: p.int(), simple: p.bool().optional(), search: p.string().optional(), order_by: p.string().optional(), sort: p.enum(["asc", "desc"]).optional() });
+    const q = params(req, { ...projectListShape, id: p.int() });
     const c = ctx(deps, req, res);
     await identity.GetUser({ actor: c.actor, id: q.id }, c.call); // 404 for an unknown user
-    const result = await identity.ListProjects(
-      { actor: c.actor, page: pageRequest(q), ownerUserId: q.id, search: q.search ?? "", orderBy: q.order_by ?? "", sort: q.sort ?? "" },
-      c.call,
-    );
+    const result = await identity.ListProjects({ ...listProjectsRequest(q, null), actor: c.actor, ownerUserId: q.id }, c.call);
     c.paginate(result.pageInfo);
     res.json(result.projects.map((pr) => (q.simple ? projectSimple(pr, c.urls) : projectFull(pr, c.urls))));
   });
