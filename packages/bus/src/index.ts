@@ -23,3 +23,4 @@ export async function createBus(opts: CreateBusOptions = {}): Promise<EventBus> 
   }
   return new InProcessBus({ log: opts.log });
 }
+export { enqueueEvent, OutboxRelay, type OutboxDb, type OutboxSql } from "./outbox.ts";

@@ -2,7 +2,7 @@ import type { PromiseClient } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import type { RepoServiceDefinition } from "@quarry/proto";
 import type { PrismaClient } from "./db.ts";
-import type { OutboxRelay } from "./identity/outbox.ts";
+import type { OutboxRelay } from "@quarry/bus";
 
 /** Everything the handlers need, wired by hand in main.ts (or the standalone launcher). */
 export interface IdentityDeps {

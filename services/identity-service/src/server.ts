@@ -27,7 +27,7 @@ import { listMembers } from "./identity/list-members.ts";
 import { listPersonalAccessTokens } from "./identity/list-personal-access-tokens.ts";
 import { listProjects } from "./identity/list-projects.ts";
 import { listUsers } from "./identity/list-users.ts";
-import { OutboxRelay } from "./identity/outbox.ts";
+import { OutboxRelay } from "@quarry/bus";
 import { removeMember } from "./identity/remove-member.ts";
 import { revokePersonalAccessToken } from "./identity/revoke-personal-access-token.ts";
 import { updateGroup } from "./identity/update-group.ts";

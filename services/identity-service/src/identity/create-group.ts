@@ -7,7 +7,7 @@ import { actorOf } from "./access.ts";
 import { groupToProto } from "./convert.ts";
 import { AccessLevel, CREATION_LEVEL, VISIBILITY_RANK } from "./levels.ts";
 import { visibleGroup } from "./lookup.ts";
-import { enqueueEvent } from "./outbox.ts";
+import { enqueueEvent } from "@quarry/bus";
 import { validateName, validatePath, validateVisibility } from "./validate.ts";
 
 export const createGroup =

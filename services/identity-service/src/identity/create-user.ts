@@ -7,7 +7,7 @@ import type { IdentityDeps } from "../deps.ts";
 import { actorOf } from "./access.ts";
 import { userToProto } from "./convert.ts";
 import { requireAdmin } from "./lookup.ts";
-import { enqueueEvent } from "./outbox.ts";
+import { enqueueEvent } from "@quarry/bus";
 import { hashPassword } from "./passwords.ts";
 import { assertEmailFree, assertUsernameFree, profileData } from "./users-common.ts";
 import { validateEmail, validateName } from "./validate.ts";

@@ -4,7 +4,7 @@ import type { DeleteUserRequest__Output } from "@quarry/proto/types/identity/v1/
 import type { IdentityDeps } from "../deps.ts";
 import { actorOf } from "./access.ts";
 import { requireAdmin } from "./lookup.ts";
-import { enqueueEvent } from "./outbox.ts";
+import { enqueueEvent } from "@quarry/bus";
 import { removeRepositories } from "./repositories.ts";
 
 /** Deletes a user with their personal namespace and its projects (administrators only). */

@@ -5,7 +5,7 @@ import { applyMigrations } from "@quarry/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrisma, type PrismaClient } from "../db.ts";
 import { migrations } from "../generated/migrations.ts";
-import { enqueueEvent, OutboxRelay } from "./outbox.ts";
+import { enqueueEvent, OutboxRelay } from "@quarry/bus";
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let prisma: PrismaClient;

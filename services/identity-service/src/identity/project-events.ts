@@ -1,7 +1,7 @@
 import { Subjects } from "@quarry/bus";
 import type { Tx } from "../db.ts";
 import type { ProjectRow } from "./convert.ts";
-import { enqueueEvent } from "./outbox.ts";
+import { enqueueEvent } from "@quarry/bus";
 
 function projectEventFields(p: ProjectRow) {
   const owner = p.namespace.owner;

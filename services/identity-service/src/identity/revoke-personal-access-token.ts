@@ -3,7 +3,7 @@ import { badRequest, notFound } from "@quarry/grpc";
 import type { RevokePersonalAccessTokenRequest__Output } from "@quarry/proto/types/identity/v1/RevokePersonalAccessTokenRequest";
 import type { IdentityDeps } from "../deps.ts";
 import { actorOf } from "./access.ts";
-import { enqueueEvent } from "./outbox.ts";
+import { enqueueEvent } from "@quarry/bus";
 
 /** Revokes a token; the token_revoke event lets every gateway drop it from its cache at once. */
 export const revokePersonalAccessToken =

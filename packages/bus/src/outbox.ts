@@ -1,14 +1,31 @@
 import { randomUUID } from "node:crypto";
-import type { EventBus } from "@quarry/bus";
-import type { Logger } from "@quarry/logger";
-import type { PrismaClient, Tx } from "../db.ts";
+import type { BusLogger, EventBus } from "./bus.ts";
+
+/**
+ * What the outbox needs from a service's Prisma client: raw SQL and interactive transactions.
+ * Each service owns an `outbox_events` table (id BIGSERIAL, subject TEXT, payload JSONB,
+ * created_at, published_at) in its own database.
+ */
+export interface OutboxSql {
+  $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number>;
+  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
+}
+export interface OutboxDb extends OutboxSql {
+  $transaction<T>(fn: (tx: OutboxSql) => Promise<T>): Promise<T>;
+}
 
 /**
  * Writes a domain event in the same transaction as the change it describes, so an event is
  * published if and only if the change committed. `event_id` doubles as the bus dedupe id.
  */
-export async function enqueueEvent(tx: Tx, subject: string, payload: Record<string, unknown>): Promise<void> {
-  await tx.outboxEvent.create({ data: { subject, payload: { event_id: randomUUID(), ...payload } } });
+export async function enqueueEvent(tx: OutboxSql, subject: string, payload: Record<string, unknown>): Promise<string> {
+  const eventId = randomUUID();
+  await tx.$executeRawUnsafe(
+    "INSERT INTO outbox_events (subject, payload) VALUES ($1, $2::jsonb)",
+    subject,
+    JSON.stringify({ event_id: eventId, ...payload }),
+  );
+  return eventId;
 }
 
 /** Publishes committed outbox rows to the bus; safe with several replicas (SKIP LOCKED). */
@@ -18,9 +35,9 @@ export class OutboxRelay {
   private again = false;
 
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly db: OutboxDb,
     private readonly bus: EventBus,
-    private readonly log: Logger,
+    private readonly log: BusLogger,
   ) {}
 
   /** Drains soon; called after each committed write so events go out without waiting for the poll. */
@@ -53,21 +70,21 @@ export class OutboxRelay {
 
   private async drain(): Promise<void> {
     for (;;) {
-      const published = await this.prisma.$transaction(async (tx) => {
-        const rows = await tx.$queryRaw<{ id: bigint; subject: string; payload: Record<string, unknown> }[]>`
-          SELECT id, subject, payload FROM outbox_events
-          WHERE published_at IS NULL ORDER BY id LIMIT 100 FOR UPDATE SKIP LOCKED`;
+      const published = await this.db.$transaction(async (tx) => {
+        const rows = await tx.$queryRawUnsafe<{ id: bigint; subject: string; payload: Record<string, unknown> }[]>(
+          "SELECT id, subject, payload FROM outbox_events WHERE published_at IS NULL ORDER BY id LIMIT 100 FOR UPDATE SKIP LOCKED",
+        );
         for (const row of rows) {
           await this.bus.publish(row.subject, row.payload, { msgId: String(row.payload.event_id) });
         }
         if (rows.length) {
-          await tx.outboxEvent.updateMany({ where: { id: { in: rows.map((r) => r.id) } }, data: { publishedAt: new Date() } });
+          await tx.$executeRawUnsafe("UPDATE outbox_events SET published_at = now() WHERE id = ANY($1::bigint[])", rows.map((r) => String(r.id)));
         }
         return rows.length;
       });
       if (published < 100) break;
     }
     // Published rows are kept a day for diagnosis, then pruned.
-    await this.prisma.outboxEvent.deleteMany({ where: { publishedAt: { lt: new Date(Date.now() - 86_400_000) } } });
+    await this.db.$executeRawUnsafe("DELETE FROM outbox_events WHERE published_at < now() - interval '1 day'");
   }
 }
