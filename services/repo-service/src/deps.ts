@@ -1,12 +1,17 @@
-import type { EventBus } from "@quarry/bus";
+import type { EventBus, OutboxRelay } from "@quarry/bus";
 import type { Logger } from "@quarry/logger";
 import type { PrismaClient } from "./db.ts";
 
 /** Everything the handlers need, wired by hand in server.ts (or the standalone launcher). */
 export interface RepoDeps {
   prisma: PrismaClient;
-  /** Not used yet; later issues publish push events on it. */
+  /** Where the outbox relay publishes; handlers never publish directly. */
   bus: EventBus;
+  /**
+   * Publishes the `outbox_events` rows handlers write in their transactions (`enqueueEvent`);
+   * `kick()` after a commit sends them without waiting for the poll.
+   */
+  outbox: OutboxRelay;
   log: Logger;
   /** Absolute path of the directory holding the repositories. */
   storageRoot: string;

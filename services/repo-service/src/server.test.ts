@@ -1,12 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { InProcessBus } from "@quarry/bus";
+import { InProcessBus, Subjects, type BusMessage, type PushEvent } from "@quarry/bus";
 import { createClient, httpErrorFromGrpc, status, type PromiseClient } from "@quarry/grpc";
 import { silentLogger } from "@quarry/logger";
 import { repoV1, type RepoServiceDefinition } from "@quarry/proto";
-import { createTestDatabase, type TestDatabase } from "@quarry/testing";
+import { createTestDatabase, waitFor, type TestDatabase } from "@quarry/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectedPushPayload, pushContext } from "../test/support.ts";
 import { startRepoService, type RunningRepoService } from "./server.ts";
 
 let db: TestDatabase;
@@ -86,6 +87,60 @@ describe("RepoService over gRPC", () => {
       .catch((e: unknown) => e);
     expect(err(failed)).toEqual({ code: status.INTERNAL, http: { status: 500, body: { message: "500 Internal Server Error" } } });
     expect(await client.GetRepositoryInfo({ diskPath: "@hashed/aa/bb/five.git" })).toMatchObject({ exists: false });
+  });
+});
+
+describe("branches over gRPC", () => {
+  const branchPath = "@hashed/aa/bb/branches.git";
+
+  it("publishes a created branch's push event on the bus through the outbox relay", async () => {
+    const received: BusMessage<PushEvent>[] = [];
+    const sub = await bus.subscribe<PushEvent>(Subjects.push, async (m) => void received.push(m), { durable: "server-test" });
+    try {
+      const { headCommitId } = await client.CreateRepository({
+        projectId: 6,
+        diskPath: branchPath,
+        initializeWithReadme: true,
+        author: { name: "Ada", email: "ada@example.com" },
+        projectName: "Branches",
+      });
+      const branch = await client.CreateBranch({ diskPath: branchPath, name: "feature", ref: "main", context: pushContext(6) });
+      expect(branch).toMatchObject({ name: "feature", merged: false, default: false, commit: { id: headCommitId, title: "Initial commit" } });
+
+      const message = await waitFor(() => received.find((m) => m.data.ref === "refs/heads/feature"), { message: "push event on the bus" });
+      expect(message.subject).toBe(Subjects.push);
+      expect(message.data).toEqual(expectedPushPayload("refs/heads/feature", "0".repeat(40), headCommitId, 6));
+      expect(message.id).toBe(message.data.event_id);
+      // Published once: the row is marked so the next drain skips it.
+      await waitFor(async () => (await service.deps.prisma.outboxEvent.count({ where: { publishedAt: null } })) === 0);
+      expect(received.filter((m) => m.data.ref === "refs/heads/feature")).toHaveLength(1);
+    } finally {
+      await sub.unsubscribe();
+    }
+  });
+
+  it("lists, finds and deletes branches, with GitLab's errors", async () => {
+    const listed = await client.ListBranches({ diskPath: branchPath, defaultBranch: "main" });
+    expect(listed.branches.map((b) => [b.name, b.default])).toEqual([
+      ["feature", false],
+      ["main", true],
+    ]);
+    expect(listed.total).toBe(2);
+    expect(listed.branches[0]?.commit?.extendedTrailers).toEqual({});
+
+    const missing = await client.FindBranch({ diskPath: branchPath, name: "nope", defaultBranch: "main" }).catch((e: unknown) => e);
+    expect(err(missing)).toEqual({ code: status.NOT_FOUND, http: { status: 404, body: { message: "404 Branch Not Found" } } });
+    const defaultBranch = await client.DeleteBranch({ diskPath: branchPath, name: "main", context: pushContext(6) }).catch((e: unknown) => e);
+    expect(err(defaultBranch)).toEqual({
+      code: status.FAILED_PRECONDITION,
+      http: { status: 405, body: { message: "The default branch of a project cannot be deleted." } },
+    });
+    const badRegex = await client.ListBranches({ diskPath: branchPath, regex: "(" }).catch((e: unknown) => e);
+    expect(err(badRegex)).toEqual({ code: status.INVALID_ARGUMENT, http: { status: 400, body: { message: "Regex is invalid" } } });
+
+    expect(await client.DeleteBranch({ diskPath: branchPath, name: "feature", context: pushContext(6) })).toEqual({});
+    expect(await client.DeleteMergedBranches({ diskPath: branchPath, context: pushContext(6) })).toEqual({ deleted: [] });
+    expect((await client.ListBranches({ diskPath: branchPath })).total).toBe(1);
   });
 });
 

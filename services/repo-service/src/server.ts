@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import type { EventBus } from "@quarry/bus";
+import { OutboxRelay, type EventBus } from "@quarry/bus";
 import { applyMigrations } from "@quarry/database";
 import { createGrpcServer, type AsyncHandlers } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
@@ -8,9 +8,14 @@ import { repoV1, type RepoServiceDefinition } from "@quarry/proto";
 import { createPrisma } from "./db.ts";
 import type { RepoDeps } from "./deps.ts";
 import { migrations } from "./generated/migrations.ts";
+import { createBranch } from "./repository/create-branch.ts";
 import { createRepository } from "./repository/create-repository.ts";
+import { deleteBranch } from "./repository/delete-branch.ts";
+import { deleteMergedBranches } from "./repository/delete-merged-branches.ts";
 import { deleteRepository } from "./repository/delete-repository.ts";
+import { findBranch } from "./repository/find-branch.ts";
 import { getRepositoryInfo } from "./repository/get-repository-info.ts";
+import { listBranches } from "./repository/list-branches.ts";
 import { setDefaultBranch } from "./repository/set-default-branch.ts";
 
 export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinition> {
@@ -19,6 +24,11 @@ export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinitio
     DeleteRepository: deleteRepository(deps),
     GetRepositoryInfo: getRepositoryInfo(deps),
     SetDefaultBranch: setDefaultBranch(deps),
+    ListBranches: listBranches(deps),
+    FindBranch: findBranch(deps),
+    CreateBranch: createBranch(deps),
+    DeleteBranch: deleteBranch(deps),
+    DeleteMergedBranches: deleteMergedBranches(deps),
   };
 }
 
@@ -43,7 +53,8 @@ export async function startRepoService(o: RepoServiceOptions): Promise<RunningRe
   const storageRoot = path.resolve(o.storageRoot);
   await mkdir(storageRoot, { recursive: true });
   const prisma = createPrisma(o.databaseUrl);
-  const deps: RepoDeps = { prisma, bus: o.bus, log: o.log, storageRoot };
+  const outbox = new OutboxRelay(prisma, o.bus, o.log);
+  const deps: RepoDeps = { prisma, bus: o.bus, outbox, log: o.log, storageRoot };
   const server = createGrpcServer(o.log);
   server.addService("quarry.repo.v1.RepoService", repoV1.RepoService.service, repoHandlers(deps));
   let address: string;
@@ -53,12 +64,14 @@ export async function startRepoService(o: RepoServiceOptions): Promise<RunningRe
     await prisma.$disconnect();
     throw err;
   }
+  outbox.start();
   o.log.info({ address, storageRoot }, "repo-service listening");
   return {
     address,
     deps,
     async stop() {
       await server.stop();
+      await outbox.stop();
       await prisma.$disconnect();
     },
   };

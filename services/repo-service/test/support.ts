@@ -5,14 +5,17 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { InProcessBus } from "@quarry/bus";
+import { InProcessBus, OutboxRelay } from "@quarry/bus";
 import { applyMigrations } from "@quarry/database";
 import { silentLogger } from "@quarry/logger";
 import { createTestDatabase, type TestDatabase } from "@quarry/testing";
+import { expect } from "vitest";
 import type { CreateRepositoryRequest__Output } from "@quarry/proto/types/repo/v1/CreateRepositoryRequest";
+import type { PushContext__Output } from "@quarry/proto/types/repo/v1/PushContext";
 import { createPrisma } from "../src/db.ts";
 import type { RepoDeps } from "../src/deps.ts";
 import { migrations } from "../src/generated/migrations.ts";
+import { createRepository } from "../src/repository/create-repository.ts";
 
 export interface TestContext {
   deps: RepoDeps;
@@ -28,12 +31,16 @@ export async function setUp(prefix: string): Promise<TestContext> {
   const sandbox = mkdtempSync(path.join(os.tmpdir(), "quarry-repo-test-"));
   const bus = new InProcessBus();
   const prisma = createPrisma(db.url, 4);
-  const deps: RepoDeps = { prisma, bus, log: silentLogger(), storageRoot: path.join(sandbox, "repositories") };
+  const log = silentLogger();
+  // Not started: handlers' kick() still drains into the bus, but tests read outbox_events rows.
+  const outbox = new OutboxRelay(prisma, bus, log);
+  const deps: RepoDeps = { prisma, bus, outbox, log, storageRoot: path.join(sandbox, "repositories") };
   return {
     deps,
     db,
     sandbox,
     async close() {
+      await outbox.stop();
       await prisma.$disconnect();
       await bus.close();
       await db.drop();
@@ -76,4 +83,130 @@ export function gitOk(gitDir: string, ...args: string[]): boolean {
   } catch {
     return false;
   }
+}
+
+/** A new, empty bare repository (HEAD → `defaultBranch`), as CreateRepository makes it. */
+export async function repositoryWith(t: TestContext, defaultBranch = "main"): Promise<{ diskPath: string; dir: string; projectId: number }> {
+  const req = createRequest({ defaultBranch });
+  await createRepository(t.deps)(req);
+  return { diskPath: req.diskPath, dir: path.join(t.deps.storageRoot, req.diskPath), projectId: req.projectId };
+}
+
+export interface CommitOptions {
+  message?: string;
+  parents?: string[];
+  /** Files of the commit's tree (path → content); one file derived from the message when omitted. */
+  files?: Record<string, string>;
+  author?: { name: string; email: string; date: string };
+  committer?: { name: string; email: string; date: string };
+}
+
+/** Writes a commit object (no ref) with plumbing and returns its sha. */
+export function makeCommit(gitDir: string, o: CommitOptions = {}): string {
+  const message = o.message ?? "A commit\n";
+  const files = o.files ?? { "file.txt": message };
+  const entries = Object.entries(files).map(([name, content]) => {
+    const blob = execFileSync("git", ["--git-dir", gitDir, "hash-object", "-w", "--stdin"], { input: content, encoding: "utf8" }).trim();
+    return `100644 blob ${blob}\t${name}\n`;
+  });
+  const tree = execFileSync("git", ["--git-dir", gitDir, "mktree"], { input: entries.join(""), encoding: "utf8" }).trim();
+  const author = o.author ?? { name: "Ada Lovelace", email: "ada@example.com", date: "2026-11-21T10:00:00+00:00" };
+  const committer = o.committer ?? author;
+  const args = ["--git-dir", gitDir, "commit-tree", "--no-gpg-sign", tree];
+  for (const p of o.parents ?? []) args.push("-p", p);
+  return execFileSync("git", args, {
+    input: message,
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: author.name,
+      GIT_AUTHOR_EMAIL: author.email,
+      GIT_AUTHOR_DATE: author.date,
+      GIT_COMMITTER_NAME: committer.name,
+      GIT_COMMITTER_EMAIL: committer.email,
+      GIT_COMMITTER_DATE: committer.date,
+    },
+  }).trim();
+}
+
+/** The PushContext the gateway would send for `projectId`. */
+export function pushContext(projectId: number, overrides: Partial<PushContext__Output> = {}): PushContext__Output {
+  return {
+    projectId,
+    projectName: "My Project",
+    projectDescription: "",
+    pathWithNamespace: "ada/my-project",
+    namespaceName: "Ada Lovelace",
+    visibilityLevel: 20,
+    defaultBranch: "main",
+    webUrl: "http://quarry.example/ada/my-project",
+    httpUrl: "http://quarry.example/ada/my-project.git",
+    sshUrl: "git@quarry.example:ada/my-project.git",
+    ciConfigPath: "",
+    userId: 1,
+    userName: "Ada Lovelace",
+    userUsername: "ada",
+    userEmail: "ada@example.com",
+    userAvatar: "",
+    ...overrides,
+  };
+}
+
+/** The outbox rows written for a project's repository, oldest first (payloads as stored). */
+export async function outboxPayloads(t: TestContext, projectId: number): Promise<{ subject: string; payload: Record<string, unknown> }[]> {
+  const rows = await t.deps.prisma.outboxEvent.findMany({ orderBy: { id: "asc" } });
+  return rows
+    .map((r) => ({ subject: r.subject, payload: r.payload as Record<string, unknown> }))
+    .filter((r) => r.payload.project_id === projectId);
+}
+
+/** The push event payload (as stored and published) for a ref change made with pushContext(projectId). */
+export function expectedPushPayload(ref: string, before: string, after: string, projectId: number) {
+  return {
+    event_id: expect.stringMatching(/^[0-9a-f-]{36}$/) as unknown as string,
+    object_kind: "push",
+    event_name: "push",
+    before,
+    after,
+    ref,
+    ref_protected: false,
+    checkout_sha: /^0+$/.test(after) ? null : after,
+    message: null,
+    user_id: 1,
+    user_name: "Ada Lovelace",
+    user_username: "ada",
+    user_email: "ada@example.com",
+    user_avatar: null,
+    project_id: projectId,
+    project: {
+      id: projectId,
+      name: "My Project",
+      description: null,
+      web_url: "http://quarry.example/ada/my-project",
+      avatar_url: null,
+      git_ssh_url: "git@quarry.example:ada/my-project.git",
+      git_http_url: "http://quarry.example/ada/my-project.git",
+      namespace: "Ada Lovelace",
+      visibility_level: 20,
+      path_with_namespace: "ada/my-project",
+      default_branch: "main",
+      ci_config_path: null,
+      homepage: "http://quarry.example/ada/my-project",
+      url: "git@quarry.example:ada/my-project.git",
+      ssh_url: "git@quarry.example:ada/my-project.git",
+      http_url: "http://quarry.example/ada/my-project.git",
+    },
+    commits: [],
+    total_commits_count: 0,
+    push_options: {},
+    repository: {
+      name: "My Project",
+      url: "git@quarry.example:ada/my-project.git",
+      description: null,
+      homepage: "http://quarry.example/ada/my-project",
+      git_http_url: "http://quarry.example/ada/my-project.git",
+      git_ssh_url: "git@quarry.example:ada/my-project.git",
+      visibility_level: 20,
+    },
+  };
 }

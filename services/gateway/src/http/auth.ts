@@ -8,6 +8,9 @@ import { ApiError, forbidden, insufficientScope, unauthorized } from "./errors.t
 export interface Principal {
   userId: number;
   username: string;
+  /** Display name and e-mail: push events carry them. */
+  name: string;
+  email: string;
   isAdmin: boolean;
   tokenId: number;
   scopes: string[];
@@ -83,7 +86,7 @@ function tokenFrom(req: Request): string | undefined {
 }
 
 function toPrincipal(r: AuthenticateResponse__Output): Principal {
-  return { userId: Number(r.user?.id), username: r.user?.username ?? "", isAdmin: Boolean(r.user?.isAdmin), tokenId: Number(r.tokenId), scopes: r.scopes };
+  return { userId: Number(r.user?.id), username: r.user?.username ?? "", name: r.user?.name ?? "", email: r.user?.email ?? "", isAdmin: Boolean(r.user?.isAdmin), tokenId: Number(r.tokenId), scopes: r.scopes };
 }
 
 /**

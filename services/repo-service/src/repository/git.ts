@@ -193,3 +193,16 @@ export async function readHeadAndBranches(gitDir: string): Promise<{ head: strin
   }
   return { head, branches: [...names].sort() };
 }
+
+/**
+ * A cheap, process-free check that `name` could be a branch (git's ref-name rules): used before a
+ * name from a request reaches a git argument where revision syntax (`main~1`, `@{-1}`) would be
+ * interpreted. Creating a branch still asks git (isValidBranchName).
+ */
+export function isPlausibleBranchName(name: string): boolean {
+  if (!name || name.startsWith("-") || name === "HEAD" || name === "@") return false;
+  // Control characters, space, ~ ^ : ? * [ \ and DEL; "..", "@{" and "//" anywhere.
+  if (/[\x00-\x20~^:?*[\\\x7f]|\.\.|@\{|\/\//.test(name)) return false;
+  if (name.startsWith("/") || name.endsWith("/") || name.endsWith(".")) return false;
+  return name.split("/").every((c) => !c.startsWith(".") && !c.endsWith(".lock"));
+}

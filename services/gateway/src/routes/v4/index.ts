@@ -1,5 +1,6 @@
 import { Router } from "express";
 import type { GatewayDeps } from "../../deps.ts";
+import { branchesRouter } from "./branches.ts";
 import { groupsRouter } from "./groups.ts";
 import { membersRouter } from "./members.ts";
 import { personalAccessTokensRouter } from "./personal-access-tokens.ts";
@@ -16,5 +17,6 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(groupsRouter(deps));
   r.use(membersRouter(deps));
   r.use(projectsRouter(deps));
+  r.use(branchesRouter(deps));
   return r;
 }

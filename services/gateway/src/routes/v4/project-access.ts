@@ -1,0 +1,47 @@
+import type { Project__Output as Project } from "@quarry/proto/types/identity/v1/Project";
+import type { PushContext } from "@quarry/proto/types/repo/v1/PushContext";
+import type { Request } from "express";
+import type { GatewayDeps } from "../../deps.ts";
+import { actor, requireUser } from "../../http/auth.ts";
+import { httpCloneUrl, sshCloneUrl, webUrl, type Urls } from "../../entities/urls.ts";
+
+export type RepositoryAction = "read_repository" | "push_code" | "admin_project";
+
+/**
+ * Resolves `:id` and asks identity-service whether the caller may do `action` on it: invisible
+ * projects are 404, visible ones with too low a role 403. Writes need a signed-in user.
+ */
+export async function authorizeProject(deps: GatewayDeps, req: Request, action: RepositoryAction) {
+  if (action !== "read_repository") requireUser(req);
+  const res = await deps.identity.Authorize(
+    { actor: actor(req), action, project: String(req.params.id) },
+    { requestId: req.requestId },
+  );
+  return { project: res.project!, accessLevel: res.accessLevel };
+}
+
+const VISIBILITY_LEVEL: Record<string, number> = { private: 0, internal: 10, public: 20 };
+
+/** The facts a push event needs about the project and the acting user. */
+export function pushContext(project: Project, req: Request, urls: Urls): PushContext {
+  const p = requireUser(req);
+  const full = project.pathWithNamespace;
+  return {
+    projectId: project.id,
+    projectName: project.name,
+    projectDescription: project.description,
+    pathWithNamespace: full,
+    namespaceName: project.namespace?.name ?? "",
+    visibilityLevel: VISIBILITY_LEVEL[project.visibility] ?? 0,
+    defaultBranch: project.defaultBranch,
+    webUrl: webUrl(urls, full),
+    httpUrl: httpCloneUrl(urls, full),
+    sshUrl: sshCloneUrl(urls, full),
+    ciConfigPath: project.ciConfigPath,
+    userId: p.userId,
+    userName: p.name,
+    userUsername: p.username,
+    userEmail: p.email,
+    userAvatar: "",
+  };
+}

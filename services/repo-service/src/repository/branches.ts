@@ -1,0 +1,139 @@
+// Helpers shared by the branch RPCs.
+import vm from "node:vm";
+import { badRequest, paramError } from "@quarry/grpc";
+import type { Branch__Output as Branch } from "@quarry/proto/types/repo/v1/Branch";
+import type { PushContext__Output as PushContext } from "@quarry/proto/types/repo/v1/PushContext";
+import { mergedInto, type Commit } from "./commits.ts";
+import { git, headBranch, isPlausibleBranchName } from "./git.ts";
+
+export const HEADS = "refs/heads/";
+
+/** The sha `refs/heads/<name>` points at ("" when there is no such branch), without revision syntax. */
+export async function branchHead(gitDir: string, name: string): Promise<string> {
+  if (!isPlausibleBranchName(name)) return "";
+  const ref = HEADS + name;
+  const { stdout } = await git(["for-each-ref", "--format=%(objectname)%00%(refname)", ref], { gitDir });
+  for (const line of stdout.split("\n")) {
+    const [sha, refname] = line.split("\0");
+    if (refname === ref && sha) return sha;
+  }
+  return "";
+}
+
+/** The project's default branch: the one the request names, else the branch HEAD points at. */
+export async function defaultBranchOf(gitDir: string, requested: string): Promise<string> {
+  return requested || (await headBranch(gitDir));
+}
+
+/**
+ * Which of the given branches count as merged, GitLab's way (Repository#merged_branch_names):
+ * the head is reachable from the default branch's head but is not that same commit (a branch
+ * just created from the default branch, and the default branch itself, are not "merged").
+ * One `git for-each-ref --merged`. Returns branch name → head sha.
+ */
+export async function mergedBranches(gitDir: string, defaultBranch: string, names: readonly string[] | "all"): Promise<Map<string, string>> {
+  const merged = new Map<string, string>();
+  if (!isPlausibleBranchName(defaultBranch)) return merged;
+  const defaultRef = HEADS + defaultBranch;
+  const patterns = names === "all" ? [HEADS] : [...names.map((n) => HEADS + n), defaultRef];
+  const reachable = await mergedInto(gitDir, defaultBranch, names === "all" || names.length ? patterns : []);
+  const defaultHead = reachable.get(defaultRef);
+  if (!defaultHead) return merged;
+  for (const [ref, sha] of reachable) {
+    if (ref.startsWith(HEADS) && sha !== defaultHead) merged.set(ref.slice(HEADS.length), sha);
+  }
+  return merged;
+}
+
+export function toBranch(name: string, commit: Commit, merged: ReadonlyMap<string, string>, defaultBranch: string): Branch {
+  return { name, commit, merged: merged.has(name), default: name === defaultBranch };
+}
+
+/**
+ * Whether `name` matches one of the protected-branch patterns: an exact name, or a wildcard
+ * where `*` matches any characters including "/" (GitLab's RefMatcher).
+ */
+export function isProtected(name: string, patterns: readonly string[]): boolean {
+  return patterns.some((p) => {
+    if (!p.includes("*")) return p === name;
+    const source = p.split("*").map(escapeRegExp).join(".*?");
+    return new RegExp(`^${source}$`, "s").test(name);
+  });
+}
+
+export function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+}
+
+/** The event context is required wherever refs change. */
+export function requireContext(context: PushContext | null): PushContext {
+  if (!context) throw paramError("context is missing");
+  return context;
+}
+
+/** Page and page size as GitLab clamps them: page ≥ 1, per_page 20 by default, at most 100. */
+export function pagination(page: number, perPage: number): { offset: number; limit: number } {
+  const p = page > 0 ? Math.floor(page) : 1;
+  const size = perPage > 0 ? Math.min(Math.floor(perPage), 100) : 20;
+  return { offset: (p - 1) * size, limit: size };
+}
+
+/** Regex filtering gets this long (it runs a user's pattern); a slower pattern is refused. */
+const REGEX_BUDGET_MS = 500;
+const regexSandbox = vm.createContext({});
+const regexFilter = new vm.Script("names.filter((n) => re.test(n))");
+
+/**
+ * The branch-name filter of ListBranches, checked when built; takes the names sorted and keeps
+ * their order. `search` works like GitLab's GitRefsFinder: a case-insensitive substring, with an
+ * exact (ASCII case-insensitive) match moved to the front; when it contains "^", "$" or "*",
+ * the first "^" and the first "$" act as anchors and every "*" as a wildcard instead.
+ * `regex` is a JavaScript regular expression (case-sensitive); invalid → 400.
+ */
+export function nameFilter(search: string, regex: string): (sortedNames: readonly string[]) => string[] {
+  if (search && regex) throw badRequest("Specify either search or regex, not both");
+  if (search) {
+    let source = escapeRegExp(search.toLowerCase());
+    const patternSearch = /[\^$*]/.test(search);
+    if (patternSearch) source = source.replace("\\^", "^").replaceAll("\\*", ".*?").replace("\\$", "$");
+    const re = new RegExp(source, "s");
+    return (names) => {
+      const matches = names.filter((n) => re.test(n.toLowerCase()));
+      if (patternSearch) return matches;
+      const exact = matches.findIndex((n) => asciiLower(n) === asciiLower(search));
+      if (exact > 0) matches.unshift(...matches.splice(exact, 1));
+      return matches;
+    };
+  }
+  if (regex) {
+    let re: RegExp;
+    try {
+      re = new RegExp(regex);
+    } catch {
+      throw badRequest("Regex is invalid");
+    }
+    return (names) => {
+      // A user's pattern may backtrack catastrophically: run it with a time limit.
+      try {
+        Object.assign(regexSandbox, { names, re });
+        return regexFilter.runInContext(regexSandbox, { timeout: REGEX_BUDGET_MS }) as string[];
+      } catch (err) {
+        if ((err as { code?: string }).code === "ERR_SCRIPT_EXECUTION_TIMEOUT") throw badRequest("Regex is invalid");
+        throw err;
+      } finally {
+        Object.assign(regexSandbox, { names: undefined, re: undefined });
+      }
+    };
+  }
+  return (names) => [...names];
+}
+
+/** Ruby's casecmp folds ASCII letters only. */
+function asciiLower(s: string): string {
+  return s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+}
+
+/** Byte order of the UTF-8 names, as git sorts refs. */
+export function compareNames(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+}

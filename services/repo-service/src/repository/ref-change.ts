@@ -1,0 +1,82 @@
+import { enqueueEvent } from "@quarry/bus";
+import type { PushContext__Output as PushContext } from "@quarry/proto/types/repo/v1/PushContext";
+import type { RepoDeps } from "../deps.ts";
+import { git, GitError, NULL_SHA } from "./git.ts";
+import { buildPushEvent, pushSubject, type PushEventInput } from "./push-event.ts";
+
+/** A compare-and-swap ref change; NULL_SHA as `oldSha` creates the ref, as `newSha` deletes it. */
+export interface RefChange {
+  /** Full ref name ("refs/heads/<name>"). */
+  ref: string;
+  oldSha: string;
+  newSha: string;
+}
+
+/** The compare-and-swap itself failed: the ref was not where the caller expected it (or is locked). */
+export class RefUpdateError extends Error {
+  constructor(
+    readonly change: RefChange,
+    readonly gitError: GitError,
+  ) {
+    super(`could not move ${change.ref} from ${change.oldSha} to ${change.newSha}: ${gitError.stderr.trim()}`);
+    this.name = "RefUpdateError";
+  }
+
+  /** git's reason without the "fatal: " / "error: " prefix, first line only. */
+  get reason(): string {
+    const line = this.gitError.stderr.trim().split("\n")[0] ?? "";
+    return line.replace(/^(fatal|error): /, "");
+  }
+}
+
+/** `git update-ref` with the expected old value (`-d` to delete). */
+async function updateRef(gitDir: string, c: RefChange): Promise<void> {
+  const args = c.newSha === NULL_SHA ? ["update-ref", "-d", c.ref, c.oldSha] : ["update-ref", c.ref, c.newSha, c.oldSha];
+  try {
+    await git(args, { gitDir });
+  } catch (err) {
+    if (err instanceof GitError) throw new RefUpdateError(c, err);
+    throw err;
+  }
+}
+
+/**
+ * Changes a ref and records its push event atomically: begin transaction → `update-ref` (CAS) →
+ * insert the outbox row → commit. A failed CAS throws RefUpdateError and leaves nothing behind.
+ * If anything fails after the ref moved (the insert, the commit), the ref is moved back, again
+ * as a CAS, so no ref change goes out without its event and no event without its change. After
+ * the commit the relay is kicked to publish at once.
+ */
+export async function changeRefWithEvent(
+  deps: RepoDeps,
+  gitDir: string,
+  change: RefChange,
+  event: Omit<PushEventInput, "before" | "after" | "ref" | "context"> & { context: PushContext },
+): Promise<void> {
+  const payload = buildPushEvent({ ...event, before: change.oldSha, after: change.newSha, ref: change.ref });
+  let moved = false;
+  try {
+    await deps.prisma.$transaction(
+      async (tx) => {
+        await updateRef(gitDir, change);
+        moved = true;
+        await enqueueEvent(tx, pushSubject(change.ref), payload);
+      },
+      { timeout: 30_000, maxWait: 10_000 },
+    );
+  } catch (err) {
+    if (moved) await revert(deps, gitDir, change, err);
+    throw err;
+  }
+  deps.outbox.kick();
+}
+
+async function revert(deps: RepoDeps, gitDir: string, change: RefChange, cause: unknown): Promise<void> {
+  const back: RefChange = { ref: change.ref, oldSha: change.newSha, newSha: change.oldSha };
+  try {
+    await updateRef(gitDir, back);
+    deps.log.warn({ err: cause, ref: change.ref }, "recording the push event failed; ref change undone");
+  } catch (err) {
+    deps.log.error({ err, cause, gitDir, change }, "recording the push event failed and the ref change could not be undone");
+  }
+}
