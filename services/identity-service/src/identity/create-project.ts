@@ -1,4 +1,4 @@
-import { badRequest, forbidden, notFound, paramError, ServiceError } from "@quarry/grpc";
+import { badRequest, forbidden, notFound, paramError, ServiceError, status } from "@quarry/grpc";
 import type { CreateProjectRequest__Output } from "@quarry/proto/types/identity/v1/CreateProjectRequest";
 import type { Project as ProjectMsg } from "@quarry/proto/types/identity/v1/Project";
 import type { IdentityDeps } from "../deps.ts";
@@ -100,11 +100,9 @@ export const createProject =
           });
         } catch (err) {
           deps.log.error({ err, projectId: created.id }, "repository creation failed");
-          throw new ServiceError(
-            (err as { code?: number }).code === 14 ? 14 : 13,
-            { message: "Failed to create repository" },
-            (err as { code?: number }).code === 14 ? 503 : 500,
-          );
+          // repo-service unreachable → 503; anything else it reported → 500.
+          const unavailable = (err as { code?: number }).code === status.UNAVAILABLE;
+          throw new ServiceError(unavailable ? status.UNAVAILABLE : status.INTERNAL, { message: "Failed to create repository" }, unavailable ? 503 : 500);
         }
         return created;
       },
