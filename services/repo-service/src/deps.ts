@@ -1,6 +1,7 @@
 import type { EventBus, OutboxRelay } from "@quarry/bus";
 import type { Logger } from "@quarry/logger";
 import type { PrismaClient } from "./db.ts";
+import type { CatFilePool } from "./repository/cat-file.ts";
 
 /** Everything the handlers need, wired by hand in server.ts (or the standalone launcher). */
 export interface RepoDeps {
@@ -15,4 +16,6 @@ export interface RepoDeps {
   log: Logger;
   /** Absolute path of the directory holding the repositories. */
   storageRoot: string;
+  /** Long-lived `git cat-file` processes for object reads (no spawn per request). */
+  catFile: CatFilePool;
 }

@@ -8,6 +8,7 @@ import { repoV1, type RepoServiceDefinition } from "@quarry/proto";
 import { createPrisma } from "./db.ts";
 import type { RepoDeps } from "./deps.ts";
 import { migrations } from "./generated/migrations.ts";
+import { CatFilePool } from "./repository/cat-file.ts";
 import { createBranch } from "./repository/create-branch.ts";
 import { createRepository } from "./repository/create-repository.ts";
 import { deleteBranch } from "./repository/delete-branch.ts";
@@ -54,13 +55,15 @@ export async function startRepoService(o: RepoServiceOptions): Promise<RunningRe
   await mkdir(storageRoot, { recursive: true });
   const prisma = createPrisma(o.databaseUrl);
   const outbox = new OutboxRelay(prisma, o.bus, o.log);
-  const deps: RepoDeps = { prisma, bus: o.bus, outbox, log: o.log, storageRoot };
+  const catFile = new CatFilePool();
+  const deps: RepoDeps = { prisma, bus: o.bus, outbox, log: o.log, storageRoot, catFile };
   const server = createGrpcServer(o.log);
   server.addService("quarry.repo.v1.RepoService", repoV1.RepoService.service, repoHandlers(deps));
   let address: string;
   try {
     address = await server.listen(o.grpcAddress);
   } catch (err) {
+    catFile.close();
     await prisma.$disconnect();
     throw err;
   }
@@ -72,6 +75,7 @@ export async function startRepoService(o: RepoServiceOptions): Promise<RunningRe
     async stop() {
       await server.stop();
       await outbox.stop();
+      catFile.close();
       await prisma.$disconnect();
     },
   };

@@ -15,6 +15,7 @@ import type { PushContext__Output } from "@quarry/proto/types/repo/v1/PushContex
 import { createPrisma } from "../src/db.ts";
 import type { RepoDeps } from "../src/deps.ts";
 import { migrations } from "../src/generated/migrations.ts";
+import { CatFilePool } from "../src/repository/cat-file.ts";
 import { createRepository } from "../src/repository/create-repository.ts";
 
 export interface TestContext {
@@ -34,13 +35,14 @@ export async function setUp(prefix: string): Promise<TestContext> {
   const log = silentLogger();
   // Not started: handlers' kick() still drains into the bus, but tests read outbox_events rows.
   const outbox = new OutboxRelay(prisma, bus, log);
-  const deps: RepoDeps = { prisma, bus, outbox, log, storageRoot: path.join(sandbox, "repositories") };
+  const deps: RepoDeps = { prisma, bus, outbox, log, storageRoot: path.join(sandbox, "repositories"), catFile: new CatFilePool() };
   return {
     deps,
     db,
     sandbox,
     async close() {
       await outbox.stop();
+      deps.catFile.close();
       await prisma.$disconnect();
       await bus.close();
       await db.drop();

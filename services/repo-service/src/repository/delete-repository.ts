@@ -21,6 +21,7 @@ export const deleteRepository =
     }
     const trash = `${dir}+${row?.id ?? randomBytes(6).toString("hex")}.deleted`;
     await rm(trash, { recursive: true, force: true, maxRetries: 3 }); // leftover of an interrupted call
+    deps.catFile.forget(dir); // its processes hold the old directory open
     try {
       await rename(dir, trash);
     } catch (err) {

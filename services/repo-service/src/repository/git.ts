@@ -62,7 +62,8 @@ export interface GitResult {
   exitCode: number;
 }
 
-function environment(extra: Record<string, string> = {}): Record<string, string> {
+/** The environment git runs with: the inherited one without repository-redirecting variables. */
+export function gitEnvironment(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(inheritedEnvironment())) {
     if (value !== undefined && !REPOSITORY_VARIABLES.has(key)) env[key] = value;
@@ -80,7 +81,7 @@ export function git(args: readonly string[], o: GitOptions = {}): Promise<GitRes
   return new Promise((resolve, reject) => {
     const child = spawn("git", argv, {
       cwd: o.cwd,
-      env: environment(o.env),
+      env: gitEnvironment(o.env),
       stdio: ["pipe", "pipe", "pipe"],
       timeout: o.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     });

@@ -1,0 +1,120 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gitIn, makeCommit } from "../../test/support.ts";
+import { CatFilePool, CatFileProcess } from "./cat-file.ts";
+
+let sandbox: string;
+let dir: string;
+let other: string;
+
+function bareRepo(name: string): string {
+  const d = path.join(sandbox, name);
+  execFileSync("git", ["init", "--bare", "-q", "-b", "main", d]);
+  return d;
+}
+
+beforeAll(() => {
+  sandbox = mkdtempSync(path.join(os.tmpdir(), "quarry-catfile-"));
+  dir = bareRepo("a.git");
+  other = bareRepo("b.git");
+});
+afterAll(() => rmSync(sandbox, { recursive: true, force: true }));
+
+describe("CatFileProcess", () => {
+  it("reads blobs, trees and commits by id and by <rev>:<path>, and answers null for missing ones", async () => {
+    const sha = makeCommit(dir, { files: { "a b.txt": "hello\n", "bin.dat": "\x00\x01\n\n" } });
+    gitIn(dir, "update-ref", "refs/heads/main", sha);
+    const p = new CatFileProcess(dir);
+    try {
+      const [blob, bin, commit, missing, missingPath, tree] = await Promise.all([
+        p.read("main:a b.txt"),
+        p.read(`${sha}:bin.dat`),
+        p.read(sha),
+        p.read("0123456789012345678901234567890123456789"),
+        p.read("main:nope"),
+        p.info("main^{tree}"),
+      ]);
+      expect(blob?.type).toBe("blob");
+      expect(blob?.data.toString()).toBe("hello\n");
+      expect(bin?.data).toEqual(Buffer.from("\x00\x01\n\n", "latin1"));
+      expect(commit?.type).toBe("commit");
+      expect(commit?.data.toString()).toContain("A commit");
+      expect(missing).toBeNull();
+      expect(missingPath).toBeNull();
+      expect(tree).toMatchObject({ type: "tree", oid: gitIn(dir, "rev-parse", "main^{tree}") });
+      // A newline would desynchronise the protocol: refused without asking git.
+      expect(await p.read("main\ninfo main")).toBeNull();
+      expect(p.alive).toBe(true);
+    } finally {
+      p.close();
+    }
+  });
+
+  it("sees ref moves and new objects made after it started", async () => {
+    const p = new CatFileProcess(dir);
+    try {
+      const first = (await p.info("main"))!.oid;
+      const next = makeCommit(dir, { parents: [first], message: "next\n", files: { "new.txt": "new\n" } });
+      gitIn(dir, "update-ref", "refs/heads/main", next, first);
+      expect((await p.info("main"))!.oid).toBe(next);
+      expect((await p.read("main:new.txt"))!.data.toString()).toBe("new\n");
+      gitIn(dir, "pack-refs", "--all");
+      const third = makeCommit(dir, { parents: [next], message: "third\n" });
+      gitIn(dir, "update-ref", "refs/heads/main", third, next);
+      expect((await p.info("main"))!.oid).toBe(third);
+    } finally {
+      p.close();
+    }
+  });
+
+  it("rejects pending and later requests once closed", async () => {
+    const p = new CatFileProcess(dir);
+    p.close();
+    expect(p.alive).toBe(false);
+    await expect(p.read("main")).rejects.toThrow(/closed/);
+  });
+});
+
+describe("CatFilePool", () => {
+  it("reuses one process per repository for sequential reads", async () => {
+    const pool = new CatFilePool({ idleMs: 60_000 });
+    try {
+      for (let i = 0; i < 5; i++) expect((await pool.info(dir, "main"))?.type).toBe("commit");
+      expect(pool.size).toBe(1);
+      await pool.info(other, "HEAD");
+      expect(pool.size).toBe(2);
+    } finally {
+      pool.close();
+    }
+  });
+
+  it("stays within its bounds under concurrency and evicts idle processes", async () => {
+    const pool = new CatFilePool({ maxProcesses: 3, maxPerRepository: 2, idleMs: 100 });
+    try {
+      const reads = await Promise.all(Array.from({ length: 40 }, (_, i) => pool.read(i % 2 ? dir : other, "HEAD")));
+      expect(reads.filter((r) => r !== null).length).toBe(20); // `other` is empty: HEAD is missing there
+      expect(pool.size).toBeLessThanOrEqual(3);
+      await new Promise((r) => setTimeout(r, 400));
+      expect(pool.size).toBe(0);
+      // Still usable after eviction.
+      expect((await pool.info(dir, "main"))?.type).toBe("commit");
+    } finally {
+      pool.close();
+    }
+  });
+
+  it("drops a process that died and starts a new one", async () => {
+    const pool = new CatFilePool();
+    try {
+      await pool.use(dir, async (p) => p.close());
+      expect(pool.size).toBe(0);
+      expect((await pool.info(dir, "main"))?.type).toBe("commit");
+      expect(pool.size).toBe(1);
+    } finally {
+      pool.close();
+    }
+  });
+});
