@@ -15,6 +15,11 @@ import { deleteBranch } from "./repository/delete-branch.ts";
 import { deleteMergedBranches } from "./repository/delete-merged-branches.ts";
 import { deleteRepository } from "./repository/delete-repository.ts";
 import { findBranch } from "./repository/find-branch.ts";
+import { findProtectedBranch } from "./repository/find-protected-branch.ts";
+import { listProtectedBranches } from "./repository/list-protected-branches.ts";
+import { protectBranch } from "./repository/protect-branch.ts";
+import { unprotectBranch } from "./repository/unprotect-branch.ts";
+import { updateProtectedBranch } from "./repository/update-protected-branch.ts";
 import { getRepositoryInfo } from "./repository/get-repository-info.ts";
 import { listBranches } from "./repository/list-branches.ts";
 import { setDefaultBranch } from "./repository/set-default-branch.ts";
@@ -30,6 +35,11 @@ export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinitio
     CreateBranch: createBranch(deps),
     DeleteBranch: deleteBranch(deps),
     DeleteMergedBranches: deleteMergedBranches(deps),
+    ListProtectedBranches: listProtectedBranches(deps),
+    FindProtectedBranch: findProtectedBranch(deps),
+    ProtectBranch: protectBranch(deps),
+    UpdateProtectedBranch: updateProtectedBranch(deps),
+    UnprotectBranch: unprotectBranch(deps),
   };
 }
 

@@ -150,6 +150,7 @@ export function pushContext(projectId: number, overrides: Partial<PushContext__O
     userUsername: "ada",
     userEmail: "ada@example.com",
     userAvatar: "",
+    accessLevel: 40,
     ...overrides,
   };
 }

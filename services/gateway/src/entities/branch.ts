@@ -1,25 +1,16 @@
 import type { Branch__Output as Branch } from "@quarry/proto/types/repo/v1/Branch";
 import { commitEntity } from "./commit.ts";
 
-export interface BranchAccess {
-  /** The caller may push to this branch. */
-  canPush: boolean;
-  /** The branch matches a protected-branch rule. */
-  protected: boolean;
-  developersCanPush: boolean;
-  developersCanMerge: boolean;
-}
-
-/** A branch (GitLab's API::Entities::Branch). */
-export function branchEntity(b: Branch, projectWebUrl: string, access: BranchAccess) {
+/** A branch (GitLab's API::Entities::Branch); protection flags are computed for the caller by repo-service. */
+export function branchEntity(b: Branch, projectWebUrl: string) {
   return {
     name: b.name,
     commit: b.commit ? commitEntity(b.commit, projectWebUrl) : null,
     merged: b.merged,
-    protected: access.protected,
-    developers_can_push: access.developersCanPush,
-    developers_can_merge: access.developersCanMerge,
-    can_push: access.canPush,
+    protected: b.protected,
+    developers_can_push: b.developersCanPush,
+    developers_can_merge: b.developersCanMerge,
+    can_push: b.canPush,
     default: b.default,
     web_url: `${projectWebUrl}/-/tree/${b.name}`,
   };

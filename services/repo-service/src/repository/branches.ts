@@ -5,6 +5,7 @@ import type { Branch__Output as Branch } from "@quarry/proto/types/repo/v1/Branc
 import type { PushContext__Output as PushContext } from "@quarry/proto/types/repo/v1/PushContext";
 import { mergedInto, type Commit } from "./commits.ts";
 import { git, headBranch, isPlausibleBranchName } from "./git.ts";
+import type { BranchProtection } from "./protection.ts";
 
 export const HEADS = "refs/heads/";
 
@@ -45,20 +46,25 @@ export async function mergedBranches(gitDir: string, defaultBranch: string, name
   return merged;
 }
 
-export function toBranch(name: string, commit: Commit, merged: ReadonlyMap<string, string>, defaultBranch: string): Branch {
-  return { name, commit, merged: merged.has(name), default: name === defaultBranch };
-}
-
-/**
- * Whether `name` matches one of the protected-branch patterns: an exact name, or a wildcard
- * where `*` matches any characters including "/" (GitLab's RefMatcher).
- */
-export function isProtected(name: string, patterns: readonly string[]): boolean {
-  return patterns.some((p) => {
-    if (!p.includes("*")) return p === name;
-    const source = p.split("*").map(escapeRegExp).join(".*?");
-    return new RegExp(`^${source}$`, "s").test(name);
-  });
+/** A branch as the API shows it to a caller with `accessLevel`, under the project's protection rules. */
+export function toBranch(
+  name: string,
+  commit: Commit,
+  merged: ReadonlyMap<string, string>,
+  defaultBranch: string,
+  protection: BranchProtection,
+  accessLevel: number,
+): Branch {
+  return {
+    name,
+    commit,
+    merged: merged.has(name),
+    default: name === defaultBranch,
+    protected: protection.isProtected(name),
+    developersCanPush: protection.developersCan("push", name),
+    developersCanMerge: protection.developersCan("merge", name),
+    canPush: protection.allows("push", name, accessLevel),
+  };
 }
 
 export function escapeRegExp(s: string): string {

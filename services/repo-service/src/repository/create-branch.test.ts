@@ -46,7 +46,7 @@ const eventsFor = async (ref: string) => (await outboxPayloads(t, repo.projectId
 describe("CreateBranch", () => {
   it("creates the branch at a branch's head and records GitLab's push event", async () => {
     const branch = await create(request("feature", "main"));
-    expect(branch).toEqual({ name: "feature", commit: await readCommit(repo.dir, tip), merged: false, default: false });
+    expect(branch).toEqual({ name: "feature", commit: await readCommit(repo.dir, tip), merged: false, default: false, protected: false, developersCanPush: false, developersCanMerge: false, canPush: true });
     expect(gitIn(repo.dir, "rev-parse", "refs/heads/feature")).toBe(tip);
 
     const events = await eventsFor("refs/heads/feature");

@@ -6,6 +6,7 @@ import { branchHead, defaultBranchOf, HEADS, mergedBranches, requireContext, toB
 import { readCommit } from "./commits.ts";
 import { isRepository, isValidBranchName, NULL_SHA, resolveCommit } from "./git.ts";
 import { changeRefWithEvent, RefUpdateError } from "./ref-change.ts";
+import { BranchProtection } from "./protection.ts";
 import { repositoryPath } from "./validate.ts";
 
 /**
@@ -41,6 +42,6 @@ export const createBranch =
     }
 
     const defaultBranch = await defaultBranchOf(dir, context.defaultBranch);
-    const merged = await mergedBranches(dir, defaultBranch, [req.name]);
-    return toBranch(req.name, commit, merged, defaultBranch);
+    const [merged, protection] = await Promise.all([mergedBranches(dir, defaultBranch, [req.name]), BranchProtection.load(deps, context.projectId)]);
+    return toBranch(req.name, commit, merged, defaultBranch, protection, context.accessLevel);
   };

@@ -15,6 +15,8 @@ import {
 } from "../../test/support.ts";
 import type { RepoDeps } from "../deps.ts";
 import { deleteBranch } from "./delete-branch.ts";
+import { protectBranch } from "./protect-branch.ts";
+import { unprotectBranch } from "./unprotect-branch.ts";
 import { NULL_SHA } from "./git.ts";
 
 let t: TestContext;
@@ -85,6 +87,14 @@ describe("DeleteBranch", () => {
     await remove(request("releases", { protectedPatterns: ["release", "release/*", "r.leases", "stable*x"] }));
     expect(exists("releases")).toBe(false);
     expect(await eventsFor("refs/heads/stable")).toEqual([]);
+  });
+
+  it("refuses branches protected by the project's own rules", async () => {
+    await protectBranch(t.deps)({ projectId: repo.projectId, name: "kee*", allowForcePush: false, codeOwnerApprovalRequired: false });
+    const err = await remove(request("keep")).catch((e: unknown) => e);
+    expect(httpErrorFromGrpc(err)).toEqual({ status: 405, body: { message: "Protected branch cant be removed" } });
+    expect(exists("keep")).toBe(true);
+    await unprotectBranch(t.deps)({ projectId: repo.projectId, name: "kee*" });
   });
 
   it("puts the branch back when the event cannot be recorded", async () => {

@@ -3,9 +3,10 @@ import type { DeleteBranchRequest__Output } from "@quarry/proto/types/repo/v1/De
 import type { DeleteBranchResponse } from "@quarry/proto/types/repo/v1/DeleteBranchResponse";
 import type { PushContext__Output as PushContext } from "@quarry/proto/types/repo/v1/PushContext";
 import type { RepoDeps } from "../deps.ts";
-import { branchHead, HEADS, isProtected, requireContext } from "./branches.ts";
+import { branchHead, HEADS, requireContext } from "./branches.ts";
 import { headBranch, isRepository, NULL_SHA } from "./git.ts";
 import { changeRefWithEvent, RefUpdateError } from "./ref-change.ts";
+import { BranchProtection } from "./protection.ts";
 import { repositoryPath } from "./validate.ts";
 
 /** Attempts when the branch moves between reading its head and the compare-and-swap. */
@@ -28,7 +29,8 @@ export const deleteBranch =
     if (req.name === context.defaultBranch || req.name === (await headBranch(dir))) {
       throw failedPrecondition("The default branch of a project cannot be deleted.", 405);
     }
-    if (isProtected(req.name, req.protectedPatterns)) throw failedPrecondition("Protected branch cant be removed", 405);
+    const protection = await BranchProtection.load(deps, context.projectId, req.protectedPatterns);
+    if (protection.isProtected(req.name)) throw failedPrecondition("Protected branch cant be removed", 405);
 
     for (let attempt = 1; ; attempt++) {
       try {

@@ -2,10 +2,11 @@ import { notFound } from "@quarry/grpc";
 import type { DeleteMergedBranchesRequest__Output } from "@quarry/proto/types/repo/v1/DeleteMergedBranchesRequest";
 import type { DeleteMergedBranchesResponse__Output as DeleteMergedBranchesResponse } from "@quarry/proto/types/repo/v1/DeleteMergedBranchesResponse";
 import type { RepoDeps } from "../deps.ts";
-import { compareNames, isProtected, mergedBranches, requireContext } from "./branches.ts";
+import { compareNames, mergedBranches, requireContext } from "./branches.ts";
 import { headBranch, isRepository } from "./git.ts";
 import { deleteBranchRef } from "./delete-branch.ts";
 import { RefUpdateError } from "./ref-change.ts";
+import { BranchProtection } from "./protection.ts";
 import { repositoryPath } from "./validate.ts";
 
 /**
@@ -22,10 +23,13 @@ export const deleteMergedBranches =
     if (!(await isRepository(dir))) throw notFound("Repository");
     const head = await headBranch(dir);
     const defaultBranch = context.defaultBranch || head;
-    const merged = await mergedBranches(dir, defaultBranch, "all");
+    const [merged, protection] = await Promise.all([
+      mergedBranches(dir, defaultBranch, "all"),
+      BranchProtection.load(deps, context.projectId, req.protectedPatterns),
+    ]);
     const deleted: string[] = [];
     for (const name of [...merged.keys()].sort(compareNames)) {
-      if (name === defaultBranch || name === head || isProtected(name, req.protectedPatterns)) continue;
+      if (name === defaultBranch || name === head || protection.isProtected(name)) continue;
       try {
         await deleteBranchRef(deps, dir, name, merged.get(name)!, context);
         deleted.push(name);

@@ -5,6 +5,7 @@ import type { RepoDeps } from "../deps.ts";
 import { defaultBranchOf, mergedBranches, toBranch } from "./branches.ts";
 import { readBranchCommit } from "./commits.ts";
 import { isPlausibleBranchName, isRepository } from "./git.ts";
+import { BranchProtection } from "./protection.ts";
 import { repositoryPath } from "./validate.ts";
 
 /** One branch with its head commit; `404 Branch Not Found` when there is none by that exact name. */
@@ -15,7 +16,11 @@ export const findBranch =
     if (!(await isRepository(dir))) throw notFound("Repository");
     if (!isPlausibleBranchName(req.name)) throw notFound("Branch");
     const defaultBranch = await defaultBranchOf(dir, req.defaultBranch);
-    const [commit, merged] = await Promise.all([readBranchCommit(dir, req.name), mergedBranches(dir, defaultBranch, [req.name])]);
+    const [commit, merged, protection] = await Promise.all([
+      readBranchCommit(dir, req.name),
+      mergedBranches(dir, defaultBranch, [req.name]),
+      BranchProtection.load(deps, req.projectId),
+    ]);
     if (!commit) throw notFound("Branch");
-    return toBranch(req.name, commit, merged, defaultBranch);
+    return toBranch(req.name, commit, merged, defaultBranch, protection, req.accessLevel);
   };

@@ -6,7 +6,7 @@ import { listBranches } from "./list-branches.ts";
 
 let t: TestContext;
 let list: ReturnType<typeof listBranches>;
-let repo: { diskPath: string; dir: string };
+let repo: { diskPath: string; dir: string; projectId: number };
 let base: string;
 let tip: string;
 let side: string;
@@ -30,7 +30,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const request = (o: Partial<Parameters<typeof list>[0]> = {}) =>
-  list({ diskPath: repo.diskPath, search: "", regex: "", page: 0, perPage: 0, defaultBranch: "main", ...o });
+  list({ projectId: repo.projectId, accessLevel: 30, diskPath: repo.diskPath, search: "", regex: "", page: 0, perPage: 0, defaultBranch: "main", ...o });
 const names = async (o: Partial<Parameters<typeof list>[0]> = {}) => (await request(o)).branches.map((b) => b.name);
 
 describe("ListBranches", () => {
@@ -97,7 +97,7 @@ describe("ListBranches", () => {
     const sha = makeCommit(other.dir);
     for (const name of ["a-dev", "dev", "dev-2", "Dev/x"]) gitIn(other.dir, "update-ref", `refs/heads/${name}`, sha);
     const search = async (s: string) =>
-      (await list({ diskPath: other.diskPath, search: s, regex: "", page: 0, perPage: 0, defaultBranch: "main" })).branches.map((b) => b.name);
+      (await list({ projectId: other.projectId, accessLevel: 30, diskPath: other.diskPath, search: s, regex: "", page: 0, perPage: 0, defaultBranch: "main" })).branches.map((b) => b.name);
     expect(await search("DEV")).toEqual(["dev", "Dev/x", "a-dev", "dev-2"]);
     expect(await search("dev*")).toEqual(["Dev/x", "a-dev", "dev", "dev-2"]); // patterns keep name order
     expect(await search("^dev")).toEqual(["Dev/x", "dev", "dev-2"]);
@@ -132,7 +132,7 @@ describe("ListBranches", () => {
     execFileSync("git", ["--git-dir", many.dir, "update-ref", "--stdin"], { input }); // one transaction, as a push
 
     const page = (o: { page?: number; perPage?: number }) =>
-      list({ diskPath: many.diskPath, search: "", regex: "", page: o.page ?? 0, perPage: o.perPage ?? 0, defaultBranch: "main" });
+      list({ projectId: many.projectId, accessLevel: 30, diskPath: many.diskPath, search: "", regex: "", page: o.page ?? 0, perPage: o.perPage ?? 0, defaultBranch: "main" });
 
     const first = await page({});
     expect(first.total).toBe(130);
@@ -145,12 +145,12 @@ describe("ListBranches", () => {
 
   it("answers an empty list for an empty repository and 404 for a missing one", async () => {
     const empty = await repositoryWith(t);
-    expect(await list({ diskPath: empty.diskPath, search: "", regex: "", page: 1, perPage: 20, defaultBranch: "main" })).toEqual({
+    expect(await list({ projectId: empty.projectId, accessLevel: 30, diskPath: empty.diskPath, search: "", regex: "", page: 1, perPage: 20, defaultBranch: "main" })).toEqual({
       branches: [],
       total: 0,
     });
     await expect(
-      list({ diskPath: newProject().diskPath, search: "", regex: "", page: 1, perPage: 20, defaultBranch: "main" }),
+      list({ projectId: 1, accessLevel: 30, diskPath: newProject().diskPath, search: "", regex: "", page: 1, perPage: 20, defaultBranch: "main" }),
     ).rejects.toMatchObject({ code: status.NOT_FOUND, body: { message: "404 Repository Not Found" } });
   });
 });

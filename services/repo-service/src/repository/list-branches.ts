@@ -5,6 +5,7 @@ import type { RepoDeps } from "../deps.ts";
 import { compareNames, HEADS, mergedBranches, nameFilter, pagination, toBranch } from "./branches.ts";
 import { readRefCommits } from "./commits.ts";
 import { isRepository, readHeadAndBranches } from "./git.ts";
+import { BranchProtection } from "./protection.ts";
 import { repositoryPath } from "./validate.ts";
 
 /**
@@ -24,15 +25,16 @@ export const listBranches =
     const { offset, limit } = pagination(req.page, req.perPage);
     const page = names.slice(offset, offset + limit);
     const defaultBranch = req.defaultBranch || head;
-    const [commits, merged] = await Promise.all([
+    const [commits, merged, protection] = await Promise.all([
       readRefCommits(dir, page.map((n) => HEADS + n)),
       mergedBranches(dir, defaultBranch, page),
+      BranchProtection.load(deps, req.projectId),
     ]);
     return {
       branches: page.flatMap((name) => {
         const commit = commits.get(HEADS + name);
         // Gone since the names were read, or not pointing at a commit.
-        return commit ? [toBranch(name, commit, merged, defaultBranch)] : [];
+        return commit ? [toBranch(name, commit, merged, defaultBranch, protection, req.accessLevel)] : [];
       }),
       total: names.length,
     };

@@ -4,22 +4,15 @@ import { scope } from "../../http/auth.ts";
 import { ApiError } from "../../http/errors.ts";
 import { pageRequest } from "../../http/pagination.ts";
 import { p, pageShape, params } from "../../http/params.ts";
-import { branchEntity, type BranchAccess } from "../../entities/branch.ts";
+import { branchEntity } from "../../entities/branch.ts";
 import { webUrl } from "../../entities/urls.ts";
 import { ctx } from "./context.ts";
-import { authorizeProject, pushContext } from "./project-access.ts";
-
-const DEVELOPER = 30;
+import { authorizeProject, pushContext, ruleLevel } from "./project-access.ts";
 
 /** The branch name of `/branches/*branch`: encoded (`feature%2Fx`) or not (`feature/x`). */
 function branchParam(req: Request): string {
   const raw = req.params.branch as unknown;
   return Array.isArray(raw) ? raw.join("/") : String(raw);
-}
-
-/** Until protected branches exist every branch is unprotected; Developers and above may push. */
-function access(accessLevel: number): BranchAccess {
-  return { canPush: accessLevel >= DEVELOPER, protected: false, developersCanPush: false, developersCanMerge: false };
 }
 
 /** Repository branches: list, read, probe, create, delete, delete merged. */
@@ -35,19 +28,31 @@ export function branchesRouter(deps: GatewayDeps): Router {
     const { project, accessLevel } = await authorizeProject(deps, req, "read_repository");
     const page = pageRequest(q);
     const result = await repo.ListBranches(
-      { diskPath: project.diskPath, search: q.search ?? "", regex: q.regex ?? "", page: page.page, perPage: page.perPage, defaultBranch: project.defaultBranch },
+      {
+        diskPath: project.diskPath,
+        search: q.search ?? "",
+        regex: q.regex ?? "",
+        page: page.page,
+        perPage: page.perPage,
+        defaultBranch: project.defaultBranch,
+        projectId: project.id,
+        accessLevel: ruleLevel(req, accessLevel),
+      },
       c.call,
     );
     c.paginate({ total: Number(result.total), ...page });
     const web = webUrl(c.urls, project.pathWithNamespace);
-    res.json(result.branches.map((b) => branchEntity(b, web, access(accessLevel))));
+    res.json(result.branches.map((b) => branchEntity(b, web)));
   });
 
   const findBranch = async (req: Request, res: Parameters<Parameters<typeof r.get>[1]>[1]) => {
     const c = ctx(deps, req, res);
     const { project, accessLevel } = await authorizeProject(deps, req, "read_repository");
-    const branch = await repo.FindBranch({ diskPath: project.diskPath, name: branchParam(req), defaultBranch: project.defaultBranch }, c.call);
-    return { branch, project, accessLevel, c };
+    const branch = await repo.FindBranch(
+      { diskPath: project.diskPath, name: branchParam(req), defaultBranch: project.defaultBranch, projectId: project.id, accessLevel: ruleLevel(req, accessLevel) },
+      c.call,
+    );
+    return { branch, project, c };
   };
 
   // HEAD before GET: express would otherwise answer HEAD with the GET route.
@@ -57,29 +62,30 @@ export function branchesRouter(deps: GatewayDeps): Router {
   });
 
   r.get(`${base}/branches/*branch`, scope("read"), async (req, res) => {
-    const { branch, project, accessLevel, c } = await findBranch(req, res);
-    res.json(branchEntity(branch, webUrl(c.urls, project.pathWithNamespace), access(accessLevel)));
+    const { branch, project, c } = await findBranch(req, res);
+    res.json(branchEntity(branch, webUrl(c.urls, project.pathWithNamespace)));
   });
 
   r.post(`${base}/branches`, scope("write"), async (req, res) => {
     const q = params(req, { branch: p.string().min(1), ref: p.string().min(1) });
     const c = ctx(deps, req, res);
-    const { project, accessLevel } = await authorizeProject(deps, req, "push_code");
-    const branch = await repo.CreateBranch({ diskPath: project.diskPath, name: q.branch, ref: q.ref, context: pushContext(project, req, c.urls) }, c.call);
-    res.status(201).json(branchEntity(branch, webUrl(c.urls, project.pathWithNamespace), access(accessLevel)));
+    const auth = await authorizeProject(deps, req, "push_code");
+    const { project } = auth;
+    const branch = await repo.CreateBranch({ diskPath: project.diskPath, name: q.branch, ref: q.ref, context: pushContext(auth, req, c.urls) }, c.call);
+    res.status(201).json(branchEntity(branch, webUrl(c.urls, project.pathWithNamespace)));
   });
 
   r.delete(`${base}/branches/*branch`, scope("write"), async (req, res) => {
     const c = ctx(deps, req, res);
-    const { project } = await authorizeProject(deps, req, "push_code");
-    await repo.DeleteBranch({ diskPath: project.diskPath, name: branchParam(req), context: pushContext(project, req, c.urls), protectedPatterns: [] }, c.call);
+    const auth = await authorizeProject(deps, req, "push_code");
+    await repo.DeleteBranch({ diskPath: auth.project.diskPath, name: branchParam(req), context: pushContext(auth, req, c.urls), protectedPatterns: [] }, c.call);
     res.status(204).end();
   });
 
   r.delete(`${base}/merged_branches`, scope("write"), async (req, res) => {
     const c = ctx(deps, req, res);
-    const { project } = await authorizeProject(deps, req, "push_code");
-    await repo.DeleteMergedBranches({ diskPath: project.diskPath, context: pushContext(project, req, c.urls), protectedPatterns: [] }, c.call);
+    const auth = await authorizeProject(deps, req, "push_code");
+    await repo.DeleteMergedBranches({ diskPath: auth.project.diskPath, context: pushContext(auth, req, c.urls), protectedPatterns: [] }, c.call);
     res.status(202).json({ message: "202 Accepted" });
   });
 

@@ -22,8 +22,17 @@ export async function authorizeProject(deps: GatewayDeps, req: Request, action: 
 
 const VISIBILITY_LEVEL: Record<string, number> = { private: 0, internal: 10, public: 20 };
 
-/** The facts a push event needs about the project and the acting user. */
-export function pushContext(project: Project, req: Request, urls: Urls): PushContext {
+/** GitLab's Gitlab::Access::ADMIN: what protected-branch rules see for an instance admin. */
+const ADMIN_LEVEL = 60;
+
+/** The caller's level as protected-branch rules check it: instance admins count as 60. */
+export function ruleLevel(req: Request, accessLevel: number): number {
+  return req.principal?.isAdmin ? Math.max(accessLevel, ADMIN_LEVEL) : accessLevel;
+}
+
+/** The facts a push event needs about the project and the acting user, and the user's level. */
+export function pushContext(auth: { project: Project; accessLevel: number }, req: Request, urls: Urls): PushContext {
+  const { project } = auth;
   const p = requireUser(req);
   const full = project.pathWithNamespace;
   return {
@@ -43,5 +52,6 @@ export function pushContext(project: Project, req: Request, urls: Urls): PushCon
     userUsername: p.username,
     userEmail: p.email,
     userAvatar: "",
+    accessLevel: ruleLevel(req, auth.accessLevel),
   };
 }

@@ -1,0 +1,116 @@
+// Protected-branch rules (GitLab's ProtectedBranch + *_access_levels): loaded once per request
+// and asked "is this branch protected, and may this access level push / merge / force-push?".
+// Every ref-changing RPC asks here, so API writes and git pushes obey the same rules.
+import { forbidden } from "@quarry/grpc";
+import type { ProtectedBranch__Output as ProtectedBranchMessage } from "@quarry/proto/types/repo/v1/ProtectedBranch";
+import type { RepoDeps } from "../deps.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
+import { escapeRegExp } from "./branches.ts";
+
+/** GitLab's Gitlab::Access levels that protected-branch rules use. */
+export const AccessLevel = { NO_ACCESS: 0, DEVELOPER: 30, MAINTAINER: 40, ADMIN: 60 } as const;
+
+/** The levels a rule may name. */
+export const RULE_LEVELS: readonly number[] = [AccessLevel.NO_ACCESS, AccessLevel.DEVELOPER, AccessLevel.MAINTAINER, AccessLevel.ADMIN];
+
+export type AccessKind = "push" | "merge" | "unprotect";
+
+export interface ProtectionRule {
+  name: string;
+  allowForcePush: boolean;
+  levels: Record<AccessKind, number[]>;
+}
+
+/** A rule row with its access levels, as Prisma returns it with `include: { accessLevels: true }`. */
+export type ProtectedBranchRow = Prisma.ProtectedBranchGetPayload<{ include: { accessLevels: true } }>;
+
+/**
+ * Whether `name` matches a rule name: exactly, or as a wildcard where `*` matches any characters
+ * including "/" (GitLab's RefMatcher).
+ */
+export function matchesRule(rule: string, name: string): boolean {
+  if (!rule.includes("*")) return rule === name;
+  const source = rule.split("*").map(escapeRegExp).join(".*?");
+  return new RegExp(`^${source}$`, "s").test(name);
+}
+
+export class BranchProtection {
+  constructor(readonly rules: readonly ProtectionRule[]) {}
+
+  /** The project's rules, plus bare patterns (maintainers only) a caller adds. */
+  static async load(deps: RepoDeps, projectId: number, extraPatterns: readonly string[] = []): Promise<BranchProtection> {
+    const rows = projectId
+      ? await deps.prisma.protectedBranch.findMany({ where: { projectId }, include: { accessLevels: true } })
+      : [];
+    const rules = rows.map(toRule);
+    for (const name of extraPatterns) {
+      rules.push({ name, allowForcePush: false, levels: { push: [AccessLevel.MAINTAINER], merge: [AccessLevel.MAINTAINER], unprotect: [AccessLevel.MAINTAINER] } });
+    }
+    return new BranchProtection(rules);
+  }
+
+  matching(branch: string): ProtectionRule[] {
+    return this.rules.filter((r) => matchesRule(r.name, branch));
+  }
+
+  isProtected(branch: string): boolean {
+    return this.matching(branch).length > 0;
+  }
+
+  /** GitLab's ProtectedBranch.developers_can?: a matching rule grants `kind` to Developers. */
+  developersCan(kind: AccessKind, branch: string): boolean {
+    return this.matching(branch).some((r) => r.levels[kind].includes(AccessLevel.DEVELOPER));
+  }
+
+  /**
+   * Whether a user with `accessLevel` may do `kind` on `branch`: unprotected branches need
+   * Developer; protected ones need one matching rule granting it (0 grants no one, 60 admins only).
+   */
+  allows(kind: AccessKind, branch: string, accessLevel: number): boolean {
+    const rules = this.matching(branch);
+    if (!rules.length) return accessLevel >= AccessLevel.DEVELOPER;
+    return rules.some((r) => r.levels[kind].some((level) => level !== AccessLevel.NO_ACCESS && accessLevel >= level));
+  }
+
+  /** Force pushes (history rewrites) need push access and, on a protected branch, a rule allowing them. */
+  allowsForcePush(branch: string, accessLevel: number): boolean {
+    const rules = this.matching(branch);
+    if (!this.allows("push", branch, accessLevel)) return false;
+    return !rules.length || rules.some((r) => r.allowForcePush);
+  }
+
+  /**
+   * Refuses an API write (commit, file, submodule, cherry-pick, revert) to `branch` the caller may
+   * not push to, with GitLab's 403 "You are not allowed to push into this branch".
+   */
+  assertCanPush(branch: string, accessLevel: number, o: { force?: boolean } = {}): void {
+    if (!this.allows("push", branch, accessLevel)) throw forbidden("403 Forbidden - You are not allowed to push into this branch");
+    if (o.force && !this.allowsForcePush(branch, accessLevel)) {
+      throw forbidden("403 Forbidden - You are not allowed to force push code to a protected branch on this project.");
+    }
+  }
+}
+
+function toRule(row: ProtectedBranchRow): ProtectionRule {
+  const levels: Record<AccessKind, number[]> = { push: [], merge: [], unprotect: [] };
+  for (const l of row.accessLevels) if (l.kind in levels) levels[l.kind as AccessKind].push(l.accessLevel);
+  return { name: row.name, allowForcePush: row.allowForcePush, levels };
+}
+
+/** The wire form of a rule row. */
+export function toProtectedBranchMessage(row: ProtectedBranchRow): ProtectedBranchMessage {
+  const of = (kind: AccessKind) =>
+    row.accessLevels
+      .filter((l) => l.kind === kind)
+      .sort((a, b) => a.id - b.id)
+      .map((l) => ({ id: l.id, accessLevel: l.accessLevel }));
+  return {
+    id: row.id,
+    name: row.name,
+    pushAccessLevels: of("push"),
+    mergeAccessLevels: of("merge"),
+    unprotectAccessLevels: of("unprotect"),
+    allowForcePush: row.allowForcePush,
+    codeOwnerApprovalRequired: row.codeOwnerApprovalRequired,
+  };
+}

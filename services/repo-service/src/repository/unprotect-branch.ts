@@ -1,0 +1,14 @@
+import type { UnprotectBranchRequest__Output } from "@quarry/proto/types/repo/v1/UnprotectBranchRequest";
+import type { UnprotectBranchResponse } from "@quarry/proto/types/repo/v1/UnprotectBranchResponse";
+import type { RepoDeps } from "../deps.ts";
+import { findRule, ruleNotFound } from "./find-protected-branch.ts";
+
+/** Removes a rule (its access levels go with it); "404 Not found" when there is none. */
+export const unprotectBranch =
+  (deps: RepoDeps) =>
+  async (req: UnprotectBranchRequest__Output): Promise<UnprotectBranchResponse> => {
+    const rule = await findRule(deps, req.projectId, req.name);
+    const { count } = await deps.prisma.protectedBranch.deleteMany({ where: { id: rule.id } });
+    if (!count) throw ruleNotFound();
+    return {};
+  };
