@@ -16,6 +16,7 @@ import {
 import type { RepoDeps } from "../deps.ts";
 import { readCommit } from "./commits.ts";
 import { createBranch } from "./create-branch.ts";
+import { protectBranch } from "./protect-branch.ts";
 import { NULL_SHA } from "./git.ts";
 
 let t: TestContext;
@@ -44,6 +45,14 @@ const request = (name: string, ref: string, o: { diskPath?: string; projectId?: 
 const eventsFor = async (ref: string) => (await outboxPayloads(t, repo.projectId)).filter((e) => e.payload.ref === ref);
 
 describe("CreateBranch", () => {
+  it("marks the push event ref_protected when a rule matches, and shows the branch protected", async () => {
+    await protectBranch(t.deps)({ projectId: repo.projectId, name: "stable-*", allowForcePush: false, codeOwnerApprovalRequired: false });
+    const branch = await create(request("stable-1", "main"));
+    expect(branch).toMatchObject({ protected: true, canPush: true });
+    const [event] = await eventsFor("refs/heads/stable-1");
+    expect(event?.payload).toMatchObject({ ref_protected: true });
+  });
+
   it("creates the branch at a branch's head and records GitLab's push event", async () => {
     const branch = await create(request("feature", "main"));
     expect(branch).toEqual({ name: "feature", commit: await readCommit(repo.dir, tip), merged: false, default: false, protected: false, developersCanPush: false, developersCanMerge: false, canPush: true });

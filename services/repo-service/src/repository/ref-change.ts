@@ -2,6 +2,7 @@ import { enqueueEvent } from "@quarry/bus";
 import type { PushContext__Output as PushContext } from "@quarry/proto/types/repo/v1/PushContext";
 import type { RepoDeps } from "../deps.ts";
 import { git, GitError, NULL_SHA } from "./git.ts";
+import { BranchProtection } from "./protection.ts";
 import { buildPushEvent, pushSubject, type PushEventInput } from "./push-event.ts";
 
 /** A compare-and-swap ref change; NULL_SHA as `oldSha` creates the ref, as `newSha` deletes it. */
@@ -53,7 +54,8 @@ export async function changeRefWithEvent(
   change: RefChange,
   event: Omit<PushEventInput, "before" | "after" | "ref" | "context"> & { context: PushContext },
 ): Promise<void> {
-  const payload = buildPushEvent({ ...event, before: change.oldSha, after: change.newSha, ref: change.ref });
+  const refProtected = event.refProtected ?? (await isProtectedRef(deps, event.context.projectId, change.ref));
+  const payload = buildPushEvent({ ...event, refProtected, before: change.oldSha, after: change.newSha, ref: change.ref });
   let moved = false;
   try {
     await deps.prisma.$transaction(
@@ -69,6 +71,12 @@ export async function changeRefWithEvent(
     throw err;
   }
   deps.outbox.kick();
+}
+
+/** Whether a branch ref matches one of the project's protected-branch rules (the event's ref_protected). */
+async function isProtectedRef(deps: RepoDeps, projectId: number, ref: string): Promise<boolean> {
+  if (!ref.startsWith("refs/heads/")) return false;
+  return (await BranchProtection.load(deps, projectId)).isProtected(ref.slice("refs/heads/".length));
 }
 
 async function revert(deps: RepoDeps, gitDir: string, change: RefChange, cause: unknown): Promise<void> {
