@@ -7,8 +7,10 @@ it("applies the defaults", () => {
     DATABASE_URL: "postgresql://u@h:5432/repo",
     GRPC_ADDRESS: "0.0.0.0:50052",
     QUARRY_STORAGE_ROOT: "./data/repositories",
+    GIT_CATFILE_POOL_SIZE: 64,
     LOG_LEVEL: "info",
   });
+  expect(loadRepoEnv({ DATABASE_URL: "postgresql://u@h/db", GIT_CATFILE_POOL_SIZE: "0" }).GIT_CATFILE_POOL_SIZE).toBe(0);
 });
 
 it("requires DATABASE_URL and a host:port address", () => {

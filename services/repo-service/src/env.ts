@@ -1,4 +1,4 @@
-import { envAddress, parseEnv, z } from "@quarry/env";
+import { envAddress, envInt, parseEnv, z } from "@quarry/env";
 
 /** repo-service configuration; the only module that reads process.env. */
 export const repoEnvShape = {
@@ -7,6 +7,8 @@ export const repoEnvShape = {
   GRPC_ADDRESS: envAddress("0.0.0.0:50052"),
   /** Directory holding the bare repositories (hashed layout); created when missing. */
   QUARRY_STORAGE_ROOT: z.string().default("./data/repositories"),
+  /** Most long-lived `git cat-file` processes kept for reads; 0 = one process per read (no pool). */
+  GIT_CATFILE_POOL_SIZE: envInt(64),
   LOG_LEVEL: z.string().default("info"),
 };
 

@@ -12,6 +12,7 @@ const service = await startRepoService({
   databaseUrl: env.DATABASE_URL,
   grpcAddress: env.GRPC_ADDRESS,
   storageRoot: env.QUARRY_STORAGE_ROOT,
+  catFilePoolSize: env.GIT_CATFILE_POOL_SIZE,
   bus,
   log,
 });

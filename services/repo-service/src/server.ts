@@ -50,6 +50,8 @@ export interface RepoServiceOptions {
   storageRoot: string;
   bus: EventBus;
   log: Logger;
+  /** Most pooled `git cat-file` processes (default 64); 0 = one process per read. */
+  catFilePoolSize?: number;
 }
 
 export interface RunningRepoService {
@@ -65,7 +67,7 @@ export async function startRepoService(o: RepoServiceOptions): Promise<RunningRe
   await mkdir(storageRoot, { recursive: true });
   const prisma = createPrisma(o.databaseUrl);
   const outbox = new OutboxRelay(prisma, o.bus, o.log);
-  const catFile = new CatFilePool();
+  const catFile = new CatFilePool({ maxProcesses: o.catFilePoolSize });
   const deps: RepoDeps = { prisma, bus: o.bus, outbox, log: o.log, storageRoot, catFile };
   const server = createGrpcServer(o.log);
   server.addService("quarry.repo.v1.RepoService", repoV1.RepoService.service, repoHandlers(deps));

@@ -19,6 +19,8 @@ export const standaloneEnvShape = {
   GRPC_DEADLINE_MS: envInt(10_000),
   AUTH_CACHE_TTL_MS: envInt(10_000),
   QUARRY_MAX_BODY_BYTES: envInt(64 * 1024 * 1024),
+  /** repo-service's long-lived `git cat-file` processes; 0 = one process per read. */
+  GIT_CATFILE_POOL_SIZE: envInt(64),
   LOG_LEVEL: z.string().default("info"),
   ...minioShape,
 };

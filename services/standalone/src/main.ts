@@ -16,6 +16,7 @@ const stack = await startStack({
   externalUrl: env.QUARRY_EXTERNAL_URL,
   databaseServerUrl: env.DATABASE_URL,
   natsUrl: env.NATS_URL,
+  catFilePoolSize: env.GIT_CATFILE_POOL_SIZE,
   objectStore: env.MINIO_ENDPOINT
     ? createObjectStore({
         kind: "minio",

@@ -31,6 +31,8 @@ export interface StackOptions {
   deadlineMs?: number;
   authCacheTtlMs?: number;
   maxBodyBytes?: number;
+  /** repo-service's `git cat-file` pool size; 0 = one process per read. */
+  catFilePoolSize?: number;
   log: Logger;
 }
 
@@ -81,6 +83,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       databaseUrl: await dbUrl("repo"),
       grpcAddress: LOOPBACK,
       storageRoot: path.join(o.dataDir, "repositories"),
+      catFilePoolSize: o.catFilePoolSize,
       bus,
       log: log("repo-service"),
     });

@@ -106,6 +106,17 @@ describe("CatFilePool", () => {
     }
   });
 
+  it("keeps no process with pooling off (maxProcesses 0): one process per read", async () => {
+    const pool = new CatFilePool({ maxProcesses: 0 });
+    try {
+      const reads = await Promise.all([pool.info(dir, "main"), pool.read(dir, "main")]);
+      expect(reads.map((r) => r?.type)).toEqual(["commit", "commit"]);
+      expect(pool.size).toBe(0);
+    } finally {
+      pool.close();
+    }
+  });
+
   it("drops a process that died and starts a new one", async () => {
     const pool = new CatFilePool();
     try {

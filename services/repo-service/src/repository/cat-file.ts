@@ -140,7 +140,10 @@ export class CatFileProcess {
 }
 
 export interface CatFilePoolOptions {
-  /** Most processes alive at once across all repositories. */
+  /**
+   * Most processes alive at once across all repositories. 0 turns pooling off: every read
+   * starts and ends its own process (the one-spawn-per-read baseline the benchmark compares with).
+   */
   maxProcesses?: number;
   /** Most processes per repository; requests beyond share them (replies are pipelined). */
   maxPerRepository?: number;
@@ -190,6 +193,14 @@ export class CatFilePool {
   /** Runs `fn` with a process of `gitDir`; a process that failed during `fn` is dropped. */
   async use<T>(gitDir: string, fn: (p: CatFileProcess) => Promise<T>): Promise<T> {
     if (this.closed) throw new Error("cat-file pool is closed");
+    if (this.maxProcesses === 0) {
+      const once = new CatFileProcess(gitDir);
+      try {
+        return await fn(once);
+      } finally {
+        once.close();
+      }
+    }
     const p = this.acquire(gitDir);
     try {
       return await fn(p);
