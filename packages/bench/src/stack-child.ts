@@ -15,6 +15,7 @@ const stack = await startStack({
   databaseServerUrl: process.env.BENCH_DATABASE_URL || undefined,
   databasePrefix: `bench_${process.pid}`,
   rootToken: process.env.BENCH_ROOT_TOKEN!,
+  catFilePoolSize: process.env.BENCH_CATFILE_POOL_SIZE ? Number(process.env.BENCH_CATFILE_POOL_SIZE) : undefined,
   log: createLogger("bench-stack", "error"),
 });
 process.send!({ url: stack.url });
