@@ -46,6 +46,54 @@ export async function mergedBranches(gitDir: string, defaultBranch: string, name
   return merged;
 }
 
+/** Most remembered answers of "is commit B reachable from commit A"; the oldest are dropped first. */
+const MERGED_CACHE_SIZE = 100_000;
+/** `${gitDir}\0${defaultSha}\0${branchSha}` → merged. Commits never change, so neither does the answer. */
+const mergedCache = new Map<string, boolean>();
+
+function remember(key: string, merged: boolean): void {
+  if (mergedCache.size >= MERGED_CACHE_SIZE) mergedCache.delete(mergedCache.keys().next().value!);
+  mergedCache.set(key, merged);
+}
+
+/**
+ * mergedBranches for branches whose heads are already known (name → sha), answering from a cache
+ * keyed by commit ids: listing branches again asks git nothing. Misses cost one
+ * `git for-each-ref --merged=<default sha>`; a "not merged" answer is remembered only for heads
+ * that did not move meanwhile (`reread`), since for-each-ref reads the refs anew.
+ */
+export async function mergedHeads(
+  gitDir: string,
+  defaultSha: string,
+  heads: ReadonlyMap<string, string>,
+  reread: () => Promise<ReadonlyMap<string, string>>,
+): Promise<Map<string, string>> {
+  const merged = new Map<string, string>();
+  if (!defaultSha) return merged;
+  const key = (sha: string) => `${gitDir}\0${defaultSha}\0${sha}`;
+  const misses: string[] = [];
+  for (const [name, sha] of heads) {
+    if (sha === defaultSha) continue;
+    const known = mergedCache.get(key(sha));
+    if (known === undefined) misses.push(name);
+    else if (known) merged.set(name, sha);
+  }
+  if (!misses.length) return merged;
+  const { stdout } = await git(["for-each-ref", `--merged=${defaultSha}`, "--format=%(objectname)", ...misses.map((n) => HEADS + n)], { gitDir });
+  const reachable = new Set(stdout.split("\n").filter(Boolean));
+  const now = await reread();
+  for (const name of misses) {
+    const sha = heads.get(name)!;
+    if (reachable.has(sha)) {
+      remember(key(sha), true);
+      merged.set(name, sha);
+    } else if (now.get(name) === sha) {
+      remember(key(sha), false);
+    }
+  }
+  return merged;
+}
+
 /** A branch as the API shows it to a caller with `accessLevel`, under the project's protection rules. */
 export function toBranch(
   name: string,

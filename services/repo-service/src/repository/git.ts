@@ -156,18 +156,34 @@ export async function isValidBranchName(name: string): Promise<boolean> {
 }
 
 /**
- * HEAD's branch and the branch names, read straight from the "files" ref backend (HEAD, loose
- * refs, packed-refs) so that metadata reads spawn no process. Other backends (reftable) go
- * through git.
+ * HEAD's branch and every branch with the sha it points at, read straight from the "files" ref
+ * backend (HEAD, loose refs, packed-refs; a loose ref wins over its packed line) so that
+ * metadata reads spawn no process. Other backends (reftable) go through git.
  */
-export async function readHeadAndBranches(gitDir: string): Promise<{ head: string; branches: string[] }> {
+export async function readBranchHeads(gitDir: string): Promise<{ head: string; heads: Map<string, string> }> {
+  const heads = new Map<string, string>();
   if (await pathExists(path.join(gitDir, "reftable"))) {
-    const [head, branches] = await Promise.all([headBranch(gitDir), branchRefs(gitDir)]);
-    return { head, branches };
+    const [head, { stdout }] = await Promise.all([
+      headBranch(gitDir),
+      git(["for-each-ref", "--format=%(objectname) %(refname)", "refs/heads/"], { gitDir }),
+    ]);
+    for (const line of stdout.split("\n")) {
+      const [sha, ref] = line.split(" ");
+      if (sha && ref) heads.set(ref, sha);
+    }
+    return { head, heads };
   }
   const headFile = (await readFile(path.join(gitDir, "HEAD"), "utf8")).trim();
   const head = headFile.startsWith("ref: refs/heads/") ? headFile.slice("ref: refs/heads/".length) : "";
-  const names = new Set<string>();
+  try {
+    for (const line of (await readFile(path.join(gitDir, "packed-refs"), "utf8")).split("\n")) {
+      // "<sha> refs/heads/<name>"; comments start with '#', peeled tags with '^'.
+      const [sha, ref] = line.split(" ");
+      if (sha && ref?.startsWith("refs/heads/")) heads.set(ref, sha);
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+  }
   const walk = async (rel: string): Promise<void> => {
     let entries;
     try {
@@ -176,23 +192,25 @@ export async function readHeadAndBranches(gitDir: string): Promise<{ head: strin
       if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
       throw err;
     }
-    for (const e of entries) {
-      const child = `${rel}/${e.name}`;
-      if (e.isDirectory()) await walk(child);
-      else if (e.isFile() && !e.name.endsWith(".lock")) names.add(child);
-    }
+    await Promise.all(
+      entries.map(async (e) => {
+        const child = `${rel}/${e.name}`;
+        if (e.isDirectory()) return walk(child);
+        if (!e.isFile() || e.name.endsWith(".lock")) return;
+        const content = (await readFile(path.join(gitDir, child), "utf8").catch(() => "")).trim();
+        // Symbolic refs ("ref: …") and files caught mid-write are not branch heads.
+        if (/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(content)) heads.set(child, content);
+      }),
+    );
   };
   await walk("refs/heads");
-  try {
-    for (const line of (await readFile(path.join(gitDir, "packed-refs"), "utf8")).split("\n")) {
-      // "<sha> refs/heads/<name>"; comments start with '#', peeled tags with '^'.
-      const ref = line.split(" ")[1];
-      if (ref?.startsWith("refs/heads/")) names.add(ref);
-    }
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-  }
-  return { head, branches: [...names].sort() };
+  return { head, heads: new Map([...heads].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) };
+}
+
+/** HEAD's branch and the full branch ref names, sorted (see readBranchHeads). */
+export async function readHeadAndBranches(gitDir: string): Promise<{ head: string; branches: string[] }> {
+  const { head, heads } = await readBranchHeads(gitDir);
+  return { head, branches: [...heads.keys()] };
 }
 
 /**

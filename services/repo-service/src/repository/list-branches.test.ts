@@ -73,6 +73,27 @@ describe("ListBranches", () => {
     expect(branches.filter((b) => b.default).map((b) => b.name)).toEqual(["main"]);
   });
 
+  it("keeps merged right when branches move between listings (answers are cached per commit pair)", async () => {
+    const other = await repositoryWith(t);
+    const root = makeCommit(other.dir, { message: "Root\n" });
+    const next = makeCommit(other.dir, { message: "Next\n", parents: [root] });
+    const away = makeCommit(other.dir, { message: "Away\n", parents: [root] });
+    gitIn(other.dir, "update-ref", "refs/heads/main", next);
+    gitIn(other.dir, "update-ref", "refs/heads/topic", root);
+    const merged = async () => {
+      const { branches } = await list({ projectId: other.projectId, accessLevel: 30, diskPath: other.diskPath, search: "", regex: "", page: 0, perPage: 0, defaultBranch: "main" });
+      return Object.fromEntries(branches.map((b) => [b.name, b.merged]));
+    };
+    expect(await merged()).toEqual({ main: false, topic: true });
+    expect(await merged()).toEqual({ main: false, topic: true }); // from the cache
+    gitIn(other.dir, "update-ref", "refs/heads/topic", away);
+    expect(await merged()).toEqual({ main: false, topic: false });
+    gitIn(other.dir, "pack-refs", "--all"); // heads read from packed-refs alike
+    const merge = makeCommit(other.dir, { message: "Merge\n", parents: [next, away] });
+    gitIn(other.dir, "update-ref", "refs/heads/main", merge);
+    expect(await merged()).toEqual({ main: false, topic: true });
+  });
+
   it("takes HEAD's branch when no default branch is given, and marks nothing merged into a missing one", async () => {
     expect((await request({ defaultBranch: "" })).branches.filter((b) => b.default).map((b) => b.name)).toEqual(["main"]);
     const { branches } = await request({ defaultBranch: "gone" });
