@@ -18,4 +18,6 @@ export interface RepoDeps {
   storageRoot: string;
   /** Long-lived `git cat-file` processes for object reads (no spawn per request). */
   catFile: CatFilePool;
+  /** GitLab's default_branch_protection (0–4) applied when a project's default branch is created. */
+  defaultBranchProtection: number;
 }

@@ -8,6 +8,7 @@ it("applies the defaults", () => {
     GRPC_ADDRESS: "0.0.0.0:50052",
     QUARRY_STORAGE_ROOT: "./data/repositories",
     GIT_CATFILE_POOL_SIZE: 64,
+    QUARRY_DEFAULT_BRANCH_PROTECTION: 2,
     LOG_LEVEL: "info",
   });
   expect(loadRepoEnv({ DATABASE_URL: "postgresql://u@h/db", GIT_CATFILE_POOL_SIZE: "0" }).GIT_CATFILE_POOL_SIZE).toBe(0);

@@ -13,6 +13,7 @@ const service = await startRepoService({
   grpcAddress: env.GRPC_ADDRESS,
   storageRoot: env.QUARRY_STORAGE_ROOT,
   catFilePoolSize: env.GIT_CATFILE_POOL_SIZE,
+  defaultBranchProtection: env.QUARRY_DEFAULT_BRANCH_PROTECTION,
   bus,
   log,
 });

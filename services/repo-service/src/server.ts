@@ -52,6 +52,8 @@ export interface RepoServiceOptions {
   log: Logger;
   /** Most pooled `git cat-file` processes (default 64); 0 = one process per read. */
   catFilePoolSize?: number;
+  /** GitLab's default_branch_protection (0–4, default 2: Maintainers push and merge). */
+  defaultBranchProtection?: number;
 }
 
 export interface RunningRepoService {
@@ -68,7 +70,7 @@ export async function startRepoService(o: RepoServiceOptions): Promise<RunningRe
   const prisma = createPrisma(o.databaseUrl);
   const outbox = new OutboxRelay(prisma, o.bus, o.log);
   const catFile = new CatFilePool({ maxProcesses: o.catFilePoolSize });
-  const deps: RepoDeps = { prisma, bus: o.bus, outbox, log: o.log, storageRoot, catFile };
+  const deps: RepoDeps = { prisma, bus: o.bus, outbox, log: o.log, storageRoot, catFile, defaultBranchProtection: o.defaultBranchProtection ?? 2 };
   const server = createGrpcServer(o.log);
   server.addService("quarry.repo.v1.RepoService", repoV1.RepoService.service, repoHandlers(deps));
   let address: string;

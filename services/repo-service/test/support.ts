@@ -35,7 +35,7 @@ export async function setUp(prefix: string): Promise<TestContext> {
   const log = silentLogger();
   // Not started: handlers' kick() still drains into the bus, but tests read outbox_events rows.
   const outbox = new OutboxRelay(prisma, bus, log);
-  const deps: RepoDeps = { prisma, bus, outbox, log, storageRoot: path.join(sandbox, "repositories"), catFile: new CatFilePool() };
+  const deps: RepoDeps = { prisma, bus, outbox, log, storageRoot: path.join(sandbox, "repositories"), catFile: new CatFilePool(), defaultBranchProtection: 2 };
   return {
     deps,
     db,

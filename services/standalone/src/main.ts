@@ -17,6 +17,7 @@ const stack = await startStack({
   databaseServerUrl: env.DATABASE_URL,
   natsUrl: env.NATS_URL,
   catFilePoolSize: env.GIT_CATFILE_POOL_SIZE,
+  defaultBranchProtection: env.QUARRY_DEFAULT_BRANCH_PROTECTION,
   objectStore: env.MINIO_ENDPOINT
     ? createObjectStore({
         kind: "minio",

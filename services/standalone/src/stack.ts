@@ -33,6 +33,8 @@ export interface StackOptions {
   maxBodyBytes?: number;
   /** repo-service's `git cat-file` pool size; 0 = one process per read. */
   catFilePoolSize?: number;
+  /** GitLab's default_branch_protection for new projects' default branches (0–4, default 2). */
+  defaultBranchProtection?: number;
   log: Logger;
 }
 
@@ -84,6 +86,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       grpcAddress: LOOPBACK,
       storageRoot: path.join(o.dataDir, "repositories"),
       catFilePoolSize: o.catFilePoolSize,
+      defaultBranchProtection: o.defaultBranchProtection,
       bus,
       log: log("repo-service"),
     });

@@ -26,7 +26,8 @@ const branch = async (name: string, token?: string) =>
 describe("protected branches", () => {
   it("protects, lists, reads and unprotects with @gitbeaker/rest in GitLab's shape", async () => {
     const api = s.gitlab();
-    const main = await api.ProtectedBranches.protect(projectId, "main");
+    // A project created with a README has its default branch protected (default_branch_protection 2).
+    const main = await api.ProtectedBranches.show(projectId, "main");
     expect(main).toEqual({
       id: expect.any(Number),
       name: "main",

@@ -29,6 +29,27 @@ describe("CreateRepository", () => {
     expect(row).toMatchObject({ projectId: req.projectId, diskPath: req.diskPath, defaultBranch: "develop" });
   });
 
+  it("protects the default branch created with the README (default_branch_protection), not an empty one", async () => {
+    const rules = (projectId: number) =>
+      t.deps.prisma.protectedBranch.findMany({ where: { projectId }, include: { accessLevels: { orderBy: { kind: "asc" } } } });
+    const withReadme = createRequest({ defaultBranch: "trunk", initializeWithReadme: true });
+    await create(withReadme);
+    const [rule] = await rules(withReadme.projectId);
+    expect(rule).toMatchObject({ name: "trunk", allowForcePush: false });
+    expect(rule!.accessLevels.map((l) => [l.kind, l.accessLevel])).toEqual([["merge", 40], ["push", 40], ["unprotect", 40]]);
+    const empty = createRequest();
+    await create(empty);
+    expect(await rules(empty.projectId)).toEqual([]);
+    // Setting 0: nothing is protected.
+    const none = createRequest({ initializeWithReadme: true });
+    await createRepository({ ...t.deps, defaultBranchProtection: 0 })(none);
+    expect(await rules(none.projectId)).toEqual([]);
+    // Setting 1: Developers may push and merge.
+    const dev = createRequest({ initializeWithReadme: true });
+    await createRepository({ ...t.deps, defaultBranchProtection: 1 })(dev);
+    expect((await rules(dev.projectId))[0]!.accessLevels.map((l) => l.accessLevel)).toEqual([30, 30, 40]);
+  });
+
   it("defaults the branch to main", async () => {
     const req = createRequest({ defaultBranch: "" });
     await create(req);

@@ -6,6 +6,7 @@ import type { Identity__Output } from "@quarry/proto/types/repo/v1/Identity";
 import type { Repository } from "../generated/prisma/client.ts";
 import type { RepoDeps } from "../deps.ts";
 import { git, isRepository, NULL_SHA, pathExists, resolveCommit } from "./git.ts";
+import { protectDefaultBranch } from "./protection.ts";
 import { repositoryPath, validateBranchName, validateProjectId } from "./validate.ts";
 
 const DEFAULT_BRANCH = "main";
@@ -46,6 +47,7 @@ export const createRepository =
             await git(["init", "--bare", "--quiet", dir]);
             await git(["symbolic-ref", "HEAD", `refs/heads/${branch}`], { gitDir: dir });
             const headCommitId = author ? await commitReadme(dir, branch, author, req.projectName, req.projectDescription) : "";
+            if (headCommitId) await protectDefaultBranch(tx, deps.defaultBranchProtection, projectId, branch);
             return { headCommitId };
           },
           { timeout: 60_000, maxWait: 10_000 },

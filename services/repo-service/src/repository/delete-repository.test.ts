@@ -24,12 +24,15 @@ describe("DeleteRepository", () => {
     await create(req);
     const dir = dirOf(req.diskPath);
     expect(existsSync(dir)).toBe(true);
+    expect(await t.deps.prisma.protectedBranch.count({ where: { projectId: req.projectId } })).toBe(1);
 
     await expect(remove({ projectId: req.projectId, diskPath: req.diskPath })).resolves.toEqual({});
 
     expect(existsSync(dir)).toBe(false);
     expect(readdirSync(path.dirname(dir)).filter((name) => name.startsWith(path.basename(dir)))).toEqual([]);
     expect(await t.deps.prisma.repository.count({ where: { projectId: req.projectId } })).toBe(0);
+    // The default-branch rule created with the README goes with the repository.
+    expect(await t.deps.prisma.protectedBranch.count({ where: { projectId: req.projectId } })).toBe(0);
   });
 
   it("treats a missing repository as deleted", async () => {

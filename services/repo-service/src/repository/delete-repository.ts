@@ -28,6 +28,11 @@ export const deleteRepository =
       if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
     }
     await rm(trash, { recursive: true, force: true, maxRetries: 3 });
-    if (row) await deps.prisma.repository.deleteMany({ where: { id: row.id } });
+    if (row) {
+      await deps.prisma.$transaction([
+        deps.prisma.protectedBranch.deleteMany({ where: { projectId: row.projectId } }),
+        deps.prisma.repository.deleteMany({ where: { id: row.id } }),
+      ]);
+    }
     return {};
   };

@@ -91,6 +91,44 @@ export class BranchProtection {
   }
 }
 
+/**
+ * GitLab's default_branch_protection settings → the push and merge levels of the rule that
+ * protects a project's default branch when it is first created (0 = leave it unprotected).
+ * 1 developers can push, 2 fully protected, 3 developers can merge only, 4 full after the first push.
+ */
+export const DEFAULT_BRANCH_PROTECTION: Record<number, { push: number; merge: number } | null> = {
+  0: null,
+  1: { push: AccessLevel.DEVELOPER, merge: AccessLevel.DEVELOPER },
+  2: { push: AccessLevel.MAINTAINER, merge: AccessLevel.MAINTAINER },
+  3: { push: AccessLevel.MAINTAINER, merge: AccessLevel.DEVELOPER },
+  4: { push: AccessLevel.MAINTAINER, merge: AccessLevel.MAINTAINER },
+};
+
+/**
+ * Protects a project's default branch as it comes into existence (GitLab's
+ * Projects::ProtectDefaultBranchService), unless a rule by that name exists. Runs in the
+ * caller's transaction so the branch and its rule appear together.
+ */
+export async function protectDefaultBranch(tx: Prisma.TransactionClient, setting: number, projectId: number, branch: string): Promise<void> {
+  const levels = DEFAULT_BRANCH_PROTECTION[setting];
+  if (!levels || !projectId || !branch) return;
+  const existing = await tx.protectedBranch.findUnique({ where: { projectId_name: { projectId, name: branch } } });
+  if (existing) return;
+  await tx.protectedBranch.create({
+    data: {
+      projectId,
+      name: branch,
+      accessLevels: {
+        create: [
+          { kind: "push", accessLevel: levels.push },
+          { kind: "merge", accessLevel: levels.merge },
+          { kind: "unprotect", accessLevel: AccessLevel.MAINTAINER },
+        ],
+      },
+    },
+  });
+}
+
 function toRule(row: ProtectedBranchRow): ProtectionRule {
   const levels: Record<AccessKind, number[]> = { push: [], merge: [], unprotect: [] };
   for (const l of row.accessLevels) if (l.kind in levels) levels[l.kind as AccessKind].push(l.accessLevel);
