@@ -131,6 +131,17 @@ export function makeCommit(gitDir: string, o: CommitOptions = {}): string {
   }).trim();
 }
 
+/**
+ * Writes an annotated tag object with plumbing (tagger Grace Hopper, `date` as "<unix> <tz>",
+ * the message as given), points `refs/tags/<name>` at it and returns its id.
+ */
+export function annotatedTag(gitDir: string, name: string, target: string, message: string, date: string): string {
+  const body = `object ${target}\ntype commit\ntag ${name}\ntagger Grace Hopper <grace@example.com> ${date}\n\n${message}`;
+  const sha = execFileSync("git", ["--git-dir", gitDir, "mktag"], { input: body, encoding: "utf8" }).trim();
+  gitIn(gitDir, "update-ref", `refs/tags/${name}`, sha);
+  return sha;
+}
+
 /** The PushContext the gateway would send for `projectId`. */
 export function pushContext(projectId: number, overrides: Partial<PushContext__Output> = {}): PushContext__Output {
   return {
