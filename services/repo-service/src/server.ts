@@ -11,12 +11,19 @@ import { migrations } from "./generated/migrations.ts";
 import { CatFilePool } from "./repository/cat-file.ts";
 import { createBranch } from "./repository/create-branch.ts";
 import { createRepository } from "./repository/create-repository.ts";
+import { createTag } from "./repository/create-tag.ts";
 import { deleteBranch } from "./repository/delete-branch.ts";
 import { deleteMergedBranches } from "./repository/delete-merged-branches.ts";
 import { deleteRepository } from "./repository/delete-repository.ts";
+import { deleteTag } from "./repository/delete-tag.ts";
 import { findBranch } from "./repository/find-branch.ts";
+import { findTag } from "./repository/find-tag.ts";
+import { getFile } from "./repository/get-file.ts";
+import { getFileBlame } from "./repository/get-file-blame.ts";
 import { getRepositoryInfo } from "./repository/get-repository-info.ts";
+import { getTagSignature } from "./repository/get-tag-signature.ts";
 import { listBranches } from "./repository/list-branches.ts";
+import { listTags } from "./repository/list-tags.ts";
 import { setDefaultBranch } from "./repository/set-default-branch.ts";
 
 export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinition> {
@@ -30,6 +37,13 @@ export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinitio
     CreateBranch: createBranch(deps),
     DeleteBranch: deleteBranch(deps),
     DeleteMergedBranches: deleteMergedBranches(deps),
+    ListTags: listTags(deps),
+    FindTag: findTag(deps),
+    CreateTag: createTag(deps),
+    DeleteTag: deleteTag(deps),
+    GetTagSignature: getTagSignature(deps),
+    GetFile: getFile(deps),
+    GetFileBlame: getFileBlame(deps),
   };
 }
 
