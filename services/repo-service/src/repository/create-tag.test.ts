@@ -122,9 +122,9 @@ describe("CreateTag", () => {
     expect(events[0]?.payload.after).toBe(gitIn(repo.dir, "rev-parse", "refs/tags/race"));
   });
 
-  it("requires a name, a ref and the event context; 404 for a missing repository", async () => {
-    await expect(create(request("", "main"))).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, body: { error: "tag_name is missing" } });
-    await expect(create(request("x", ""))).rejects.toMatchObject({ body: { error: "ref is missing" } });
+  it("refuses an empty name or ref with GitLab's messages; requires the event context; 404 for a missing repository", async () => {
+    await expect(create(request("", "main"))).rejects.toMatchObject(refused("Tag name invalid"));
+    await expect(create(request("x", " "))).rejects.toMatchObject(refused("Target is empty"));
     await expect(create({ ...request("x", "main"), context: null })).rejects.toMatchObject({ body: { error: "context is missing" } });
     await expect(create(request("x", "main", "", { diskPath: newProject().diskPath }))).rejects.toMatchObject({ code: status.NOT_FOUND });
   });

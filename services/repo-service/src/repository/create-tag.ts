@@ -1,4 +1,4 @@
-import { notFound, paramError } from "@quarry/grpc";
+import { notFound } from "@quarry/grpc";
 import type { CreateTagRequest__Output } from "@quarry/proto/types/repo/v1/CreateTagRequest";
 import type { PushContext__Output as PushContext } from "@quarry/proto/types/repo/v1/PushContext";
 import type { Tag__Output as Tag } from "@quarry/proto/types/repo/v1/Tag";
@@ -21,10 +21,9 @@ export const createTag =
   (deps: RepoDeps) =>
   async (req: CreateTagRequest__Output): Promise<Tag> => {
     const dir = repositoryPath(deps.storageRoot, req.diskPath);
-    if (!req.name) throw paramError("tag_name is missing");
-    if (!req.ref) throw paramError("ref is missing");
     const context = requireContext(req.context);
     if (!(await isRepository(dir))) throw notFound("Repository");
+    if (!req.ref.trim()) throw tagCreationFailed("Target is empty");
     if (!(await isValidTagName(req.name))) throw tagCreationFailed("Tag name invalid");
     const sha = await resolveCommit(dir, req.ref);
     if (!sha) throw tagCreationFailed(`Target ${req.ref} is invalid`);
