@@ -50,16 +50,12 @@ function caches(deps: RepoDeps): FileCaches {
 
 const INVALID_FILE_PATH = "file_path should be a valid file path";
 
-/**
- * GitLab's file_path validation (path traversal and absolute paths are refused with 400).
- * `allowLeadingSlash` (raw files) drops one leading "/" first.
- */
-export function validFilePath(filePath: string, allowLeadingSlash = false): string {
-  const p = allowLeadingSlash && filePath.startsWith("/") ? filePath.slice(1) : filePath;
-  if (!p || p.includes("\0") || /(^\.{1,2}$|^\.\.[/\\]|[/\\]\.\.$|[/\\]\.\.[/\\]|\n)/.test(p) || path.isAbsolute(p)) {
+/** GitLab's file_path validation: path traversal and absolute paths are refused with 400. */
+export function validFilePath(filePath: string): string {
+  if (!filePath || filePath.includes("\0") || /(^\.{1,2}$|^\.\.[/\\]|[/\\]\.\.$|[/\\]\.\.[/\\]|\n)/.test(filePath) || path.isAbsolute(filePath)) {
     throw paramError(INVALID_FILE_PATH);
   }
-  return p;
+  return filePath;
 }
 
 /** The commit `ref` names (branch, tag, sha, "HEAD" or a revision); "" means HEAD. Null when none. */

@@ -1,6 +1,7 @@
 import { Router } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { branchesRouter } from "./branches.ts";
+import { filesRouter } from "./files.ts";
 import { groupsRouter } from "./groups.ts";
 import { membersRouter } from "./members.ts";
 import { personalAccessTokensRouter } from "./personal-access-tokens.ts";
@@ -20,5 +21,6 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(projectsRouter(deps));
   r.use(branchesRouter(deps));
   r.use(tagsRouter(deps));
+  r.use(filesRouter(deps));
   return r;
 }
