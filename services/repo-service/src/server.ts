@@ -11,17 +11,24 @@ import { migrations } from "./generated/migrations.ts";
 import { CatFilePool } from "./repository/cat-file.ts";
 import { createBranch } from "./repository/create-branch.ts";
 import { createRepository } from "./repository/create-repository.ts";
+import { createTag } from "./repository/create-tag.ts";
 import { deleteBranch } from "./repository/delete-branch.ts";
 import { deleteMergedBranches } from "./repository/delete-merged-branches.ts";
 import { deleteRepository } from "./repository/delete-repository.ts";
+import { deleteTag } from "./repository/delete-tag.ts";
 import { findBranch } from "./repository/find-branch.ts";
 import { findProtectedBranch } from "./repository/find-protected-branch.ts";
 import { listProtectedBranches } from "./repository/list-protected-branches.ts";
 import { protectBranch } from "./repository/protect-branch.ts";
 import { unprotectBranch } from "./repository/unprotect-branch.ts";
 import { updateProtectedBranch } from "./repository/update-protected-branch.ts";
+import { findTag } from "./repository/find-tag.ts";
+import { getFile } from "./repository/get-file.ts";
+import { getFileBlame } from "./repository/get-file-blame.ts";
 import { getRepositoryInfo } from "./repository/get-repository-info.ts";
+import { getTagSignature } from "./repository/get-tag-signature.ts";
 import { listBranches } from "./repository/list-branches.ts";
+import { listTags } from "./repository/list-tags.ts";
 import { setDefaultBranch } from "./repository/set-default-branch.ts";
 
 export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinition> {
@@ -40,6 +47,13 @@ export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinitio
     ProtectBranch: protectBranch(deps),
     UpdateProtectedBranch: updateProtectedBranch(deps),
     UnprotectBranch: unprotectBranch(deps),
+    ListTags: listTags(deps),
+    FindTag: findTag(deps),
+    CreateTag: createTag(deps),
+    DeleteTag: deleteTag(deps),
+    GetTagSignature: getTagSignature(deps),
+    GetFile: getFile(deps),
+    GetFileBlame: getFileBlame(deps),
   };
 }
 

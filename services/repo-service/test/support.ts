@@ -112,6 +112,12 @@ export function makeCommit(gitDir: string, o: CommitOptions = {}): string {
     return `100644 blob ${blob}\t${name}\n`;
   });
   const tree = execFileSync("git", ["--git-dir", gitDir, "mktree"], { input: entries.join(""), encoding: "utf8" }).trim();
+  return commitTree(gitDir, tree, o);
+}
+
+/** `git commit-tree` of `tree` with the message, parents and identities of `o`. */
+function commitTree(gitDir: string, tree: string, o: Omit<CommitOptions, "files">): string {
+  const message = o.message ?? "A commit\n";
   const author = o.author ?? { name: "Ada Lovelace", email: "ada@example.com", date: "2026-11-21T10:00:00+00:00" };
   const committer = o.committer ?? author;
   const args = ["--git-dir", gitDir, "commit-tree", "--no-gpg-sign", tree];
@@ -129,6 +135,46 @@ export function makeCommit(gitDir: string, o: CommitOptions = {}): string {
       GIT_COMMITTER_DATE: committer.date,
     },
   }).trim();
+}
+
+export interface TreeFile {
+  content: string | Buffer;
+  /** "100644" (default), "100755", "120000" (symbolic link: content is the target) or "160000" (content is a commit id). */
+  mode?: string;
+}
+
+/**
+ * Writes a commit whose tree holds `files` (nested paths allowed, any mode), built through a
+ * temporary index, and returns its sha. Options as for makeCommit.
+ */
+export function makeTreeCommit(gitDir: string, files: Record<string, string | Buffer | TreeFile>, o: Omit<CommitOptions, "files"> = {}): string {
+  const index = path.join(mkdtempSync(path.join(os.tmpdir(), "quarry-index-")), "index");
+  try {
+    const env = { ...process.env, GIT_INDEX_FILE: index };
+    for (const [name, spec] of Object.entries(files)) {
+      const { content, mode = "100644" } = typeof spec === "string" || Buffer.isBuffer(spec) ? { content: spec } : spec;
+      const sha =
+        mode === "160000"
+          ? String(content)
+          : execFileSync("git", ["--git-dir", gitDir, "hash-object", "-w", "--stdin"], { input: content, encoding: "utf8" }).trim();
+      execFileSync("git", ["--git-dir", gitDir, "update-index", "--add", "--cacheinfo", `${mode},${sha},${name}`], { env });
+    }
+    const tree = execFileSync("git", ["--git-dir", gitDir, "write-tree"], { env, encoding: "utf8" }).trim();
+    return commitTree(gitDir, tree, o);
+  } finally {
+    rmSync(path.dirname(index), { recursive: true, force: true });
+  }
+}
+
+/**
+ * Writes an annotated tag object with plumbing (tagger Grace Hopper, `date` as "<unix> <tz>",
+ * the message as given), points `refs/tags/<name>` at it and returns its id.
+ */
+export function annotatedTag(gitDir: string, name: string, target: string, message: string, date: string): string {
+  const body = `object ${target}\ntype commit\ntag ${name}\ntagger Grace Hopper <grace@example.com> ${date}\n\n${message}`;
+  const sha = execFileSync("git", ["--git-dir", gitDir, "mktag"], { input: body, encoding: "utf8" }).trim();
+  gitIn(gitDir, "update-ref", `refs/tags/${name}`, sha);
+  return sha;
 }
 
 /** The PushContext the gateway would send for `projectId`. */

@@ -13,7 +13,7 @@ export const SHORT_ID_LENGTH = 8;
  * The commit fields, in the order both formats below print them. Fields are NUL-terminated; the
  * message is last, and commit messages cannot hold NUL (git refuses them).
  */
-const REF_FIELDS = [
+export const REF_FIELDS = [
   "%(objectname)",
   "%(refname)",
   "%(objecttype)",
@@ -32,7 +32,7 @@ const REF_FORMAT = `--format=${REF_FIELDS.join("%00")}%00`;
 const LOG_FORMAT = `--format=${["%H", "", "commit", "%an", "%ae", "%aI", "%cn", "%ce", "%cI", "%P", "%B"].join("%x00")}%x00`;
 
 /** git ≥ 2.45 writes UTC as "Z" in iso-strict; the API always shows an offset. */
-function isoDate(date: string): string {
+export function isoDate(date: string): string {
   return date.endsWith("Z") ? `${date.slice(0, -1)}+00:00` : date;
 }
 
@@ -51,7 +51,8 @@ export function commitTitle(message: string): string {
   return chars.slice(0, space === -1 ? room : space).join("") + omission;
 }
 
-function toCommit(f: string[]): Commit {
+/** A commit from the fields of REF_FIELDS / LOG_FORMAT, in that order. */
+export function toCommit(f: readonly string[]): Commit {
   const [id = "", , , authorName = "", authorEmail = "", authoredDate = "", committerName = "", committerEmail = "", committedDate = "", parents = "", message = ""] = f;
   return {
     id,
@@ -69,12 +70,12 @@ function toCommit(f: string[]): Commit {
   };
 }
 
-/** Splits NUL-terminated records of `REF_FIELDS.length` fields; each record but the first starts with "\n". */
-function records(stdout: string): string[][] {
+/** Splits NUL-terminated records of `width` fields; each record but the first starts with "\n". */
+export function records(stdout: string, width = REF_FIELDS.length): string[][] {
   const fields = stdout.split("\0");
   const out: string[][] = [];
-  for (let i = 0; i + REF_FIELDS.length <= fields.length; i += REF_FIELDS.length) {
-    const record = fields.slice(i, i + REF_FIELDS.length);
+  for (let i = 0; i + width <= fields.length; i += width) {
+    const record = fields.slice(i, i + width);
     if (record[0]!.startsWith("\n")) record[0] = record[0]!.slice(1);
     out.push(record);
   }
@@ -131,4 +132,15 @@ export async function mergedInto(gitDir: string, target: string, patterns: reado
     throw err;
   }
   return merged;
+}
+
+/** Several commits by full sha with one `git log --no-walk`, keyed by sha (missing ones left out). */
+export async function readCommits(gitDir: string, shas: readonly string[]): Promise<Map<string, Commit>> {
+  const out = new Map<string, Commit>();
+  const unique = [...new Set(shas)];
+  if (!unique.length) return out;
+  for (const sha of unique) if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(sha)) throw new Error(`not a full commit sha: ${JSON.stringify(sha)}`);
+  const { stdout } = await git(["log", "--no-walk=unsorted", "--no-show-signature", LOG_FORMAT, ...unique, "--"], { gitDir });
+  for (const record of records(stdout)) out.set(record[0]!, toCommit(record));
+  return out;
 }

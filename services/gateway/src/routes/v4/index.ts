@@ -1,11 +1,13 @@
 import { Router } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { branchesRouter } from "./branches.ts";
+import { filesRouter } from "./files.ts";
 import { groupsRouter } from "./groups.ts";
 import { membersRouter } from "./members.ts";
 import { personalAccessTokensRouter } from "./personal-access-tokens.ts";
 import { projectsRouter } from "./projects.ts";
 import { protectedBranchesRouter } from "./protected-branches.ts";
+import { tagsRouter } from "./tags.ts";
 import { usersRouter } from "./users.ts";
 import { versionRouter } from "./version.ts";
 
@@ -20,5 +22,7 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(projectsRouter(deps));
   r.use(branchesRouter(deps));
   r.use(protectedBranchesRouter(deps));
+  r.use(tagsRouter(deps));
+  r.use(filesRouter(deps));
   return r;
 }

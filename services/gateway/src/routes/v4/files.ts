@@ -1,0 +1,98 @@
+import { Router, type Request, type Response } from "express";
+import type { RepositoryFile__Output as RepositoryFile } from "@quarry/proto/types/repo/v1/RepositoryFile";
+import type { GatewayDeps } from "../../deps.ts";
+import { scope } from "../../http/auth.ts";
+import { ApiError, invalid, missing } from "../../http/errors.ts";
+import { p, params, requestParams } from "../../http/params.ts";
+import { blameRangeEntity, contentDisposition, fileEntity, fileHeaders } from "../../entities/file.ts";
+import { ctx } from "./context.ts";
+import { authorizeProject } from "./project-access.ts";
+
+/** GitLab's no-cache headers for raw files (Gitlab::NoCacheHeaders). */
+const NO_CACHE = { "Cache-Control": "max-age=0, private, must-revalidate, no-store, no-cache", Expires: "Fri, 01 Jan 1990 00:00:00 GMT" };
+
+/** The file path of `/files/*file_path`: encoded (`lib%2Fa.rb`) or not (`lib/a.rb`). */
+function filePathParam(req: Request): string {
+  const raw = req.params.file_path as unknown;
+  return Array.isArray(raw) ? raw.join("/") : String(raw);
+}
+
+/** `ref` where GitLab requires it: present and not blank. */
+function requiredRef(req: Request): string {
+  const { ref } = params(req, { ref: p.string() });
+  if (!ref) throw new ApiError(400, { error: "ref is empty" });
+  return ref;
+}
+
+/** `range[start]` and `range[end]` (both or neither, positive integers); zeros when absent. */
+function blameRange(req: Request): { rangeStart: number; rangeEnd: number } {
+  const range = requestParams(req).range;
+  if (range === undefined) return { rangeStart: 0, rangeEnd: 0 };
+  const r = range && typeof range === "object" ? (range as Record<string, unknown>) : {};
+  const absent = ["start", "end"].filter((k) => r[k] === undefined || r[k] === "").map((k) => `range[${k}]`);
+  if (absent.length) throw missing(absent);
+  const value = (k: string) => (/^\d+$/.test(String(r[k])) ? Number(r[k]) : 0);
+  const bad = ["start", "end"].filter((k) => value(k) < 1).map((k) => `range[${k}]`);
+  if (bad.length) throw invalid(bad);
+  return { rangeStart: value("start"), rangeEnd: value("end") };
+}
+
+/** Repository file reads: file (JSON), raw content, blame; HEAD on each answers the metadata headers. */
+export function filesRouter(deps: GatewayDeps): Router {
+  const r = Router();
+  const { repo } = deps;
+  const base = "/projects/:id/repository/files/*file_path";
+
+  const readFile = async (req: Request, res: Response, ref: string, withContent: boolean, filePath = filePathParam(req)): Promise<RepositoryFile> => {
+    const c = ctx(deps, req, res);
+    const { project } = await authorizeProject(deps, req, "read_repository");
+    return repo.GetFile({ diskPath: project.diskPath, filePath, ref: ref || project.defaultBranch, withContent }, c.call);
+  };
+
+  /** Raw files: `ref` defaults to the default branch; one leading "/" of the path is allowed. */
+  const readRaw = (req: Request, res: Response, withContent: boolean) => {
+    const q = params(req, { ref: p.string().optional(), lfs: p.bool().optional() });
+    return readFile(req, res, q.ref ?? "", withContent, filePathParam(req).replace(/^\//, ""));
+  };
+
+  // HEAD routes first: express would otherwise answer HEAD with the GET route.
+  r.head(`${base}/raw`, scope("read"), async (req, res) => {
+    res.set({ ...fileHeaders(await readRaw(req, res, false)), ...NO_CACHE }).status(200).end();
+  });
+
+  r.get(`${base}/raw`, scope("read"), async (req, res) => {
+    // lfs: there is no LFS object store, so a pointer file is returned as it is.
+    const file = await readRaw(req, res, true);
+    res.set({
+      ...fileHeaders(file),
+      ...NO_CACHE,
+      "Content-Type": file.binary ? "application/octet-stream" : "text/plain; charset=utf-8",
+      "Content-Disposition": contentDisposition(file.binary ? "attachment" : "inline", file.fileName),
+    });
+    res.status(200).end(file.content);
+  });
+
+  r.head(`${base}/blame`, scope("read"), async (req, res) => {
+    res.set(fileHeaders(await readFile(req, res, requiredRef(req), false))).status(200).end();
+  });
+
+  r.get(`${base}/blame`, scope("read"), async (req, res) => {
+    const ref = requiredRef(req);
+    const range = blameRange(req);
+    const c = ctx(deps, req, res);
+    const { project } = await authorizeProject(deps, req, "read_repository");
+    const blame = await repo.GetFileBlame({ diskPath: project.diskPath, filePath: filePathParam(req), ref, ...range }, c.call);
+    res.set(fileHeaders(blame.file!)).json(blame.ranges.map(blameRangeEntity));
+  });
+
+  r.head(base, scope("read"), async (req, res) => {
+    res.set(fileHeaders(await readFile(req, res, requiredRef(req), false))).status(200).end();
+  });
+
+  r.get(base, scope("read"), async (req, res) => {
+    const file = await readFile(req, res, requiredRef(req), true);
+    res.set(fileHeaders(file)).json(fileEntity(file));
+  });
+
+  return r;
+}

@@ -1,0 +1,77 @@
+import { Router, type Request } from "express";
+import type { GatewayDeps } from "../../deps.ts";
+import { scope } from "../../http/auth.ts";
+import { pageRequest } from "../../http/pagination.ts";
+import { p, pageShape, params } from "../../http/params.ts";
+import { tagEntity, tagSignatureEntity } from "../../entities/tag.ts";
+import { webUrl } from "../../entities/urls.ts";
+import { ctx } from "./context.ts";
+import { authorizeProject, pushContext } from "./project-access.ts";
+
+/** The tag name of `/tags/*tag_name`: encoded (`release%2F1`) or not (`release/1`). */
+function tagParam(req: Request): string {
+  const raw = req.params.tag_name as unknown;
+  return Array.isArray(raw) ? raw.join("/") : String(raw);
+}
+
+/** Repository tags: list, read, signature, create, delete. */
+export function tagsRouter(deps: GatewayDeps): Router {
+  const r = Router();
+  const { repo } = deps;
+  const base = "/projects/:id/repository/tags";
+
+  r.get(base, scope("read"), async (req, res) => {
+    const q = params(req, {
+      ...pageShape,
+      order_by: p.enum(["name", "updated", "version"]).optional(),
+      sort: p.enum(["asc", "desc"]).optional(),
+      search: p.string().optional(),
+    });
+    const c = ctx(deps, req, res);
+    const { project } = await authorizeProject(deps, req, "read_repository");
+    const page = pageRequest(q);
+    const result = await repo.ListTags(
+      { diskPath: project.diskPath, search: q.search ?? "", orderBy: q.order_by ?? "updated", sort: q.sort ?? "desc", page: page.page, perPage: page.perPage },
+      c.call,
+    );
+    c.paginate({ total: Number(result.total), ...page });
+    const web = webUrl(c.urls, project.pathWithNamespace);
+    res.json(result.tags.map((t) => tagEntity(t, web)));
+  });
+
+  // Before `/*tag_name`, which would take "v1/signature" for a tag name.
+  r.get(`${base}/*tag_name/signature`, scope("read"), async (req, res) => {
+    const c = ctx(deps, req, res);
+    const { project } = await authorizeProject(deps, req, "read_repository");
+    const signature = await repo.GetTagSignature({ diskPath: project.diskPath, name: tagParam(req) }, c.call);
+    res.json(tagSignatureEntity(signature));
+  });
+
+  r.get(`${base}/*tag_name`, scope("read"), async (req, res) => {
+    const c = ctx(deps, req, res);
+    const { project } = await authorizeProject(deps, req, "read_repository");
+    const tag = await repo.FindTag({ diskPath: project.diskPath, name: tagParam(req) }, c.call);
+    res.json(tagEntity(tag, webUrl(c.urls, project.pathWithNamespace)));
+  });
+
+  r.post(base, scope("write"), async (req, res) => {
+    const q = params(req, { tag_name: p.string(), ref: p.string(), message: p.string().optional() });
+    const c = ctx(deps, req, res);
+    const auth = await authorizeProject(deps, req, "push_code");
+    const { project } = auth;
+    const tag = await repo.CreateTag(
+      { diskPath: project.diskPath, name: q.tag_name, ref: q.ref, message: q.message ?? "", context: pushContext(auth, req, c.urls) },
+      c.call,
+    );
+    res.status(201).json(tagEntity(tag, webUrl(c.urls, project.pathWithNamespace)));
+  });
+
+  r.delete(`${base}/*tag_name`, scope("write"), async (req, res) => {
+    const c = ctx(deps, req, res);
+    const auth = await authorizeProject(deps, req, "push_code");
+    await repo.DeleteTag({ diskPath: auth.project.diskPath, name: tagParam(req), context: pushContext(auth, req, c.urls) }, c.call);
+    res.status(204).end();
+  });
+
+  return r;
+}
