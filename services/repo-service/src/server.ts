@@ -9,14 +9,19 @@ import { createPrisma } from "./db.ts";
 import type { RepoDeps } from "./deps.ts";
 import { migrations } from "./generated/migrations.ts";
 import { CatFilePool } from "./repository/cat-file.ts";
+import { commitDiff } from "./repository/commit-diff.ts";
 import { createBranch } from "./repository/create-branch.ts";
 import { createRepository } from "./repository/create-repository.ts";
 import { deleteBranch } from "./repository/delete-branch.ts";
 import { deleteMergedBranches } from "./repository/delete-merged-branches.ts";
 import { deleteRepository } from "./repository/delete-repository.ts";
 import { findBranch } from "./repository/find-branch.ts";
+import { findCommit } from "./repository/find-commit.ts";
+import { getCommitSignature } from "./repository/get-commit-signature.ts";
 import { getRepositoryInfo } from "./repository/get-repository-info.ts";
 import { listBranches } from "./repository/list-branches.ts";
+import { listCommitRefs } from "./repository/list-commit-refs.ts";
+import { listCommits } from "./repository/list-commits.ts";
 import { setDefaultBranch } from "./repository/set-default-branch.ts";
 
 export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinition> {
@@ -30,6 +35,12 @@ export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinitio
     CreateBranch: createBranch(deps),
     DeleteBranch: deleteBranch(deps),
     DeleteMergedBranches: deleteMergedBranches(deps),
+    // Commit reads.
+    ListCommits: listCommits(deps),
+    FindCommit: findCommit(deps),
+    CommitDiff: commitDiff(deps),
+    ListCommitRefs: listCommitRefs(deps),
+    GetCommitSignature: getCommitSignature(deps),
   };
 }
 
