@@ -1,6 +1,7 @@
 import { Router } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { branchesRouter } from "./branches.ts";
+import { commitsRouter } from "./commits.ts";
 import { groupsRouter } from "./groups.ts";
 import { membersRouter } from "./members.ts";
 import { personalAccessTokensRouter } from "./personal-access-tokens.ts";
@@ -18,5 +19,6 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(membersRouter(deps));
   r.use(projectsRouter(deps));
   r.use(branchesRouter(deps));
+  r.use(commitsRouter(deps));
   return r;
 }
