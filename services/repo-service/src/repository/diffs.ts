@@ -31,7 +31,7 @@ export function emptyTree(oidLike: string): string {
     : "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 }
 
-/** The changes from tree-ish `from` to tree-ish `to`, within `limits`. */
+/** The changes from tree-ish `from` to tree-ish `to` (never read as options), within `limits`. */
 export async function diffTrees(
   gitDir: string,
   from: string,
@@ -40,7 +40,7 @@ export async function diffTrees(
 ): Promise<{ diffs: FileDiff[]; overflow: boolean }> {
   // Gitaly's flags; diff-tree, being plumbing, ignores diff.* UI configuration.
   const { stdout } = await git(
-    ["diff-tree", "-r", "-z", "--raw", "--patch", "--no-abbrev", "--full-index", "--find-renames=30%", "--src-prefix=a/", "--dst-prefix=b/", from, to],
+    ["diff-tree", "-r", "-z", "--raw", "--patch", "--no-abbrev", "--full-index", "--find-renames=30%", "--src-prefix=a/", "--dst-prefix=b/", "--end-of-options", from, to],
     { gitDir },
   );
   return parseRawPatch(stdout, limits);
