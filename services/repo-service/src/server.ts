@@ -9,6 +9,7 @@ import { createPrisma } from "./db.ts";
 import type { RepoDeps } from "./deps.ts";
 import { migrations } from "./generated/migrations.ts";
 import { CatFilePool } from "./repository/cat-file.ts";
+import { commitDiff } from "./repository/commit-diff.ts";
 import { createBranch } from "./repository/create-branch.ts";
 import { createRepository } from "./repository/create-repository.ts";
 import { createTag } from "./repository/create-tag.ts";
@@ -25,10 +26,14 @@ import { updateProtectedBranch } from "./repository/update-protected-branch.ts";
 import { findTag } from "./repository/find-tag.ts";
 import { getFile } from "./repository/get-file.ts";
 import { getFileBlame } from "./repository/get-file-blame.ts";
+import { findCommit } from "./repository/find-commit.ts";
+import { getCommitSignature } from "./repository/get-commit-signature.ts";
 import { getRepositoryInfo } from "./repository/get-repository-info.ts";
 import { getTagSignature } from "./repository/get-tag-signature.ts";
 import { listBranches } from "./repository/list-branches.ts";
 import { listTags } from "./repository/list-tags.ts";
+import { listCommitRefs } from "./repository/list-commit-refs.ts";
+import { listCommits } from "./repository/list-commits.ts";
 import { setDefaultBranch } from "./repository/set-default-branch.ts";
 
 export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinition> {
@@ -54,6 +59,12 @@ export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinitio
     GetTagSignature: getTagSignature(deps),
     GetFile: getFile(deps),
     GetFileBlame: getFileBlame(deps),
+    // Commit reads.
+    ListCommits: listCommits(deps),
+    FindCommit: findCommit(deps),
+    CommitDiff: commitDiff(deps),
+    ListCommitRefs: listCommitRefs(deps),
+    GetCommitSignature: getCommitSignature(deps),
   };
 }
 

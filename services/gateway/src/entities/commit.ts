@@ -1,4 +1,14 @@
 import type { Commit__Output as Commit } from "@quarry/proto/types/repo/v1/Commit";
+import type { CommitSignature__Output as CommitSignature } from "@quarry/proto/types/repo/v1/CommitSignature";
+import type { CommitStats__Output as CommitStats } from "@quarry/proto/types/repo/v1/CommitStats";
+
+/**
+ * GitLab's Commit#full_title, which the API shows as `title`: the whole first line of the
+ * message (not cut at 100 characters like the title elsewhere), "No commit message" when blank.
+ */
+export function fullTitle(message: string): string {
+  return message.trim() ? (message.split(/[\r\n]/, 1)[0] ?? "") : "No commit message";
+}
 
 /** A commit (GitLab's API::Entities::Commit); `created_at` is always the committed date. */
 export function commitEntity(c: Commit, projectWebUrl: string) {
@@ -7,7 +17,7 @@ export function commitEntity(c: Commit, projectWebUrl: string) {
     short_id: c.shortId,
     created_at: c.committedDate,
     parent_ids: c.parentIds,
-    title: c.title,
+    title: fullTitle(c.message),
     message: c.message,
     author_name: c.authorName,
     author_email: c.authorEmail,
@@ -19,4 +29,52 @@ export function commitEntity(c: Commit, projectWebUrl: string) {
     extended_trailers: Object.fromEntries(Object.entries(c.extendedTrailers ?? {}).map(([k, v]) => [k, v.values])),
     web_url: `${projectWebUrl}/-/commit/${c.id}`,
   };
+}
+
+/** GitLab's CommitStats. */
+export function commitStatsEntity(s: CommitStats) {
+  return { additions: Number(s.additions), deletions: Number(s.deletions), total: Number(s.total) };
+}
+
+/** A commit with its stats (API::Entities::CommitWithStats, the listing's `with_stats`). */
+export function commitWithStatsEntity(c: Commit, stats: CommitStats | null, projectWebUrl: string) {
+  return { ...commitEntity(c, projectWebUrl), stats: commitStatsEntity(stats ?? { additions: 0, deletions: 0, total: 0 }) };
+}
+
+/**
+ * A single commit (API::Entities::CommitDetail): stats when asked for, the status and last
+ * pipeline (null: there is no CI yet) and the project id.
+ */
+export function commitDetailEntity(c: Commit, stats: CommitStats | null, projectWebUrl: string, projectId: number) {
+  return {
+    ...commitEntity(c, projectWebUrl),
+    ...(stats ? { stats: commitStatsEntity(stats) } : {}),
+    status: null,
+    project_id: projectId,
+    last_pipeline: null,
+  };
+}
+
+/**
+ * A commit's signature (API::Entities::CommitSignature). Signatures are not verified, so the
+ * status is "unverified" and nothing is known about the key beyond what the signature names.
+ */
+export function commitSignatureEntity(s: CommitSignature) {
+  const common = { signature_type: s.signatureType, verification_status: "unverified" };
+  switch (s.signatureType) {
+    case "PGP":
+      return {
+        ...common,
+        gpg_key_id: null,
+        gpg_key_primary_keyid: s.gpgKeyPrimaryKeyid || null,
+        gpg_key_user_name: null,
+        gpg_key_user_email: null,
+        gpg_key_subkey_id: null,
+        commit_source: "gitaly",
+      };
+    case "SSH":
+      return { ...common, key: null, commit_source: "gitaly" };
+    default:
+      return { ...common, x509_certificate: null, commit_source: "gitaly" };
+  }
 }

@@ -1,6 +1,6 @@
 import type { Request, Response } from "express";
 import { describe, expect, it } from "vitest";
-import { pageRequest, setPaginationHeaders } from "./pagination.ts";
+import { pageRequest, setCountlessPaginationHeaders, setPaginationHeaders } from "./pagination.ts";
 
 function run(url: string, info: { total: number; page: number; perPage: number }) {
   const headers: Record<string, string> = {};
@@ -30,5 +30,24 @@ describe("pagination headers", () => {
   it("normalises page inputs (default 20, at most 100)", () => {
     expect(pageRequest({})).toEqual({ page: 1, perPage: 20 });
     expect(pageRequest({ page: 0, per_page: 500 })).toEqual({ page: 1, perPage: 100 });
+  });
+});
+
+describe("countless pagination headers", () => {
+  function countless(url: string, info: { page: number; perPage: number; hasMore: boolean }) {
+    const headers: Record<string, string> = {};
+    const res = { setHeader: (k: string, v: string) => (headers[k] = v) } as unknown as Response;
+    setCountlessPaginationHeaders({ originalUrl: url } as Request, res, info, "https://git.example.com");
+    return headers;
+  }
+
+  it("has no totals and no last link; next only when more items exist", () => {
+    const h = countless("/api/v4/projects/1/repository/commits?page=2&per_page=5", { page: 2, perPage: 5, hasMore: true });
+    expect(h).toEqual({ "X-Page": "2", "X-Per-Page": "5", "X-Next-Page": "3", "X-Prev-Page": "1", Link: expect.any(String) });
+    expect(h.Link!.split(", ").map((l) => /rel="(\w+)"/.exec(l)![1])).toEqual(["prev", "next", "first"]);
+    expect(h.Link).toContain("<https://git.example.com/api/v4/projects/1/repository/commits?page=3&per_page=5>; rel=\"next\"");
+    const end = countless("/api/v4/projects/1/repository/commits", { page: 1, perPage: 20, hasMore: false });
+    expect(end).toMatchObject({ "X-Next-Page": "", "X-Prev-Page": "" });
+    expect(end.Link).toBe('<https://git.example.com/api/v4/projects/1/repository/commits?page=1&per_page=20>; rel="first"');
   });
 });

@@ -11,6 +11,20 @@ export function pageRequest(q: { page?: number; per_page?: number }) {
   return { page: Math.max(1, q.page ?? 1), perPage: Math.min(100, Math.max(1, q.per_page ?? 20)) };
 }
 
+/** Builds `<url>; rel="…"` links to pages of the request's URL, on the configured origin. */
+function pageLinks(req: Request, perPage: number, baseUrl: string) {
+  const url = new URL(req.originalUrl, baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`);
+  // The original URL is absolute-path; keep the configured origin (and any path prefix).
+  const base = new URL(baseUrl);
+  url.protocol = base.protocol;
+  url.host = base.host;
+  return (page: number, rel: string) => {
+    url.searchParams.set("page", String(page));
+    url.searchParams.set("per_page", String(perPage));
+    return `<${url.toString()}>; rel="${rel}"`;
+  };
+}
+
 /**
  * Writes GitLab's offset-pagination headers: X-Page, X-Per-Page, X-Total, X-Total-Pages,
  * X-Next-Page, X-Prev-Page and a Link header with first/prev/next/last relations.
@@ -25,21 +39,37 @@ export function setPaginationHeaders(req: Request, res: Response, info: PageInfo
   res.setHeader("X-Total-Pages", String(totalPages));
   res.setHeader("X-Next-Page", next ? String(next) : "");
   res.setHeader("X-Prev-Page", prev ? String(prev) : "");
-  const url = new URL(req.originalUrl, baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`);
-  // The original URL is absolute-path; keep the configured origin (and any path prefix).
-  const base = new URL(baseUrl);
-  url.protocol = base.protocol;
-  url.host = base.host;
-  const link = (page: number, rel: string) => {
-    url.searchParams.set("page", String(page));
-    url.searchParams.set("per_page", String(info.perPage));
-    return `<${url.toString()}>; rel="${rel}"`;
-  };
+  const link = pageLinks(req, info.perPage, baseUrl);
   const links: string[] = [];
   if (prev) links.push(link(prev, "prev"));
   if (next) links.push(link(next, "next"));
   links.push(link(1, "first"));
   links.push(link(totalPages, "last"));
+  res.setHeader("Link", links.join(", "));
+}
+
+/**
+ * Offset pagination without a count (GitLab's `without_count`, used where counting is costly,
+ * e.g. commits): no X-Total, X-Total-Pages or "last" link; the next page is known from whether
+ * more items exist.
+ */
+export function setCountlessPaginationHeaders(
+  req: Request,
+  res: Response,
+  info: { page: number; perPage: number; hasMore: boolean },
+  baseUrl: string,
+): void {
+  const next = info.hasMore ? info.page + 1 : null;
+  const prev = info.page > 1 ? info.page - 1 : null;
+  res.setHeader("X-Page", String(info.page));
+  res.setHeader("X-Per-Page", String(info.perPage));
+  res.setHeader("X-Next-Page", next ? String(next) : "");
+  res.setHeader("X-Prev-Page", prev ? String(prev) : "");
+  const link = pageLinks(req, info.perPage, baseUrl);
+  const links: string[] = [];
+  if (prev) links.push(link(prev, "prev"));
+  if (next) links.push(link(next, "next"));
+  links.push(link(1, "first"));
   res.setHeader("Link", links.join(", "));
 }
 

@@ -113,6 +113,15 @@ export async function readCommit(gitDir: string, sha: string): Promise<Commit> {
 }
 
 /**
+ * The commits `git log <args>` prints, in its order. `args` are log options, then
+ * "--end-of-options", revisions, "--" and paths.
+ */
+export async function logCommits(gitDir: string, args: readonly string[]): Promise<Commit[]> {
+  const { stdout } = await git(["log", "--no-show-signature", LOG_FORMAT, ...args], { gitDir });
+  return records(stdout).map(toCommit);
+}
+
+/**
  * Branch heads reachable from `refs/heads/<target>` among those matching `patterns` (full ref
  * name → sha), with one `git for-each-ref --merged`. Empty when the target branch does not exist.
  */

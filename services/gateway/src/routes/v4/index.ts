@@ -2,6 +2,7 @@ import { Router } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { branchesRouter } from "./branches.ts";
 import { filesRouter } from "./files.ts";
+import { commitsRouter } from "./commits.ts";
 import { groupsRouter } from "./groups.ts";
 import { membersRouter } from "./members.ts";
 import { personalAccessTokensRouter } from "./personal-access-tokens.ts";
@@ -24,5 +25,6 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(protectedBranchesRouter(deps));
   r.use(tagsRouter(deps));
   r.use(filesRouter(deps));
+  r.use(commitsRouter(deps));
   return r;
 }

@@ -1,0 +1,19 @@
+import type { CommitDiffRequest__Output as CommitDiffRequest } from "@quarry/proto/types/repo/v1/CommitDiffRequest";
+import type { CommitDiffResponse__Output as CommitDiffResponse } from "@quarry/proto/types/repo/v1/CommitDiffResponse";
+import type { RepoDeps } from "../deps.ts";
+import { pagination } from "./branches.ts";
+import { requireCommit } from "./commit-objects.ts";
+import { diffTrees, emptyTree } from "./diffs.ts";
+
+/**
+ * The diff of a commit against its first parent (a root commit against the empty tree), one
+ * page of it. Past GitLab's diff limits the list simply ends, as GitLab's does.
+ */
+export const commitDiff =
+  (deps: RepoDeps) =>
+  async (req: CommitDiffRequest): Promise<CommitDiffResponse> => {
+    const { dir, commit } = await requireCommit(deps, req.diskPath, req.revision);
+    const { diffs } = await diffTrees(dir, commit.parents[0] ?? emptyTree(commit.oid), commit.oid);
+    const { offset, limit } = pagination(req.page, req.perPage);
+    return { diffs: diffs.slice(offset, offset + limit), total: diffs.length };
+  };
