@@ -2,21 +2,27 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { OutboxRelay, type EventBus } from "@quarry/bus";
 import { applyMigrations } from "@quarry/database";
-import { createGrpcServer, type AsyncHandlers } from "@quarry/grpc";
+import { createGrpcServer, serverStream, type AsyncHandlers } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import { repoV1, type RepoServiceDefinition } from "@quarry/proto";
 import { createPrisma } from "./db.ts";
 import type { RepoDeps } from "./deps.ts";
 import { migrations } from "./generated/migrations.ts";
 import { CatFilePool } from "./repository/cat-file.ts";
+import { compareRefs } from "./repository/compare-refs.ts";
 import { createBranch } from "./repository/create-branch.ts";
 import { createRepository } from "./repository/create-repository.ts";
 import { deleteBranch } from "./repository/delete-branch.ts";
 import { deleteMergedBranches } from "./repository/delete-merged-branches.ts";
 import { deleteRepository } from "./repository/delete-repository.ts";
+import { findBlob } from "./repository/find-blob.ts";
 import { findBranch } from "./repository/find-branch.ts";
+import { findMergeBase } from "./repository/find-merge-base.ts";
+import { getArchive } from "./repository/get-archive.ts";
 import { getRepositoryInfo } from "./repository/get-repository-info.ts";
 import { listBranches } from "./repository/list-branches.ts";
+import { listContributors } from "./repository/list-contributors.ts";
+import { listTree } from "./repository/list-tree.ts";
 import { setDefaultBranch } from "./repository/set-default-branch.ts";
 
 export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinition> {
@@ -30,6 +36,12 @@ export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinitio
     CreateBranch: createBranch(deps),
     DeleteBranch: deleteBranch(deps),
     DeleteMergedBranches: deleteMergedBranches(deps),
+    ListTree: listTree(deps),
+    FindBlob: findBlob(deps),
+    GetArchive: serverStream(getArchive(deps)),
+    CompareRefs: compareRefs(deps),
+    ListContributors: listContributors(deps),
+    FindMergeBase: findMergeBase(deps),
   };
 }
 

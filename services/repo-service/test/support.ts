@@ -99,6 +99,8 @@ export interface CommitOptions {
   parents?: string[];
   /** Files of the commit's tree (path → content); one file derived from the message when omitted. */
   files?: Record<string, string>;
+  /** A ready tree (e.g. from makeTree) instead of `files`. */
+  tree?: string;
   author?: { name: string; email: string; date: string };
   committer?: { name: string; email: string; date: string };
 }
@@ -106,12 +108,7 @@ export interface CommitOptions {
 /** Writes a commit object (no ref) with plumbing and returns its sha. */
 export function makeCommit(gitDir: string, o: CommitOptions = {}): string {
   const message = o.message ?? "A commit\n";
-  const files = o.files ?? { "file.txt": message };
-  const entries = Object.entries(files).map(([name, content]) => {
-    const blob = execFileSync("git", ["--git-dir", gitDir, "hash-object", "-w", "--stdin"], { input: content, encoding: "utf8" }).trim();
-    return `100644 blob ${blob}\t${name}\n`;
-  });
-  const tree = execFileSync("git", ["--git-dir", gitDir, "mktree"], { input: entries.join(""), encoding: "utf8" }).trim();
+  const tree = o.tree ?? makeTree(gitDir, o.files ?? { "file.txt": message });
   const author = o.author ?? { name: "Ada Lovelace", email: "ada@example.com", date: "2026-11-21T10:00:00+00:00" };
   const committer = o.committer ?? author;
   const args = ["--git-dir", gitDir, "commit-tree", "--no-gpg-sign", tree];
@@ -211,4 +208,28 @@ export function expectedPushPayload(ref: string, before: string, after: string, 
       visibility_level: 20,
     },
   };
+}
+
+/** A tree entry for makeTree: content for a blob (mode 100644 unless given), or a gitlink oid. */
+export type TreeFile = string | { content: string; mode?: "100644" | "100755" | "120000" } | { submodule: string };
+
+/**
+ * Writes a tree from nested paths ("dir/sub/file.txt" → content) through a throw-away index, so
+ * directories, executables, symlinks and submodules can be made without a work tree.
+ */
+export function makeTree(gitDir: string, files: Record<string, TreeFile>): string {
+  const index = path.join(os.tmpdir(), `quarry-index-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  const env = { ...process.env, GIT_INDEX_FILE: index };
+  try {
+    const lines = Object.entries(files).map(([p, f]) => {
+      if (typeof f !== "string" && "submodule" in f) return `160000 ${f.submodule}\t${p}\n`;
+      const { content, mode = "100644" } = typeof f === "string" ? { content: f } : f;
+      const blob = execFileSync("git", ["--git-dir", gitDir, "hash-object", "-w", "--stdin"], { input: content, encoding: "utf8" }).trim();
+      return `${mode} ${blob}\t${p}\n`;
+    });
+    execFileSync("git", ["--git-dir", gitDir, "update-index", "--add", "--index-info"], { input: lines.join(""), env });
+    return execFileSync("git", ["--git-dir", gitDir, "write-tree"], { encoding: "utf8", env }).trim();
+  } finally {
+    rmSync(index, { force: true });
+  }
 }
