@@ -13,9 +13,10 @@ export function pageRequest(q: { page?: number; per_page?: number }) {
 
 /**
  * Writes GitLab's offset-pagination headers: X-Page, X-Per-Page, X-Total, X-Total-Pages,
- * X-Next-Page, X-Prev-Page and a Link header with first/prev/next/last relations.
+ * X-Next-Page, X-Prev-Page and a Link header with first/prev/next/last relations. `defaults` are
+ * added to the links when the request left them out (Grape's declared defaults, e.g. order_by).
  */
-export function setPaginationHeaders(req: Request, res: Response, info: PageInfo, baseUrl: string): void {
+export function setPaginationHeaders(req: Request, res: Response, info: PageInfo, baseUrl: string, defaults: Record<string, string> = {}): void {
   const totalPages = Math.max(1, Math.ceil(info.total / info.perPage));
   const next = info.page < totalPages ? info.page + 1 : null;
   const prev = info.page > 1 ? Math.min(info.page - 1, totalPages) : null;
@@ -30,6 +31,7 @@ export function setPaginationHeaders(req: Request, res: Response, info: PageInfo
   const base = new URL(baseUrl);
   url.protocol = base.protocol;
   url.host = base.host;
+  for (const [k, v] of Object.entries(defaults)) if (!url.searchParams.has(k)) url.searchParams.set(k, v);
   const link = (page: number, rel: string) => {
     url.searchParams.set("page", String(page));
     url.searchParams.set("per_page", String(info.perPage));
@@ -78,5 +80,15 @@ export function setKeysetHeaders(
   url.searchParams.delete("cursor");
   url.searchParams.set("per_page", String(k.perPage));
   url.searchParams.set(k.param, k.param === "cursor" ? encodeCursor(k.lastId) : String(k.lastId));
+  res.setHeader("Link", `<${url.toString()}>; rel="next"`);
+}
+
+/** A Link header with only rel="next": the request's URL with `params` replaced (Gitaly keyset paging). */
+export function setNextPageLink(req: Request, res: Response, baseUrl: string, params: Record<string, string>): void {
+  const url = new URL(req.originalUrl, baseUrl);
+  const base = new URL(baseUrl);
+  url.protocol = base.protocol;
+  url.host = base.host;
+  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
   res.setHeader("Link", `<${url.toString()}>; rel="next"`);
 }

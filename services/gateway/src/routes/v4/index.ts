@@ -5,6 +5,7 @@ import { groupsRouter } from "./groups.ts";
 import { membersRouter } from "./members.ts";
 import { personalAccessTokensRouter } from "./personal-access-tokens.ts";
 import { projectsRouter } from "./projects.ts";
+import { repositoryRouter } from "./repository.ts";
 import { usersRouter } from "./users.ts";
 import { versionRouter } from "./version.ts";
 
@@ -18,5 +19,6 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(membersRouter(deps));
   r.use(projectsRouter(deps));
   r.use(branchesRouter(deps));
+  r.use(repositoryRouter(deps));
   return r;
 }
