@@ -57,3 +57,20 @@ export function createClient<D extends grpc.ServiceDefinition>(
   }
   return client as PromiseClient<D>;
 }
+
+/**
+ * Starts a server-streaming call (createClient leaves these out), with a deadline. The returned
+ * stream is async-iterable; a refusal arrives as a gRPC error from the iteration.
+ */
+export function callServerStream<Res>(
+  client: { readonly raw: grpc.Client },
+  method: string,
+  request: unknown,
+  options: CallOptions & { deadlineMs: number },
+): grpc.ClientReadableStream<Res> {
+  const fn = (client.raw as unknown as Record<string, Function | undefined>)[method];
+  if (!fn) throw new Error(`no such method: ${method}`);
+  const metadata = new grpc.Metadata();
+  if (options.requestId) metadata.set("x-request-id", options.requestId);
+  return fn.call(client.raw, request, metadata, { deadline: Date.now() + options.deadlineMs }) as grpc.ClientReadableStream<Res>;
+}

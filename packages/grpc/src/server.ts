@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import * as grpc from "@grpc/grpc-js";
 import type { MethodDefinition } from "@grpc/proto-loader";
 import type { Logger } from "@quarry/logger";
@@ -12,12 +13,29 @@ export interface CallContext {
   log: Logger;
 }
 
-/** Async handler map derived from a generated service definition: request in, response out. */
+/**
+ * A server-streaming handler: the responses it yields are sent in order (respecting flow
+ * control); a ServiceError thrown before or between them ends the call with that status. When
+ * the caller goes away the iterator is returned, so `finally` blocks can stop their work.
+ */
+export interface ServerStreamHandler<Req, Res> {
+  serverStream: (request: Req, ctx: CallContext) => AsyncIterable<Res>;
+}
+
+/** Marks a handler as server-streaming (generated definitions type both kinds alike). */
+export function serverStream<Req, Res>(fn: (request: Req, ctx: CallContext) => AsyncIterable<Res>): ServerStreamHandler<Req, Res> {
+  return { serverStream: fn };
+}
+
+/**
+ * Async handler map derived from a generated service definition: request in, response out, or
+ * `serverStream(…)` for methods declared `returns (stream …)` (checked when registering).
+ */
 export type AsyncHandlers<D> = {
   // Skip the index signature inherited from ServiceDefinition; MethodDefinition is invariant,
   // so the slots we do not infer must be `any`.
   [K in keyof D as string extends K ? never : K]: D[K] extends MethodDefinition<any, infer ResIn, infer ReqOut, any>
-    ? (request: ReqOut, ctx: CallContext) => Promise<ResIn>
+    ? ((request: ReqOut, ctx: CallContext) => Promise<ResIn>) | ServerStreamHandler<ReqOut, ResIn>
     : never;
 };
 
@@ -48,10 +66,13 @@ export function createGrpcServer(log: Logger): GrpcServer {
     health,
     addService(name, definition, handlers) {
       const impl: grpc.UntypedServiceImplementation = {};
-      for (const method of Object.keys(definition)) {
-        const handler = (handlers as Record<string, (req: unknown, ctx: CallContext) => Promise<unknown>>)[method];
+      for (const [method, def] of Object.entries(definition)) {
+        const handler = (handlers as Record<string, UnaryFn | ServerStreamHandler<unknown, unknown> | undefined>)[method];
         if (!handler) throw new Error(`${name}.${method} has no handler`);
-        impl[method] = wrapUnary(`${name}/${method}`, handler, log);
+        if (def.requestStream) throw new Error(`${name}.${method}: client-streaming calls are not supported`);
+        const streaming = typeof handler !== "function";
+        if (streaming !== def.responseStream) throw new Error(`${name}.${method}: handler kind does not match the definition`);
+        impl[method] = streaming ? wrapServerStream(`${name}/${method}`, handler.serverStream, log) : wrapUnary(`${name}/${method}`, handler, log);
       }
       server.addService(definition, impl);
       names.push(name);
@@ -88,15 +109,17 @@ export function createGrpcServer(log: Logger): GrpcServer {
   };
 }
 
-function wrapUnary(
-  fullName: string,
-  handler: (req: unknown, ctx: CallContext) => Promise<unknown>,
-  log: Logger,
-): grpc.handleUnaryCall<unknown, unknown> {
+type UnaryFn = (req: unknown, ctx: CallContext) => Promise<unknown>;
+
+function callContext(fullName: string, metadata: grpc.Metadata, log: Logger): CallContext {
+  const requestId = metadata.get("x-request-id")[0]?.toString();
+  return { metadata, requestId, log: log.child({ rpc: fullName, requestId }) };
+}
+
+function wrapUnary(fullName: string, handler: UnaryFn, log: Logger): grpc.handleUnaryCall<unknown, unknown> {
   return (call, callback) => {
     const started = process.hrtime.bigint();
-    const requestId = call.metadata.get("x-request-id")[0]?.toString();
-    const ctx: CallContext = { metadata: call.metadata, requestId, log: log.child({ rpc: fullName, requestId }) };
+    const ctx = callContext(fullName, call.metadata, log);
     handler(call.request, ctx).then(
       (response) => {
         ctx.log.debug({ ms: Number(process.hrtime.bigint() - started) / 1e6 }, "rpc ok");
@@ -113,5 +136,39 @@ function wrapUnary(
         callback({ code: grpc.status.INTERNAL, details: "internal error" });
       },
     );
+  };
+}
+
+function wrapServerStream(
+  fullName: string,
+  handler: (req: unknown, ctx: CallContext) => AsyncIterable<unknown>,
+  log: Logger,
+): grpc.handleServerStreamingCall<unknown, unknown> {
+  return (call) => {
+    const ctx = callContext(fullName, call.metadata, log);
+    const cancelled = once(call, "cancelled").then(() => "cancelled" as const);
+    cancelled.catch(() => {});
+    void (async () => {
+      let iterator: AsyncIterator<unknown> | undefined;
+      try {
+        iterator = handler(call.request, ctx)[Symbol.asyncIterator]();
+        for (;;) {
+          const next = await Promise.race([iterator.next(), cancelled]);
+          if (next === "cancelled" || next.done) break;
+          if (!call.write(next.value) && (await Promise.race([once(call, "drain"), cancelled])) === "cancelled") break;
+        }
+        if (call.cancelled) await iterator.return?.();
+        else call.end();
+      } catch (err) {
+        if (call.cancelled) return;
+        if (err instanceof ServiceError) {
+          ctx.log.debug({ code: err.code, msg: err.message }, "rpc refused");
+          call.emit("error", err.toGrpc());
+          return;
+        }
+        ctx.log.error({ err }, "rpc failed");
+        call.emit("error", { code: grpc.status.INTERNAL, details: "internal error" });
+      }
+    })();
   };
 }

@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { OutboxRelay, type EventBus } from "@quarry/bus";
 import { applyMigrations } from "@quarry/database";
-import { createGrpcServer, type AsyncHandlers } from "@quarry/grpc";
+import { createGrpcServer, serverStream, type AsyncHandlers } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import { repoV1, type RepoServiceDefinition } from "@quarry/proto";
 import { createPrisma } from "./db.ts";
@@ -10,6 +10,7 @@ import type { RepoDeps } from "./deps.ts";
 import { migrations } from "./generated/migrations.ts";
 import { CatFilePool } from "./repository/cat-file.ts";
 import { commitDiff } from "./repository/commit-diff.ts";
+import { compareRefs } from "./repository/compare-refs.ts";
 import { createBranch } from "./repository/create-branch.ts";
 import { createRepository } from "./repository/create-repository.ts";
 import { createTag } from "./repository/create-tag.ts";
@@ -28,12 +29,17 @@ import { getFile } from "./repository/get-file.ts";
 import { getFileBlame } from "./repository/get-file-blame.ts";
 import { findCommit } from "./repository/find-commit.ts";
 import { getCommitSignature } from "./repository/get-commit-signature.ts";
+import { findBlob } from "./repository/find-blob.ts";
+import { findMergeBase } from "./repository/find-merge-base.ts";
+import { getArchive } from "./repository/get-archive.ts";
 import { getRepositoryInfo } from "./repository/get-repository-info.ts";
 import { getTagSignature } from "./repository/get-tag-signature.ts";
 import { listBranches } from "./repository/list-branches.ts";
 import { listTags } from "./repository/list-tags.ts";
 import { listCommitRefs } from "./repository/list-commit-refs.ts";
 import { listCommits } from "./repository/list-commits.ts";
+import { listContributors } from "./repository/list-contributors.ts";
+import { listTree } from "./repository/list-tree.ts";
 import { setDefaultBranch } from "./repository/set-default-branch.ts";
 
 export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinition> {
@@ -65,6 +71,12 @@ export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinitio
     CommitDiff: commitDiff(deps),
     ListCommitRefs: listCommitRefs(deps),
     GetCommitSignature: getCommitSignature(deps),
+    ListTree: listTree(deps),
+    FindBlob: findBlob(deps),
+    GetArchive: serverStream(getArchive(deps)),
+    CompareRefs: compareRefs(deps),
+    ListContributors: listContributors(deps),
+    FindMergeBase: findMergeBase(deps),
   };
 }
 

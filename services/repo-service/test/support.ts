@@ -99,6 +99,8 @@ export interface CommitOptions {
   parents?: string[];
   /** Files of the commit's tree (path → content); one file derived from the message when omitted. */
   files?: Record<string, string>;
+  /** A ready tree (e.g. from makeTree) instead of `files`. */
+  tree?: string;
   author?: { name: string; email: string; date: string };
   committer?: { name: string; email: string; date: string };
 }
@@ -106,12 +108,7 @@ export interface CommitOptions {
 /** Writes a commit object (no ref) with plumbing and returns its sha. */
 export function makeCommit(gitDir: string, o: CommitOptions = {}): string {
   const message = o.message ?? "A commit\n";
-  const files = o.files ?? { "file.txt": message };
-  const entries = Object.entries(files).map(([name, content]) => {
-    const blob = execFileSync("git", ["--git-dir", gitDir, "hash-object", "-w", "--stdin"], { input: content, encoding: "utf8" }).trim();
-    return `100644 blob ${blob}\t${name}\n`;
-  });
-  const tree = execFileSync("git", ["--git-dir", gitDir, "mktree"], { input: entries.join(""), encoding: "utf8" }).trim();
+  const tree = o.tree ?? makeTree(gitDir, o.files ?? { "file.txt": message });
   return commitTree(gitDir, tree, o);
 }
 
@@ -137,33 +134,12 @@ function commitTree(gitDir: string, tree: string, o: Omit<CommitOptions, "files"
   }).trim();
 }
 
-export interface TreeFile {
-  content: string | Buffer;
-  /** "100644" (default), "100755", "120000" (symbolic link: content is the target) or "160000" (content is a commit id). */
-  mode?: string;
-}
-
 /**
  * Writes a commit whose tree holds `files` (nested paths allowed, any mode), built through a
  * temporary index, and returns its sha. Options as for makeCommit.
  */
-export function makeTreeCommit(gitDir: string, files: Record<string, string | Buffer | TreeFile>, o: Omit<CommitOptions, "files"> = {}): string {
-  const index = path.join(mkdtempSync(path.join(os.tmpdir(), "quarry-index-")), "index");
-  try {
-    const env = { ...process.env, GIT_INDEX_FILE: index };
-    for (const [name, spec] of Object.entries(files)) {
-      const { content, mode = "100644" } = typeof spec === "string" || Buffer.isBuffer(spec) ? { content: spec } : spec;
-      const sha =
-        mode === "160000"
-          ? String(content)
-          : execFileSync("git", ["--git-dir", gitDir, "hash-object", "-w", "--stdin"], { input: content, encoding: "utf8" }).trim();
-      execFileSync("git", ["--git-dir", gitDir, "update-index", "--add", "--cacheinfo", `${mode},${sha},${name}`], { env });
-    }
-    const tree = execFileSync("git", ["--git-dir", gitDir, "write-tree"], { env, encoding: "utf8" }).trim();
-    return commitTree(gitDir, tree, o);
-  } finally {
-    rmSync(path.dirname(index), { recursive: true, force: true });
-  }
+export function makeTreeCommit(gitDir: string, files: Record<string, TreeFile>, o: Omit<CommitOptions, "files"> = {}): string {
+  return commitTree(gitDir, makeTree(gitDir, files), o);
 }
 
 /**
@@ -258,4 +234,32 @@ export function expectedPushPayload(ref: string, before: string, after: string, 
       visibility_level: 20,
     },
   };
+}
+
+/**
+ * A tree entry for makeTree: content for a blob (mode 100644 unless given: "100755", "120000" for a
+ * symbolic link whose content is the target), or a gitlink oid (`submodule`, or mode "160000").
+ */
+export type TreeFile = string | Buffer | { content: string | Buffer; mode?: string } | { submodule: string };
+
+/**
+ * Writes a tree from nested paths ("dir/sub/file.txt" → content) through a throw-away index, so
+ * directories, executables, symlinks and submodules can be made without a work tree.
+ */
+export function makeTree(gitDir: string, files: Record<string, TreeFile>): string {
+  const index = path.join(os.tmpdir(), `quarry-index-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  const env = { ...process.env, GIT_INDEX_FILE: index };
+  try {
+    const lines = Object.entries(files).map(([p, f]) => {
+      if (typeof f !== "string" && !Buffer.isBuffer(f) && "submodule" in f) return `160000 ${f.submodule}\t${p}\n`;
+      const { content, mode = "100644" } = typeof f === "string" || Buffer.isBuffer(f) ? { content: f } : f;
+      if (mode === "160000") return `160000 ${String(content)}\t${p}\n`;
+      const blob = execFileSync("git", ["--git-dir", gitDir, "hash-object", "-w", "--stdin"], { input: content, encoding: "utf8" }).trim();
+      return `${mode} ${blob}\t${p}\n`;
+    });
+    execFileSync("git", ["--git-dir", gitDir, "update-index", "--add", "--index-info"], { input: lines.join(""), env });
+    return execFileSync("git", ["--git-dir", gitDir, "write-tree"], { encoding: "utf8", env }).trim();
+  } finally {
+    rmSync(index, { force: true });
+  }
 }

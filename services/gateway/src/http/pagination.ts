@@ -11,13 +11,17 @@ export function pageRequest(q: { page?: number; per_page?: number }) {
   return { page: Math.max(1, q.page ?? 1), perPage: Math.min(100, Math.max(1, q.per_page ?? 20)) };
 }
 
-/** Builds `<url>; rel="…"` links to pages of the request's URL, on the configured origin. */
-function pageLinks(req: Request, perPage: number, baseUrl: string) {
+/**
+ * Builds `<url>; rel="…"` links to pages of the request's URL, on the configured origin, with
+ * `defaults` added where the request left them out.
+ */
+function pageLinks(req: Request, perPage: number, baseUrl: string, defaults: Record<string, string> = {}) {
   const url = new URL(req.originalUrl, baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`);
   // The original URL is absolute-path; keep the configured origin (and any path prefix).
   const base = new URL(baseUrl);
   url.protocol = base.protocol;
   url.host = base.host;
+  for (const [k, v] of Object.entries(defaults)) if (!url.searchParams.has(k)) url.searchParams.set(k, v);
   return (page: number, rel: string) => {
     url.searchParams.set("page", String(page));
     url.searchParams.set("per_page", String(perPage));
@@ -27,9 +31,10 @@ function pageLinks(req: Request, perPage: number, baseUrl: string) {
 
 /**
  * Writes GitLab's offset-pagination headers: X-Page, X-Per-Page, X-Total, X-Total-Pages,
- * X-Next-Page, X-Prev-Page and a Link header with first/prev/next/last relations.
+ * X-Next-Page, X-Prev-Page and a Link header with first/prev/next/last relations. `defaults` are
+ * added to the links when the request left them out (Grape's declared defaults, e.g. order_by).
  */
-export function setPaginationHeaders(req: Request, res: Response, info: PageInfo, baseUrl: string): void {
+export function setPaginationHeaders(req: Request, res: Response, info: PageInfo, baseUrl: string, defaults: Record<string, string> = {}): void {
   const totalPages = Math.max(1, Math.ceil(info.total / info.perPage));
   const next = info.page < totalPages ? info.page + 1 : null;
   const prev = info.page > 1 ? Math.min(info.page - 1, totalPages) : null;
@@ -39,7 +44,7 @@ export function setPaginationHeaders(req: Request, res: Response, info: PageInfo
   res.setHeader("X-Total-Pages", String(totalPages));
   res.setHeader("X-Next-Page", next ? String(next) : "");
   res.setHeader("X-Prev-Page", prev ? String(prev) : "");
-  const link = pageLinks(req, info.perPage, baseUrl);
+  const link = pageLinks(req, info.perPage, baseUrl, defaults);
   const links: string[] = [];
   if (prev) links.push(link(prev, "prev"));
   if (next) links.push(link(next, "next"));
@@ -108,5 +113,15 @@ export function setKeysetHeaders(
   url.searchParams.delete("cursor");
   url.searchParams.set("per_page", String(k.perPage));
   url.searchParams.set(k.param, k.param === "cursor" ? encodeCursor(k.lastId) : String(k.lastId));
+  res.setHeader("Link", `<${url.toString()}>; rel="next"`);
+}
+
+/** A Link header with only rel="next": the request's URL with `params` replaced (Gitaly keyset paging). */
+export function setNextPageLink(req: Request, res: Response, baseUrl: string, params: Record<string, string>): void {
+  const url = new URL(req.originalUrl, baseUrl);
+  const base = new URL(baseUrl);
+  url.protocol = base.protocol;
+  url.host = base.host;
+  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
   res.setHeader("Link", `<${url.toString()}>; rel="next"`);
 }

@@ -47,6 +47,9 @@ describe("CatFileProcess", () => {
       expect(tree).toMatchObject({ type: "tree", oid: gitIn(dir, "rev-parse", "main^{tree}") });
       // A newline would desynchronise the protocol: refused without asking git.
       expect(await p.read("main\ninfo main")).toBeNull();
+      // Work-tree-relative paths make a bare repository's git die: refused as well.
+      expect(await p.read("main:./a b.txt")).toBeNull();
+      expect(await p.info("main:../a b.txt")).toBeNull();
       expect(p.alive).toBe(true);
     } finally {
       p.close();

@@ -153,3 +153,18 @@ export async function readCommits(gitDir: string, shas: readonly string[]): Prom
   for (const record of records(stdout)) out.set(record[0]!, toCommit(record));
   return out;
 }
+
+/**
+ * Commits `git log` lists for `revs` (full shas or ranges such as "<sha>..<sha>"; never user
+ * input), in log order or oldest first with `reverse`. `env` can lend another repository's
+ * objects (GIT_ALTERNATE_OBJECT_DIRECTORIES).
+ */
+export async function readCommitLog(
+  gitDir: string,
+  revs: readonly string[],
+  o: { reverse?: boolean; env?: Record<string, string> } = {},
+): Promise<Commit[]> {
+  const args = ["log", "--no-show-signature", LOG_FORMAT, ...(o.reverse ? ["--reverse"] : []), ...revs, "--"];
+  const { stdout } = await git(args, { gitDir, env: o.env });
+  return records(stdout).map(toCommit);
+}

@@ -9,6 +9,7 @@ import { personalAccessTokensRouter } from "./personal-access-tokens.ts";
 import { projectsRouter } from "./projects.ts";
 import { protectedBranchesRouter } from "./protected-branches.ts";
 import { tagsRouter } from "./tags.ts";
+import { repositoryRouter } from "./repository.ts";
 import { usersRouter } from "./users.ts";
 import { versionRouter } from "./version.ts";
 
@@ -26,5 +27,6 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(tagsRouter(deps));
   r.use(filesRouter(deps));
   r.use(commitsRouter(deps));
+  r.use(repositoryRouter(deps));
   return r;
 }

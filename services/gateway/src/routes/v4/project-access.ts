@@ -5,14 +5,14 @@ import type { GatewayDeps } from "../../deps.ts";
 import { actor, requireUser } from "../../http/auth.ts";
 import { httpCloneUrl, sshCloneUrl, webUrl, type Urls } from "../../entities/urls.ts";
 
-export type RepositoryAction = "read_repository" | "push_code" | "admin_project";
+export type RepositoryAction = "read_repository" | "download_code" | "push_code" | "admin_project";
 
 /**
  * Resolves `:id` and asks identity-service whether the caller may do `action` on it: invisible
  * projects are 404, visible ones with too low a role 403. Writes need a signed-in user.
  */
 export async function authorizeProject(deps: GatewayDeps, req: Request, action: RepositoryAction) {
-  if (action !== "read_repository") requireUser(req);
+  if (action !== "read_repository" && action !== "download_code") requireUser(req);
   const res = await deps.identity.Authorize(
     { actor: actor(req), action, project: String(req.params.id) },
     { requestId: req.requestId },
