@@ -9,6 +9,9 @@ import { createPrisma } from "./db.ts";
 import type { RepoDeps } from "./deps.ts";
 import { migrations } from "./generated/migrations.ts";
 import { CatFilePool } from "./repository/cat-file.ts";
+import { commitFiles } from "./repository/commit-files.ts";
+import { cherryPickCommit, revertCommit } from "./repository/pick-commit.ts";
+import { updateSubmodule } from "./repository/update-submodule.ts";
 import { createBranch } from "./repository/create-branch.ts";
 import { createRepository } from "./repository/create-repository.ts";
 import { deleteBranch } from "./repository/delete-branch.ts";
@@ -40,6 +43,10 @@ export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinitio
     ProtectBranch: protectBranch(deps),
     UpdateProtectedBranch: updateProtectedBranch(deps),
     UnprotectBranch: unprotectBranch(deps),
+    CommitFiles: commitFiles(deps),
+    CherryPickCommit: cherryPickCommit(deps),
+    RevertCommit: revertCommit(deps),
+    UpdateSubmodule: updateSubmodule(deps),
   };
 }
 
