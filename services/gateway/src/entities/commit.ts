@@ -20,3 +20,18 @@ export function commitEntity(c: Commit, projectWebUrl: string) {
     web_url: `${projectWebUrl}/-/commit/${c.id}`,
   };
 }
+
+/** Line counts of a commit against its parent. */
+export interface CommitStats {
+  additions: number;
+  deletions: number;
+}
+
+/**
+ * A commit with its details (GitLab's API::Entities::CommitDetail): `stats` only when asked for,
+ * `status` and `last_pipeline` null (no pipelines ran for it), and the project's id.
+ */
+export function commitDetailEntity(c: Commit, projectWebUrl: string, o: { projectId: number; stats?: CommitStats | null }) {
+  const stats = o.stats ? { stats: { additions: o.stats.additions, deletions: o.stats.deletions, total: o.stats.additions + o.stats.deletions } } : {};
+  return { ...commitEntity(c, projectWebUrl), ...stats, status: null, project_id: o.projectId, last_pipeline: null };
+}

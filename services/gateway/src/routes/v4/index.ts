@@ -1,10 +1,13 @@
 import { Router } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { branchesRouter } from "./branches.ts";
+import { commitWritesRouter } from "./commit-writes.ts";
+import { fileWritesRouter } from "./file-writes.ts";
 import { groupsRouter } from "./groups.ts";
 import { membersRouter } from "./members.ts";
 import { personalAccessTokensRouter } from "./personal-access-tokens.ts";
 import { projectsRouter } from "./projects.ts";
+import { submodulesRouter } from "./submodules.ts";
 import { usersRouter } from "./users.ts";
 import { versionRouter } from "./version.ts";
 
@@ -18,5 +21,8 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(membersRouter(deps));
   r.use(projectsRouter(deps));
   r.use(branchesRouter(deps));
+  r.use(commitWritesRouter(deps));
+  r.use(fileWritesRouter(deps));
+  r.use(submodulesRouter(deps));
   return r;
 }
