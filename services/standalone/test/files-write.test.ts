@@ -23,7 +23,7 @@ function gitRaw(...args: string[]): Buffer {
 }
 const git = (...args: string[]) => gitRaw(...args).toString("utf8").trim();
 
-const file = (p: string, method: string, body: unknown, token?: string) =>
+const file = (p: string, method: string, body: unknown, token?: string | null) =>
   s.api(`/projects/${projectId}/repository/files/${encodeURIComponent(p)}`, { method, json: body, token });
 const json = async (res: Response) => ({ status: res.status, body: (await res.json()) as Record<string, unknown> });
 
