@@ -59,6 +59,7 @@ describe("CommitFiles", () => {
     expect(events).toHaveLength(1);
     expect(events[0]!.subject).toBe(Subjects.push);
     expect(events[0]!.payload).toMatchObject({
+      ref_protected: false,
       before: base,
       after: head,
       ref: "refs/heads/main",
@@ -191,6 +192,8 @@ describe("CommitFiles", () => {
     });
     await run([{ action: "create", filePath: "m.txt", content: "m" }], { context: pushContext(repo.projectId, { accessLevel: 40 }) });
     expect(show("main:m.txt")).toBe("m");
+    const [event] = await outboxPayloads(t, repo.projectId);
+    expect(event!.payload).toMatchObject({ ref: "refs/heads/main", ref_protected: true });
     // Overwriting a protected branch's history needs force-push rights too.
     await run([{ action: "create", filePath: "f.txt", content: "f" }], { branch: "feature", startBranch: "main" });
     await expect(run([{ action: "create", filePath: "x.txt", content: "x" }], { branch: "main", startBranch: "feature", force: true })).resolves.toBeTruthy();

@@ -33,7 +33,7 @@ export const commitFiles =
     const context = requireContext(req.context);
     if (!(await isRepository(dir))) throw notFound("Repository");
 
-    await assertCanWrite(deps, context, req.branch);
+    const refProtected = await assertCanWrite(deps, context, req.branch);
     const target = await resolveWriteTarget(dir, { branch: req.branch, startBranch: req.startBranch, startSha: req.startSha, force: req.force });
     if (target.rewrite) await assertCanWrite(deps, context, req.branch, true);
     await assertUnchanged(dir, target.baseSha, req.actions, req.fileOperation);
@@ -47,5 +47,5 @@ export const commitFiles =
     const user = actingUser(context);
     const author = { name: req.authorName || user.name, email: req.authorEmail || user.email };
     const sha = await commitTree(dir, { tree, parents: target.baseSha ? [target.baseSha] : [], message: req.commitMessage, author, committer: user });
-    return publishCommit(deps, dir, target, sha, context);
+    return publishCommit(deps, dir, target, sha, context, refProtected);
   };

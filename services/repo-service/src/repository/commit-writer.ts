@@ -12,6 +12,7 @@ import { branchHead, HEADS } from "./branches.ts";
 import { readCommit, type Commit } from "./commits.ts";
 import { branchRefs, git, isValidBranchName, NULL_SHA, resolveCommit } from "./git.ts";
 import { BranchProtection } from "./protection.ts";
+import type { PushedCommit } from "./push-event.ts";
 import { changeRefWithEvent, RefUpdateError } from "./ref-change.ts";
 
 /** The id of the empty tree (the "parent tree" of a root commit). */
@@ -31,10 +32,13 @@ export function actingUser(context: PushContext): Signature {
 
 /**
  * Refuses a write to `branch` the caller may not push to (403, GitLab's wording); `force` also
- * asks for force-push rights (a history rewrite of a protected branch).
+ * asks for force-push rights (a history rewrite of a protected branch). Returns whether the
+ * branch is protected (the push event's ref_protected).
  */
-export async function assertCanWrite(deps: RepoDeps, context: PushContext, branch: string, force = false): Promise<void> {
-  (await BranchProtection.load(deps, context.projectId)).assertCanPush(branch, context.accessLevel, { force });
+export async function assertCanWrite(deps: RepoDeps, context: PushContext, branch: string, force = false): Promise<boolean> {
+  const protection = await BranchProtection.load(deps, context.projectId);
+  protection.assertCanPush(branch, context.accessLevel, { force });
+  return protection.isProtected(branch);
 }
 
 /** Where a write starts and which ref it moves. */
@@ -230,19 +234,19 @@ export interface Written {
  * Moves the target branch to `sha` (compare-and-swap against the head the write was built on)
  * and records the push event carrying the commit. A lost race is 400 and leaves the ref alone.
  */
-export async function publishCommit(deps: RepoDeps, gitDir: string, target: WriteTarget, sha: string, context: PushContext): Promise<Written> {
+export async function publishCommit(deps: RepoDeps, gitDir: string, target: WriteTarget, sha: string, context: PushContext, refProtected: boolean): Promise<Written> {
   const [commit, changes] = await Promise.all([readCommit(gitDir, sha), commitChanges(gitDir, sha)]);
-  await moveBranch(deps, gitDir, target, commit, changes, context);
+  await moveBranch(deps, gitDir, target, { commit, ...changes }, context, refProtected);
   return { commit, additions: changes.additions, deletions: changes.deletions };
 }
 
-async function moveBranch(deps: RepoDeps, gitDir: string, target: WriteTarget, commit: Commit, changes: CommitChanges, context: PushContext): Promise<void> {
+async function moveBranch(deps: RepoDeps, gitDir: string, target: WriteTarget, pushed: PushedCommit, context: PushContext, refProtected: boolean): Promise<void> {
   try {
     await changeRefWithEvent(
       deps,
       gitDir,
-      { ref: target.ref, oldSha: target.oldSha, newSha: commit.id },
-      { context, checkoutSha: commit.id, commits: [{ commit, added: changes.added, modified: changes.modified, removed: changes.removed }] },
+      { ref: target.ref, oldSha: target.oldSha, newSha: pushed.commit.id },
+      { context, checkoutSha: pushed.commit.id, commits: [pushed], refProtected },
     );
   } catch (err) {
     if (err instanceof RefUpdateError) throw badRequest(`Could not update ${target.branch}. Please refresh and try again.`);

@@ -75,7 +75,7 @@ const pickCommit =
     if (!req.sha) throw paramError("sha is missing");
     const context = requireContext(req.context);
     if (!(await isRepository(dir))) throw notFound("Repository");
-    await assertCanWrite(deps, context, req.branch);
+    const refProtected = await assertCanWrite(deps, context, req.branch);
     const sha = await resolveCommit(dir, req.sha);
     if (!sha) throw notFound("Commit");
     const head = await branchHead(dir, req.branch);
@@ -98,7 +98,7 @@ const pickCommit =
       committer: actingUser(context),
     });
     const target = { branch: req.branch, ref: HEADS + req.branch, oldSha: head, baseSha: head, rewrite: false };
-    return { commit: (await publishCommit(deps, dir, target, created, context)).commit };
+    return { commit: (await publishCommit(deps, dir, target, created, context, refProtected)).commit };
   };
 
 /** CherryPickCommit: the picked commit's author stays, its message gets "(cherry picked from commit <sha>)". */

@@ -33,7 +33,7 @@ export const updateSubmodule =
     if (!req.branch) throw paramError("branch is missing");
     const context = requireContext(req.context);
     if (!(await isRepository(dir))) throw notFound("Repository");
-    await assertCanWrite(deps, context, req.branch);
+    const refProtected = await assertCanWrite(deps, context, req.branch);
     if (!(await branchRefs(dir)).length) throw badRequest("The repository is empty");
     const head = await branchHead(dir, req.branch);
     if (!head) throw badRequest("You can only create or edit files when you are on a branch");
@@ -48,5 +48,5 @@ export const updateSubmodule =
     const message = req.commitMessage || `Update submodule ${req.submodule} with oid ${req.commitSha}`;
     const sha = await commitTree(dir, { tree, parents: [head], message, author: user, committer: user });
     const target = { branch: req.branch, ref: HEADS + req.branch, oldSha: head, baseSha: head, rewrite: false };
-    return (await publishCommit(deps, dir, target, sha, context)).commit;
+    return (await publishCommit(deps, dir, target, sha, context, refProtected)).commit;
   };
