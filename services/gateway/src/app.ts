@@ -25,7 +25,9 @@ export function createApp(deps: GatewayDeps): Express {
   const limit = deps.config.maxBodyBytes;
   const multipart = multer({ limits: { fieldSize: limit, fileSize: limit } }).none();
   app.use(express.json({ limit, type: ["application/json", "application/*+json"] }));
-  app.use(express.urlencoded({ extended: true, limit, parameterLimit: 10_000 }));
+  // The raw form stays available: qs merges `actions[][x]` sequences into one element, Rack
+  // (and so GitLab) starts a new element at each repeated key (see http/form.ts).
+  app.use(express.urlencoded({ extended: true, limit, parameterLimit: 10_000, verify: (req, _res, buf) => ((req as express.Request).rawForm = buf) }));
   app.use((req, res, next) => (req.is("multipart/form-data") ? multipart(req, res, next) : next()));
 
   app.use("/api/v4", authenticate(deps), v4Router(deps));

@@ -11,6 +11,9 @@ import { migrations } from "./generated/migrations.ts";
 import { CatFilePool } from "./repository/cat-file.ts";
 import { commitDiff } from "./repository/commit-diff.ts";
 import { compareRefs } from "./repository/compare-refs.ts";
+import { commitFiles } from "./repository/commit-files.ts";
+import { cherryPickCommit, revertCommit } from "./repository/pick-commit.ts";
+import { updateSubmodule } from "./repository/update-submodule.ts";
 import { createBranch } from "./repository/create-branch.ts";
 import { createRepository } from "./repository/create-repository.ts";
 import { createTag } from "./repository/create-tag.ts";
@@ -77,6 +80,10 @@ export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinitio
     CompareRefs: compareRefs(deps),
     ListContributors: listContributors(deps),
     FindMergeBase: findMergeBase(deps),
+    CommitFiles: commitFiles(deps),
+    CherryPickCommit: cherryPickCommit(deps),
+    RevertCommit: revertCommit(deps),
+    UpdateSubmodule: updateSubmodule(deps),
   };
 }
 

@@ -23,6 +23,8 @@ declare global {
       /** The authenticated caller, or undefined for anonymous requests. */
       principal?: Principal;
       requestId: string;
+      /** The raw body of an application/x-www-form-urlencoded request. */
+      rawForm?: Buffer;
     }
   }
 }

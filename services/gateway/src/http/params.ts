@@ -1,6 +1,6 @@
 import type { Request } from "express";
 import { z } from "zod";
-import { invalid, missing } from "./errors.ts";
+import { ApiError, invalid, missing } from "./errors.ts";
 
 /**
  * Parameter schemas. Every route declares its inputs with these; values may arrive as JSON,
@@ -68,6 +68,12 @@ export function requestParams(req: Request): Record<string, unknown> {
 /** Parses path params, query string and body of a request with one shape. */
 export function params<S extends Shape>(req: Request, shape: S): Output<S> {
   return parseParams(shape, { ...requestParams(req), ...req.params });
+}
+
+/** Grape's `allow_blank: false`: `"<name> is empty"` for each given parameter that is a blank string. */
+export function assertNotBlank(values: Record<string, unknown>, names: readonly string[]): void {
+  const blank = names.filter((n) => typeof values[n] === "string" && !(values[n] as string).trim());
+  if (blank.length) throw new ApiError(400, { error: blank.map((n) => `${n} is empty`).join(", ") });
 }
 
 /** The shared paging inputs. */

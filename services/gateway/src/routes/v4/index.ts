@@ -3,6 +3,8 @@ import type { GatewayDeps } from "../../deps.ts";
 import { branchesRouter } from "./branches.ts";
 import { filesRouter } from "./files.ts";
 import { commitsRouter } from "./commits.ts";
+import { commitWritesRouter } from "./commit-writes.ts";
+import { fileWritesRouter } from "./file-writes.ts";
 import { groupsRouter } from "./groups.ts";
 import { membersRouter } from "./members.ts";
 import { personalAccessTokensRouter } from "./personal-access-tokens.ts";
@@ -10,6 +12,7 @@ import { projectsRouter } from "./projects.ts";
 import { protectedBranchesRouter } from "./protected-branches.ts";
 import { tagsRouter } from "./tags.ts";
 import { repositoryRouter } from "./repository.ts";
+import { submodulesRouter } from "./submodules.ts";
 import { usersRouter } from "./users.ts";
 import { versionRouter } from "./version.ts";
 
@@ -28,5 +31,8 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(filesRouter(deps));
   r.use(commitsRouter(deps));
   r.use(repositoryRouter(deps));
+  r.use(commitWritesRouter(deps));
+  r.use(fileWritesRouter(deps));
+  r.use(submodulesRouter(deps));
   return r;
 }

@@ -1,0 +1,39 @@
+import { Router, type Request } from "express";
+import type { GatewayDeps } from "../../deps.ts";
+import { commitDetailEntity } from "../../entities/commit.ts";
+import { webUrl } from "../../entities/urls.ts";
+import { scope } from "../../http/auth.ts";
+import { p, params } from "../../http/params.ts";
+import { ctx } from "./context.ts";
+import { authorizeProject, pushContext } from "./project-access.ts";
+
+/** The submodule path of `/submodules/*submodule`: URL-encoded (`lib%2Fdep`) or not. */
+function submoduleParam(req: Request): string {
+  const raw = req.params.submodule as unknown;
+  return Array.isArray(raw) ? raw.join("/") : String(raw);
+}
+
+/** Submodule references: point a submodule at another commit (200 with the commit's details). */
+export function submodulesRouter(deps: GatewayDeps): Router {
+  const r = Router();
+
+  r.put("/projects/:id/repository/submodules/*submodule", scope("write"), async (req, res) => {
+    const c = ctx(deps, req, res);
+    const q = params(req, { commit_sha: p.string(), branch: p.string(), commit_message: p.string().optional() });
+    const auth = await authorizeProject(deps, req, "push_code");
+    const commit = await deps.repo.UpdateSubmodule(
+      {
+        diskPath: auth.project.diskPath,
+        context: pushContext(auth, req, c.urls),
+        submodule: submoduleParam(req),
+        commitSha: q.commit_sha,
+        branch: q.branch,
+        commitMessage: q.commit_message ?? "",
+      },
+      c.call,
+    );
+    res.status(200).json(commitDetailEntity(commit, null, webUrl(c.urls, auth.project.pathWithNamespace), auth.project.id));
+  });
+
+  return r;
+}
