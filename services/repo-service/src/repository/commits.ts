@@ -132,3 +132,12 @@ export async function mergedInto(gitDir: string, target: string, patterns: reado
   }
   return merged;
 }
+
+/**
+ * Up to `max` commits `git log` lists for `revisions` (full shas, `^<sha>`, full ref names;
+ * nothing a caller typed), newest first, with one process.
+ */
+export async function logCommits(gitDir: string, revisions: readonly string[], max: number): Promise<Commit[]> {
+  const { stdout } = await git(["log", `--max-count=${max}`, "--no-show-signature", LOG_FORMAT, ...revisions, "--"], { gitDir });
+  return records(stdout).map(toCommit);
+}
