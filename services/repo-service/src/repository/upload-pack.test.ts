@@ -1,3 +1,4 @@
+import { status } from "@quarry/grpc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collect, send, serveGitHttp } from "../../test/git-http-support.ts";
 import { gitIn, makeCommit, repositoryWith, setUp, type TestContext } from "../../test/support.ts";
@@ -24,5 +25,12 @@ describe("UploadPack", () => {
     const { data, error } = await out;
     expect(error).toBeUndefined();
     expect(data.subarray(0, 12).toString("latin1")).toBe("0008NAK\nPACK");
+  });
+
+  it("answers NOT_FOUND for a missing repository", async () => {
+    const call = served.client.UploadPack();
+    const out = collect(call);
+    send(call, { diskPath: "@hashed/00/00/none.git", gitProtocol: "" }, Buffer.from("0000"));
+    expect((await out).error?.code).toBe(status.NOT_FOUND);
   });
 });
