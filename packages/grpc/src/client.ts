@@ -22,6 +22,22 @@ export interface ClientOptions {
   deadlineMs: number;
 }
 
+const CHANNEL_OPTIONS = {
+  "grpc.max_receive_message_length": 64 * 1024 * 1024,
+  "grpc.max_send_message_length": 64 * 1024 * 1024,
+  // Reconnect quickly after a peer restarts instead of backing off for minutes.
+  "grpc.initial_reconnect_backoff_ms": 200,
+  "grpc.max_reconnect_backoff_ms": 2000,
+};
+
+/**
+ * The generated grpc-js client itself, for services with streaming RPCs (which the promise
+ * client leaves out), on the same channel options.
+ */
+export function createStreamingClient<C extends grpc.Client>(ctor: { new (address: string, credentials: grpc.ChannelCredentials, options?: object): C }, address: string): C {
+  return new ctor(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+}
+
 /**
  * Creates a typed client whose unary methods return promises and always carry a deadline.
  * Calls fail fast (no wait-for-ready) when the peer is down, so the gateway can answer 503.
@@ -31,13 +47,7 @@ export function createClient<D extends grpc.ServiceDefinition>(
   address: string,
   options: ClientOptions,
 ): PromiseClient<D> {
-  const raw = new ctor(address, grpc.credentials.createInsecure(), {
-    "grpc.max_receive_message_length": 64 * 1024 * 1024,
-    "grpc.max_send_message_length": 64 * 1024 * 1024,
-    // Reconnect quickly after a peer restarts instead of backing off for minutes.
-    "grpc.initial_reconnect_backoff_ms": 200,
-    "grpc.max_reconnect_backoff_ms": 2000,
-  });
+  const raw = new ctor(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
   const client: Record<string, unknown> = {
     raw,
     close: () => raw.close(),

@@ -4,9 +4,10 @@ import multer from "multer";
 import type { GatewayDeps } from "./deps.ts";
 import { authenticate } from "./http/auth.ts";
 import { errorHandler, routeNotFound } from "./http/errors.ts";
+import { gitHttpRouter } from "./routes/git-http.ts";
 import { v4Router } from "./routes/v4/index.ts";
 
-/** The express application: body parsing, request ids, authentication, /api/v4 routes, errors. */
+/** The express application: body parsing, request ids, authentication, /api/v4 routes, git smart HTTP, errors. */
 export function createApp(deps: GatewayDeps): Express {
   const app = express();
   app.disable("x-powered-by");
@@ -31,6 +32,7 @@ export function createApp(deps: GatewayDeps): Express {
   app.use((req, res, next) => (req.is("multipart/form-data") ? multipart(req, res, next) : next()));
 
   app.use("/api/v4", authenticate(deps), v4Router(deps));
+  app.use(gitHttpRouter(deps));
   app.use(routeNotFound);
   app.use(errorHandler(deps.log));
   return app;

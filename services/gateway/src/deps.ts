@@ -1,12 +1,15 @@
 import type { PromiseClient } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import type { IdentityServiceDefinition, RepoServiceDefinition } from "@quarry/proto";
+import type { GitHttpServiceClient } from "@quarry/proto/types/repo/v1/GitHttpService";
 import type { TokenCache } from "./http/auth.ts";
 
 /** What the routes need; wired by hand in main.ts / the standalone launcher. */
 export interface GatewayDeps {
   identity: PromiseClient<IdentityServiceDefinition>;
   repo: PromiseClient<RepoServiceDefinition>;
+  /** repo-service's streaming git smart HTTP RPCs (raw grpc-js client, no deadline: transfers take as long as they take). */
+  gitHttp: GitHttpServiceClient;
   tokenCache: TokenCache;
   log: Logger;
   config: {

@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Subjects, type EventBus, type TokenRevokeEvent } from "@quarry/bus";
-import { createClient, type PromiseClient } from "@quarry/grpc";
+import { createClient, createStreamingClient, type PromiseClient } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import { identityV1, repoV1, type IdentityServiceDefinition, type RepoServiceDefinition } from "@quarry/proto";
 import { randomUUID } from "node:crypto";
@@ -37,10 +37,12 @@ export interface RunningGateway {
 export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
   const identity: PromiseClient<IdentityServiceDefinition> = createClient(identityV1.IdentityService, o.identityAddress, { deadlineMs: o.deadlineMs });
   const repo: PromiseClient<RepoServiceDefinition> = createClient(repoV1.RepoService, o.repoAddress, { deadlineMs: o.deadlineMs });
+  const gitHttp = createStreamingClient(repoV1.GitHttpService, o.repoAddress);
   const tokenCache = new TokenCache(o.authCacheTtlMs);
   const deps: GatewayDeps = {
     identity,
     repo,
+    gitHttp,
     tokenCache,
     log: o.log,
     config: { externalUrl: "", maxBodyBytes: o.maxBodyBytes, version: o.version, revision: o.revision },
@@ -72,6 +74,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
       server.closeAllConnections();
       identity.close();
       repo.close();
+      gitHttp.close();
     },
   };
 }

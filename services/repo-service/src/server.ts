@@ -1,4 +1,5 @@
 import { mkdir } from "node:fs/promises";
+import type * as grpc from "@grpc/grpc-js";
 import path from "node:path";
 import { OutboxRelay, type EventBus } from "@quarry/bus";
 import { applyMigrations } from "@quarry/database";
@@ -44,6 +45,9 @@ import { listCommits } from "./repository/list-commits.ts";
 import { listContributors } from "./repository/list-contributors.ts";
 import { listTree } from "./repository/list-tree.ts";
 import { setDefaultBranch } from "./repository/set-default-branch.ts";
+import { infoRefs } from "./repository/info-refs.ts";
+import { receivePack } from "./repository/receive-pack.ts";
+import { uploadPack } from "./repository/upload-pack.ts";
 
 export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinition> {
   return {
@@ -87,6 +91,15 @@ export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinitio
   };
 }
 
+/** GitHttpService's streaming handlers (raw grpc-js: the unary wrapper does not stream). */
+export function gitHttpHandlers(deps: RepoDeps): grpc.UntypedServiceImplementation {
+  return {
+    InfoRefs: infoRefs(deps),
+    UploadPack: uploadPack(deps),
+    ReceivePack: receivePack(deps),
+  };
+}
+
 export interface RepoServiceOptions {
   databaseUrl: string;
   grpcAddress: string;
@@ -117,6 +130,7 @@ export async function startRepoService(o: RepoServiceOptions): Promise<RunningRe
   const deps: RepoDeps = { prisma, bus: o.bus, outbox, log: o.log, storageRoot, catFile, defaultBranchProtection: o.defaultBranchProtection ?? 2 };
   const server = createGrpcServer(o.log);
   server.addService("quarry.repo.v1.RepoService", repoV1.RepoService.service, repoHandlers(deps));
+  server.addRawService("quarry.repo.v1.GitHttpService", repoV1.GitHttpService.service, gitHttpHandlers(deps));
   let address: string;
   try {
     address = await server.listen(o.grpcAddress);

@@ -92,6 +92,25 @@ function toPrincipal(r: AuthenticateResponse__Output): Principal {
 }
 
 /**
+ * The principal a token stands for, through the cache or identity-service; undefined for an
+ * unknown, revoked or expired token (or a blocked user). Shared by API and git HTTP authentication.
+ */
+export async function principalForToken(deps: GatewayDeps, token: string, requestId: string): Promise<Principal | undefined> {
+  const digest = createHash("sha256").update(token).digest("hex");
+  const cached = deps.tokenCache.get(digest);
+  if (cached) return cached;
+  let principal: Principal;
+  try {
+    principal = toPrincipal(await deps.identity.Authenticate({ token }, { requestId }));
+  } catch (err) {
+    if ((err as { code?: number }).code === status.UNAUTHENTICATED) return undefined;
+    throw err;
+  }
+  deps.tokenCache.set(digest, principal);
+  return principal;
+}
+
+/**
  * Resolves credentials when present. Bad credentials are 401 even on public endpoints, as in
  * GitLab; no credentials leaves the request anonymous for the route to judge.
  */
@@ -99,20 +118,25 @@ export function authenticate(deps: GatewayDeps): RequestHandler {
   return async (req: Request, _res: Response, next: NextFunction) => {
     const token = tokenFrom(req);
     if (!token) return next();
-    const digest = createHash("sha256").update(token).digest("hex");
-    let principal = deps.tokenCache.get(digest);
-    if (!principal) {
-      try {
-        principal = toPrincipal(await deps.identity.Authenticate({ token }, { requestId: req.requestId }));
-      } catch (err) {
-        if ((err as { code?: number }).code === status.UNAUTHENTICATED) return next(unauthorized());
-        return next(err);
-      }
-      deps.tokenCache.set(digest, principal);
+    try {
+      const principal = await principalForToken(deps, token, req.requestId);
+      if (!principal) return next(unauthorized());
+      req.principal = principal;
+    } catch (err) {
+      return next(err);
     }
-    req.principal = principal;
     next();
   };
+}
+
+/** HTTP Basic credentials (`Authorization: Basic base64(user:password)`), or undefined. */
+export function basicCredentials(req: Request): { username: string; password: string } | undefined {
+  const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(req.get("authorization") ?? "");
+  if (!m) return undefined;
+  const decoded = Buffer.from(m[1]!, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon < 0) return undefined;
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
 /** The actor message identity-service expects. */

@@ -114,10 +114,11 @@ export async function readCommit(gitDir: string, sha: string): Promise<Commit> {
 
 /**
  * The commits `git log <args>` prints, in its order. `args` are log options, then
- * "--end-of-options", revisions, "--" and paths.
+ * "--end-of-options", revisions, "--" and paths. `env` can lend another repository's objects
+ * (GIT_ALTERNATE_OBJECT_DIRECTORIES).
  */
-export async function logCommits(gitDir: string, args: readonly string[]): Promise<Commit[]> {
-  const { stdout } = await git(["log", "--no-show-signature", LOG_FORMAT, ...args], { gitDir });
+export async function logCommits(gitDir: string, args: readonly string[], env?: Record<string, string>): Promise<Commit[]> {
+  const { stdout } = await git(["log", "--no-show-signature", LOG_FORMAT, ...args], { gitDir, env });
   return records(stdout).map(toCommit);
 }
 
@@ -152,19 +153,4 @@ export async function readCommits(gitDir: string, shas: readonly string[]): Prom
   const { stdout } = await git(["log", "--no-walk=unsorted", "--no-show-signature", LOG_FORMAT, ...unique, "--"], { gitDir });
   for (const record of records(stdout)) out.set(record[0]!, toCommit(record));
   return out;
-}
-
-/**
- * Commits `git log` lists for `revs` (full shas or ranges such as "<sha>..<sha>"; never user
- * input), in log order or oldest first with `reverse`. `env` can lend another repository's
- * objects (GIT_ALTERNATE_OBJECT_DIRECTORIES).
- */
-export async function readCommitLog(
-  gitDir: string,
-  revs: readonly string[],
-  o: { reverse?: boolean; env?: Record<string, string> } = {},
-): Promise<Commit[]> {
-  const args = ["log", "--no-show-signature", LOG_FORMAT, ...(o.reverse ? ["--reverse"] : []), ...revs, "--"];
-  const { stdout } = await git(args, { gitDir, env: o.env });
-  return records(stdout).map(toCommit);
 }

@@ -3,7 +3,7 @@ import { notFound } from "@quarry/grpc";
 import type { CompareRefsRequest__Output } from "@quarry/proto/types/repo/v1/CompareRefsRequest";
 import type { CompareRefsResponse__Output as CompareRefsResponse } from "@quarry/proto/types/repo/v1/CompareRefsResponse";
 import type { RepoDeps } from "../deps.ts";
-import { readCommitLog } from "./commits.ts";
+import { logCommits } from "./commits.ts";
 import { readCompareDiffs } from "./compare-diffs.ts";
 import { mergeBase } from "./find-merge-base.ts";
 import { isRepository } from "./git.ts";
@@ -42,7 +42,7 @@ export const compareRefs =
     const common = req.straight ? "" : await mergeBase(dir, [fromSha, toSha], env);
     const base = req.straight ? fromSha : common || emptyTree(toSha);
     const [commits, diff] = await Promise.all([
-      readCommitLog(dir, [`${fromSha}..${toSha}`], { reverse: true, env }),
+      logCommits(dir, ["--reverse", "--end-of-options", `${fromSha}..${toSha}`, "--"], env),
       readCompareDiffs(dir, base, toSha, { env }),
     ]);
     return {

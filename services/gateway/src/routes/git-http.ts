@@ -1,0 +1,213 @@
+// Git over smart HTTP at the root (not under /api/v4), as GitLab serves it:
+//   GET  /<namespace…>/<project>[.git]/info/refs?service=git-upload-pack|git-receive-pack
+//   POST /<namespace…>/<project>[.git]/git-upload-pack | git-receive-pack
+// HTTP Basic with a personal access token as the password (any username); anonymous clones of
+// public projects. Bodies stream through repo-service's GitHttpService, never buffered whole.
+import { createGunzip } from "node:zlib";
+import type { Readable } from "node:stream";
+import type * as grpc from "@grpc/grpc-js";
+import { httpErrorFromGrpc, Metadata, status } from "@quarry/grpc";
+import { Router, type Request, type Response } from "express";
+import type { GatewayDeps } from "../deps.ts";
+import { actor, basicCredentials, principalForToken } from "../http/auth.ts";
+import { pushContext } from "./v4/project-access.ts";
+
+type Service = "git-upload-pack" | "git-receive-pack";
+
+const Messages = {
+  accessDenied:
+    "HTTP Basic: Access denied. If a password was provided for Git authentication, the password was incorrect or you're required to use a token instead of a password. If a token was provided, it was either incorrect, expired, or improperly scoped.",
+  projectNotFound: "The project you were looking for could not be found or you don't have permission to view it.",
+  download: "You are not allowed to download code from this project.",
+  push: "You are not allowed to push code to this project.",
+  authDownload: "You are not allowed to download code.",
+  authUpload: "You are not allowed to upload code.",
+  command: "The command you're trying to execute is not allowed.",
+} as const;
+
+/** Token scopes that allow a fetch / a push (GitLab's abilities_for_scopes). */
+const SCOPES: Record<Service, readonly string[]> = {
+  "git-upload-pack": ["api", "read_api", "read_repository", "write_repository"],
+  "git-receive-pack": ["api", "write_repository"],
+};
+
+/** Largest body chunk one request message carries. */
+const CHUNK_SIZE = 64 * 1024;
+
+/** A refusal in git's terms: a plain-text body git prints as "remote: …". */
+class GitHttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly challenge = false,
+  ) {
+    super(message);
+  }
+}
+
+function sendError(res: Response, err: GitHttpError): void {
+  if (err.challenge) res.setHeader("WWW-Authenticate", 'Basic realm="GitLab"');
+  res.status(err.status).type("text/plain").send(err.message);
+}
+
+export function gitHttpRouter(deps: GatewayDeps): Router {
+  const r = Router();
+
+  r.get(/^\/(.+?\/[^/]+?)(?:\.git)?\/info\/refs$/, async (req, res) => {
+    const service = req.query.service;
+    if (service !== "git-upload-pack" && service !== "git-receive-pack") return sendError(res, new GitHttpError(403, Messages.command));
+    await serve(req, res, service, async (diskPath, gitProtocol) => {
+      const call = deps.gitHttp.InfoRefs({ diskPath, service, gitProtocol }, callMetadata(req));
+      // git http-backend's framing: protocol v2 advertisements start without the service line.
+      const prefix = /(^|:)version=2(:|$)/.test(gitProtocol) ? Buffer.alloc(0) : Buffer.from(`${pktLine(`# service=${service}\n`)}0000`);
+      await relay(call, res, `application/x-${service}-advertisement`, prefix);
+    });
+  });
+
+  r.post(/^\/(.+?\/[^/]+?)(?:\.git)?\/(git-upload-pack|git-receive-pack)$/, async (req, res) => {
+    const service = req.params[1] as Service;
+    await serve(req, res, service, async (diskPath, gitProtocol, auth) => {
+      const call: grpc.ClientDuplexStream<object, { data: Buffer }> =
+        service === "git-upload-pack"
+          ? deps.gitHttp.UploadPack(callMetadata(req))
+          : deps.gitHttp.ReceivePack(callMetadata(req));
+      const first =
+        service === "git-upload-pack"
+          ? { diskPath, gitProtocol }
+          : { diskPath, gitProtocol, context: pushContext(auth, req, { base: deps.config.externalUrl }) };
+      await Promise.all([sendBody(call, first, requestBody(req)), relay(call, res, `application/x-${service}-result`, Buffer.alloc(0))]);
+    });
+  });
+
+  /**
+   * Authenticates and authorizes a git request, then runs `stream` with the repository path;
+   * refusals are answered the way git clients expect.
+   */
+  async function serve(
+    req: Request,
+    res: Response,
+    service: Service,
+    stream: (diskPath: string, gitProtocol: string, auth: { project: NonNullable<Authorized["project"]>; accessLevel: number }) => Promise<void>,
+  ): Promise<void> {
+    try {
+      const auth = await authorize(deps, req, service, String(req.params[0]));
+      await stream(auth.project.diskPath, req.get("git-protocol") ?? "", auth);
+    } catch (err) {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (err instanceof GitHttpError) return sendError(res, err);
+      const mapped = httpErrorFromGrpc(err);
+      if (mapped.status >= 500) deps.log.warn({ err, path: req.path }, "git http request failed");
+      const message = typeof mapped.body.message === "string" ? mapped.body.message : "Internal Server Error";
+      sendError(res, new GitHttpError(mapped.status, message));
+    }
+  }
+
+  return r;
+}
+
+type Authorized = Awaited<ReturnType<GatewayDeps["identity"]["Authorize"]>>;
+
+/**
+ * GitLab's order: credentials (401 with a Basic challenge when missing or wrong, or when an
+ * anonymous caller may not fetch), token scopes (403), project visibility (404), role (403).
+ */
+async function authorize(deps: GatewayDeps, req: Request, service: Service, projectPath: string) {
+  const creds = basicCredentials(req);
+  if (creds) {
+    const principal = creds.password ? await principalForToken(deps, creds.password, req.requestId) : undefined;
+    if (!principal) throw new GitHttpError(401, Messages.accessDenied, true);
+    req.principal = principal;
+    if (!SCOPES[service].some((s) => principal.scopes.includes(s))) {
+      throw new GitHttpError(403, service === "git-upload-pack" ? Messages.authDownload : Messages.authUpload);
+    }
+  } else if (service === "git-receive-pack") {
+    throw new GitHttpError(401, Messages.accessDenied, true);
+  }
+  const action = service === "git-upload-pack" ? "download_code" : "push_code";
+  try {
+    const res = await deps.identity.Authorize({ actor: actor(req), action, project: projectPath }, { requestId: req.requestId });
+    return { project: res.project!, accessLevel: res.accessLevel };
+  } catch (err) {
+    const code = (err as { code?: number }).code;
+    // Anonymous callers learn nothing about private projects: they are asked to sign in.
+    if ((code === status.NOT_FOUND || code === status.PERMISSION_DENIED) && !req.principal) throw new GitHttpError(401, Messages.accessDenied, true);
+    if (code === status.NOT_FOUND) throw new GitHttpError(404, Messages.projectNotFound);
+    if (code === status.PERMISSION_DENIED) throw new GitHttpError(403, service === "git-upload-pack" ? Messages.download : Messages.push);
+    throw err;
+  }
+}
+
+function callMetadata(req: Request): Metadata {
+  const m = new Metadata();
+  m.set("x-request-id", req.requestId);
+  return m;
+}
+
+/** A pkt-line: 4 hex digits of length (header included), then the payload. */
+function pktLine(payload: string): string {
+  return (Buffer.byteLength(payload) + 4).toString(16).padStart(4, "0") + payload;
+}
+
+/** The request body, decompressed when git sent it gzipped (large fetch negotiations). */
+function requestBody(req: Request): Readable {
+  const encoding = (req.get("content-encoding") ?? "").trim().toLowerCase();
+  return encoding === "gzip" || encoding === "x-gzip" ? req.pipe(createGunzip()) : req;
+}
+
+/** Streams `body` into the call in chunks of at most CHUNK_SIZE, after the `first` message, honouring backpressure. */
+async function sendBody(call: grpc.ClientDuplexStream<object, unknown>, first: object, body: Readable): Promise<void> {
+  const write = async (message: object) => {
+    if (!call.write(message)) await new Promise<void>((resolve) => call.once("drain", resolve));
+  };
+  try {
+    await write(first);
+    // The request must outlive its body: the response is still to be written.
+    for await (const chunk of body.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+      for (let at = 0; at < chunk.length; at += CHUNK_SIZE) await write({ data: chunk.subarray(at, at + CHUNK_SIZE) });
+    }
+    call.end();
+  } catch (err) {
+    // A broken or corrupt body (bad gzip, client gone): abandon the call.
+    call.cancel();
+    throw err;
+  }
+}
+
+/**
+ * Streams the call's chunks into the response. Headers go out with the first chunk (or at the
+ * end of an empty answer), so a failure before any output still becomes a proper HTTP error;
+ * a failure later rejects with headers sent, and the caller cuts the connection.
+ */
+function relay(call: grpc.ClientReadableStream<{ data: Buffer }> | grpc.ClientDuplexStream<object, { data: Buffer }>, res: Response, contentType: string, prefix: Buffer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const start = () => {
+      if (res.headersSent) return;
+      res.status(200);
+      res.setHeader("Content-Type", contentType);
+      res.setHeader("Cache-Control", "no-cache");
+      if (prefix.length) res.write(prefix);
+    };
+    const abort = () => call.cancel();
+    res.on("close", abort);
+    call.on("data", (msg: { data: Buffer }) => {
+      start();
+      if (!res.write(msg.data)) {
+        call.pause();
+        res.once("drain", () => call.resume());
+      }
+    });
+    call.on("error", (err) => {
+      res.off("close", abort);
+      reject(err);
+    });
+    call.on("end", () => {
+      res.off("close", abort);
+      start();
+      res.end();
+      resolve();
+    });
+  });
+}
