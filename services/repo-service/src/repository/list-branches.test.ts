@@ -1,8 +1,15 @@
 import { execFileSync } from "node:child_process";
 import { status } from "@quarry/grpc";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { gitIn, makeCommit, newProject, repositoryWith, setUp, type TestContext } from "../../test/support.ts";
+import { git } from "./git.ts";
 import { listBranches } from "./list-branches.ts";
+
+// Counts git processes, to show that a repeated listing spawns none.
+vi.mock("./git.ts", async (importOriginal) => {
+  const mod = await importOriginal<typeof import("./git.ts")>();
+  return { ...mod, git: vi.fn(mod.git) };
+});
 
 let t: TestContext;
 let list: ReturnType<typeof listBranches>;
@@ -71,6 +78,14 @@ describe("ListBranches", () => {
       ünicode: true,
     });
     expect(branches.filter((b) => b.default).map((b) => b.name)).toEqual(["main"]);
+  });
+
+  it("starts no git process when the same page is listed again", async () => {
+    await request();
+    vi.mocked(git).mockClear();
+    const again = await request();
+    expect(again.branches.length).toBe(NAMES.length);
+    expect(vi.mocked(git)).not.toHaveBeenCalled();
   });
 
   it("keeps merged right when branches move between listings (answers are cached per commit pair)", async () => {

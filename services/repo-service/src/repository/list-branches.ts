@@ -3,16 +3,17 @@ import type { ListBranchesRequest__Output } from "@quarry/proto/types/repo/v1/Li
 import type { ListBranchesResponse__Output as ListBranchesResponse } from "@quarry/proto/types/repo/v1/ListBranchesResponse";
 import type { RepoDeps } from "../deps.ts";
 import { compareNames, HEADS, mergedHeads, nameFilter, pagination, toBranch } from "./branches.ts";
-import { readRefCommits } from "./commits.ts";
+import type { Commit } from "./commits.ts";
+import { parseCommitObject, toApiCommit } from "./commit-objects.ts";
 import { isRepository, readBranchHeads } from "./git.ts";
 import { BranchProtection } from "./protection.ts";
 import { repositoryPath } from "./validate.ts";
 
 /**
  * Branches sorted by name (an exact `search` match first, as GitLab does), filtered by `search`
- * or `regex`, one page of them. The names come from
- * the ref files (no process); the page's commits from one `git for-each-ref`, and `merged` from
- * one `git for-each-ref --merged`, run side by side.
+ * or `regex`, one page of them. Names and heads come from the ref files and the page's commits
+ * from the cat-file pool (no process); `merged` is cached per commit pair, so a repeated listing
+ * starts no git process at all.
  */
 export const listBranches =
   (deps: RepoDeps) =>
@@ -31,16 +32,29 @@ export const listBranches =
       return new Map(page.map((n) => [n, now.get(HEADS + n) ?? ""]));
     };
     const [commits, merged, protection] = await Promise.all([
-      readRefCommits(dir, page.map((n) => HEADS + n)),
+      readHeadCommits(deps, dir, pageHeads),
       mergedHeads(dir, heads.get(HEADS + defaultBranch) ?? "", pageHeads, reread),
       BranchProtection.load(deps, req.projectId),
     ]);
     return {
       branches: page.flatMap((name) => {
-        const commit = commits.get(HEADS + name);
+        const commit = commits.get(name);
         // Gone since the names were read, or not pointing at a commit.
         return commit ? [toBranch(name, commit, merged, defaultBranch, protection, req.accessLevel)] : [];
       }),
       total: names.length,
     };
   };
+
+/** The commits the page's heads point at (name → commit), read through the cat-file pool. */
+async function readHeadCommits(deps: RepoDeps, dir: string, heads: ReadonlyMap<string, string>): Promise<Map<string, Commit>> {
+  const entries = await deps.catFile.use(dir, (p) =>
+    Promise.all(
+      [...heads].map(async ([name, sha]) => {
+        const obj = await p.read(sha);
+        return [name, obj?.type === "commit" ? toApiCommit(parseCommitObject(obj.oid, obj.data)) : null] as const;
+      }),
+    ),
+  );
+  return new Map(entries.filter((e): e is readonly [string, Commit] => e[1] !== null));
+}
