@@ -61,6 +61,27 @@ describe("protected branches", () => {
     ]);
   });
 
+  it("refuses API writes below the rule's push level (403) and allows them at it", async () => {
+    const write = (branch: string) =>
+      s.api(`/projects/${projectId}/repository/files/dev.txt`, {
+        method: "POST",
+        token: developer.token,
+        json: { branch, content: "x\n", commit_message: "Add dev.txt" },
+      });
+    const before = (await branch("main")).commit as { id: string };
+    const refused = await write("main");
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ message: "403 Forbidden - You are not allowed to push into this branch" });
+    expect(((await branch("main")).commit as { id: string }).id).toBe(before.id);
+    expect((await write("release/1.0")).status).toBe(201);
+    const commit = await s.api(`/projects/${projectId}/repository/commits`, {
+      method: "POST",
+      token: developer.token,
+      json: { branch: "main", commit_message: "Sneak", actions: [{ action: "create", file_path: "sneak.txt", content: "x" }] },
+    });
+    expect(commit.status).toBe(403);
+  });
+
   it("refuses deleting a protected branch through the branches API (405)", async () => {
     const res = await s.api(`/projects/${projectId}/repository/branches/${encodeURIComponent("release/1.0")}`, { method: "DELETE" });
     expect(res.status).toBe(405);
