@@ -178,6 +178,9 @@ describe("CommitFiles", () => {
     expect(gitIn(empty.dir, "rev-parse", "refs/heads/main")).toBe(written.commit.id);
     const [event] = await outboxPayloads(t, empty.projectId);
     expect(event!.payload).toMatchObject({ before: NULL_SHA, after: written.commit.id, commits: [{ added: ["README.md"] }] });
+    // Creating the default branch protects it (default_branch_protection 2).
+    const rules = await t.deps.prisma.protectedBranch.findMany({ where: { projectId: empty.projectId } });
+    expect(rules.map((r) => r.name)).toEqual(["main"]);
     await expect(commitFiles(t.deps)({ ...request([{ action: "update", filePath: "x", content: "y" }]), diskPath: (await repositoryWith(t)).diskPath })).rejects.toMatchObject({
       body: { message: "A file with this name doesn't exist" },
     });

@@ -129,6 +129,20 @@ export async function protectDefaultBranch(tx: Prisma.TransactionClient, setting
   });
 }
 
+/**
+ * protectDefaultBranch for a ref change that creates the project's default branch (the first
+ * push or commit of an empty repository, or re-creating it), as GitLab does on branch creation.
+ */
+export async function protectIfNewDefaultBranch(
+  tx: Prisma.TransactionClient,
+  setting: number,
+  context: { projectId: number; defaultBranch: string },
+  change: { ref: string; before: string },
+): Promise<void> {
+  if (!/^0+$/.test(change.before) || change.ref !== `refs/heads/${context.defaultBranch}`) return;
+  await protectDefaultBranch(tx, setting, context.projectId, context.defaultBranch);
+}
+
 function toRule(row: ProtectedBranchRow): ProtectionRule {
   const levels: Record<AccessKind, number[]> = { push: [], merge: [], unprotect: [] };
   for (const l of row.accessLevels) if (l.kind in levels) levels[l.kind as AccessKind].push(l.accessLevel);

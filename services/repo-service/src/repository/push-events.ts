@@ -8,6 +8,7 @@ import { git, resolveCommit } from "./git.ts";
 import { isNullSha, type RefCommand } from "./pkt-line.ts";
 import type { BranchProtection } from "./protection.ts";
 import { buildPushEvent, PUSH_COMMITS_LIMIT, pushSubject, type PushedCommit, type PushEventInput } from "./push-event.ts";
+import { protectIfNewDefaultBranch } from "./protection.ts";
 
 const HEADS = "refs/heads/";
 const TAGS = "refs/tags/";
@@ -101,7 +102,10 @@ async function withChangedPaths(gitDir: string, commits: PushedCommit["commit"][
 export async function recordPushEvents(deps: RepoDeps, inputs: readonly PushEventInput[]): Promise<void> {
   if (!inputs.length) return;
   await deps.prisma.$transaction(async (tx) => {
-    for (const i of inputs) await enqueueEvent(tx, pushSubject(i.ref), buildPushEvent(i));
+    for (const i of inputs) {
+      await enqueueEvent(tx, pushSubject(i.ref), buildPushEvent(i));
+      await protectIfNewDefaultBranch(tx, deps.defaultBranchProtection, i.context, { ref: i.ref, before: i.before });
+    }
   });
   deps.outbox.kick();
 }

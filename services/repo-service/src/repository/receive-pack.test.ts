@@ -105,6 +105,12 @@ describe("ReceivePack", () => {
     const payload = event!.payload as { total_commits_count: number; commits: { title: string }[] };
     expect(payload.total_commits_count).toBe(22);
     expect(payload.commits.map((c) => c.title)).toEqual(Array.from({ length: 20 }, (_, i) => `C${i + 3}`));
+    // Not the default branch ("main"): nothing gets protected.
+    expect(await t.deps.prisma.protectedBranch.count({ where: { projectId: r.projectId } })).toBe(0);
+    const main = makeCommit(scratch, { message: "Main\n", parents: [head] });
+    await push(r.diskPath, [{ old: ZERO, new: main, ref: "refs/heads/main" }], packOf(scratch, [main, `^${head}`]), 40, r.projectId);
+    const rules = await t.deps.prisma.protectedBranch.findMany({ where: { projectId: r.projectId } });
+    expect(rules.map((rule) => rule.name)).toEqual(["main"]);
   });
 
   it("records a tag_push event with the annotation and the tagged commit", async () => {

@@ -2,7 +2,7 @@ import { enqueueEvent } from "@quarry/bus";
 import type { PushContext__Output as PushContext } from "@quarry/proto/types/repo/v1/PushContext";
 import type { RepoDeps } from "../deps.ts";
 import { git, GitError, NULL_SHA } from "./git.ts";
-import { BranchProtection } from "./protection.ts";
+import { BranchProtection, protectIfNewDefaultBranch } from "./protection.ts";
 import { buildPushEvent, pushSubject, type PushEventInput } from "./push-event.ts";
 
 /** A compare-and-swap ref change; NULL_SHA as `oldSha` creates the ref, as `newSha` deletes it. */
@@ -63,6 +63,7 @@ export async function changeRefWithEvent(
         await updateRef(gitDir, change);
         moved = true;
         await enqueueEvent(tx, pushSubject(change.ref), payload);
+        await protectIfNewDefaultBranch(tx, deps.defaultBranchProtection, event.context, { ref: change.ref, before: change.oldSha });
       },
       { timeout: 30_000, maxWait: 10_000 },
     );
