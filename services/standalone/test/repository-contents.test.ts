@@ -191,8 +191,8 @@ describe("compare", () => {
     expect(r.commits.map((c: { id: string }) => c.id)).toEqual([sha.f1]);
     expect(r.commit).toMatchObject({ id: sha.f1, title: "Feature work", author_name: "Carol", short_id: sha.f1!.slice(0, 8) });
     expect(r.diffs).toEqual([
-      { diff: "@@ -0,0 +1 @@\n+feature\n", collapsed: false, too_large: false, new_path: "feature.txt", old_path: "feature.txt", a_mode: "0", b_mode: "100644", new_file: true, renamed_file: false, deleted_file: false },
-      { diff: "@@ -1 +0,0 @@\n-z\n", collapsed: false, too_large: false, new_path: "files/z.txt", old_path: "files/z.txt", a_mode: "100644", b_mode: "0", new_file: false, renamed_file: false, deleted_file: true },
+      { diff: "@@ -0,0 +1 @@\n+feature\n", collapsed: false, too_large: false, new_path: "feature.txt", old_path: "feature.txt", a_mode: "0", b_mode: "100644", new_file: true, renamed_file: false, deleted_file: false, generated_file: null },
+      { diff: "@@ -1 +0,0 @@\n-z\n", collapsed: false, too_large: false, new_path: "files/z.txt", old_path: "files/z.txt", a_mode: "100644", b_mode: "0", new_file: false, renamed_file: false, deleted_file: true, generated_file: null },
     ]);
     expect(r).toMatchObject({ compare_timeout: false, compare_same_ref: false, web_url: `${project.web_url}/-/compare/${sha.c1}...${sha.f1}` });
   });

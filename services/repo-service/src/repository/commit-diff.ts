@@ -3,7 +3,7 @@ import type { CommitDiffResponse__Output as CommitDiffResponse } from "@quarry/p
 import type { RepoDeps } from "../deps.ts";
 import { pagination } from "./branches.ts";
 import { requireCommit } from "./commit-objects.ts";
-import { diffTrees, emptyTree } from "./diffs.ts";
+import { COMMIT_DIFF_LIMITS, emptyTree, readDiffs } from "./diffs.ts";
 
 /**
  * The diff of a commit against its first parent (a root commit against the empty tree), one
@@ -13,7 +13,9 @@ export const commitDiff =
   (deps: RepoDeps) =>
   async (req: CommitDiffRequest): Promise<CommitDiffResponse> => {
     const { dir, commit } = await requireCommit(deps, req.diskPath, req.revision);
-    const { diffs } = await diffTrees(dir, commit.parents[0] ?? emptyTree(commit.oid), commit.oid);
+    const all = await readDiffs(dir, commit.parents[0] ?? emptyTree(commit.oid), commit.oid, { limits: COMMIT_DIFF_LIMITS });
+    // Files past the limits (collapsed) are left out: GitLab's commit diff list just ends there.
+    const diffs = all.diffs.filter((d) => !d.collapsed);
     const { offset, limit } = pagination(req.page, req.perPage);
     return { diffs: diffs.slice(offset, offset + limit), total: diffs.length };
   };

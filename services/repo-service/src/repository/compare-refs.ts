@@ -4,7 +4,7 @@ import type { CompareRefsRequest__Output } from "@quarry/proto/types/repo/v1/Com
 import type { CompareRefsResponse__Output as CompareRefsResponse } from "@quarry/proto/types/repo/v1/CompareRefsResponse";
 import type { RepoDeps } from "../deps.ts";
 import { logCommits } from "./commits.ts";
-import { readCompareDiffs } from "./compare-diffs.ts";
+import { readDiffs } from "./diffs.ts";
 import { mergeBase } from "./find-merge-base.ts";
 import { isRepository } from "./git.ts";
 import { resolveCommitOid } from "./trees.ts";
@@ -43,7 +43,7 @@ export const compareRefs =
     const base = req.straight ? fromSha : common || emptyTree(toSha);
     const [commits, diff] = await Promise.all([
       logCommits(dir, ["--reverse", "--end-of-options", `${fromSha}..${toSha}`, "--"], env),
-      readCompareDiffs(dir, base, toSha, { env }),
+      readDiffs(dir, base, toSha, { env }),
     ]);
     return {
       commits,
