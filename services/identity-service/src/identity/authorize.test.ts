@@ -21,6 +21,23 @@ describe("Authorize", () => {
     expect((await failure(ask(owner, "fly"))).status).toBe(400);
   });
 
+  it("keeps a private project's code from Guests (403) but not a public one's", async () => {
+    const owner = await f.user();
+    const guest = await f.user();
+    const ask = (project: number, action: string) => f.c.Authorize({ actor: guest, action, project: String(project) });
+    for (const visibility of ["private", "public"]) {
+      const p = await f.c.CreateProject({ actor: owner, name: `code-${visibility}`, visibility });
+      await f.c.AddMember({ actor: owner, source: { kind: "project", idOrPath: String(p.id) }, userId: guest.userId, accessLevel: 10 });
+      expect((await ask(p.id, "read_project")).accessLevel).toBe(10);
+      if (visibility === "private") {
+        expect(await failure(ask(p.id, "read_repository"))).toEqual({ status: 403, body: { message: "403 Forbidden" } });
+        expect((await failure(ask(p.id, "download_code"))).status).toBe(403);
+      } else {
+        expect((await ask(p.id, "download_code")).accessLevel).toBe(10);
+      }
+    }
+  });
+
   it("answers group actions by creation levels", async () => {
     const owner = await f.user();
     const g = await f.c.CreateGroup({ actor: owner, name: "AZ", path: "az", visibility: "public" });

@@ -17,6 +17,9 @@ const PROJECT_ACTIONS: Record<string, number> = {
   remove_project: AccessLevel.OWNER,
 };
 
+/** Code of a private project is for Reporters and above: Guests see the project, not its repository. */
+const CODE_ACTIONS = new Set(["read_repository", "download_code"]);
+
 const GROUP_ACTIONS = new Set(["read_group", "admin_group", "create_projects", "create_subgroup"]);
 
 /**
@@ -32,6 +35,7 @@ export const authorize =
       if (min === undefined) throw paramError("action does not have a valid value");
       const { project, levels } = await visibleProject(deps.prisma, actor, req.project);
       if (min > 0) requireLevel(actor, levels.effective, min);
+      if (CODE_ACTIONS.has(req.action) && project.visibility === "private") requireLevel(actor, levels.effective, AccessLevel.REPORTER);
       return { accessLevel: levels.effective, project: projectToProto(project, levels) };
     }
     if (req.group) {
