@@ -158,9 +158,10 @@ export async function isValidBranchName(name: string): Promise<boolean> {
 /**
  * HEAD's branch and every branch with the sha it points at, read straight from the "files" ref
  * backend (HEAD, loose refs, packed-refs; a loose ref wins over its packed line) so that
- * metadata reads spawn no process. Other backends (reftable) go through git.
+ * metadata reads spawn no process. Other backends (reftable) go through git. With `names`, loose
+ * refs are listed but not opened (their shas are "").
  */
-export async function readBranchHeads(gitDir: string): Promise<{ head: string; heads: Map<string, string> }> {
+export async function readBranchHeads(gitDir: string, o: { names?: boolean } = {}): Promise<{ head: string; heads: Map<string, string> }> {
   const heads = new Map<string, string>();
   if (await pathExists(path.join(gitDir, "reftable"))) {
     const [head, { stdout }] = await Promise.all([
@@ -197,6 +198,8 @@ export async function readBranchHeads(gitDir: string): Promise<{ head: string; h
         const child = `${rel}/${e.name}`;
         if (e.isDirectory()) return walk(child);
         if (!e.isFile() || e.name.endsWith(".lock")) return;
+        // Names only (counting branches): no need to open every file.
+        if (o.names) return void heads.set(child, "");
         const content = (await readFile(path.join(gitDir, child), "utf8").catch(() => "")).trim();
         // Symbolic refs ("ref: …") and files caught mid-write are not branch heads.
         if (/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(content)) heads.set(child, content);
@@ -209,7 +212,7 @@ export async function readBranchHeads(gitDir: string): Promise<{ head: string; h
 
 /** HEAD's branch and the full branch ref names, sorted (see readBranchHeads). */
 export async function readHeadAndBranches(gitDir: string): Promise<{ head: string; branches: string[] }> {
-  const { head, heads } = await readBranchHeads(gitDir);
+  const { head, heads } = await readBranchHeads(gitDir, { names: true });
   return { head, branches: [...heads.keys()] };
 }
 
