@@ -4,7 +4,15 @@ import { createGrpcServer, type AsyncHandlers } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import type { ObjectStore } from "@quarry/object-store";
 import { ciV1, type CiServiceDefinition } from "@quarry/proto";
+import { addJobTokenGroupLink } from "./ci/add-job-token-group-link.ts";
+import { addJobTokenProjectLink } from "./ci/add-job-token-project-link.ts";
+import { getJobTokenScope } from "./ci/get-job-token-scope.ts";
 import { getStorageInfo } from "./ci/get-storage-info.ts";
+import { listJobTokenGroupLinks } from "./ci/list-job-token-group-links.ts";
+import { listJobTokenProjectLinks } from "./ci/list-job-token-project-links.ts";
+import { removeJobTokenGroupLink } from "./ci/remove-job-token-group-link.ts";
+import { removeJobTokenProjectLink } from "./ci/remove-job-token-project-link.ts";
+import { setJobTokenScope } from "./ci/set-job-token-scope.ts";
 import { createPrisma } from "./db.ts";
 import type { CiDeps } from "./deps.ts";
 import { migrations } from "./generated/migrations.ts";
@@ -13,6 +21,14 @@ import { storageKind } from "./storage.ts";
 export function ciHandlers(deps: CiDeps): AsyncHandlers<CiServiceDefinition> {
   return {
     GetStorageInfo: getStorageInfo(deps),
+    GetJobTokenScope: getJobTokenScope(deps),
+    SetJobTokenScope: setJobTokenScope(deps),
+    ListJobTokenProjectLinks: listJobTokenProjectLinks(deps),
+    AddJobTokenProjectLink: addJobTokenProjectLink(deps),
+    RemoveJobTokenProjectLink: removeJobTokenProjectLink(deps),
+    ListJobTokenGroupLinks: listJobTokenGroupLinks(deps),
+    AddJobTokenGroupLink: addJobTokenGroupLink(deps),
+    RemoveJobTokenGroupLink: removeJobTokenGroupLink(deps),
   };
 }
 

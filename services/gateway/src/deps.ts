@@ -1,6 +1,6 @@
 import type { PromiseClient } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
-import type { IdentityServiceDefinition, RepoServiceDefinition } from "@quarry/proto";
+import type { CiServiceDefinition, IdentityServiceDefinition, RepoServiceDefinition } from "@quarry/proto";
 import type { GitHttpServiceClient } from "@quarry/proto/types/repo/v1/GitHttpService";
 import type { TokenCache } from "./http/auth.ts";
 
@@ -10,6 +10,7 @@ export interface GatewayDeps {
   repo: PromiseClient<RepoServiceDefinition>;
   /** repo-service's streaming git smart HTTP RPCs (raw grpc-js client, no deadline: transfers take as long as they take). */
   gitHttp: GitHttpServiceClient;
+  ci: PromiseClient<CiServiceDefinition>;
   tokenCache: TokenCache;
   log: Logger;
   config: {

@@ -15,6 +15,7 @@ const gateway = await startGateway({
   externalUrl: env.QUARRY_EXTERNAL_URL,
   identityAddress: env.IDENTITY_SERVICE_ADDRESS,
   repoAddress: env.REPO_SERVICE_ADDRESS,
+  ciAddress: env.CI_SERVICE_ADDRESS,
   deadlineMs: env.GRPC_DEADLINE_MS,
   authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
   maxBodyBytes: env.QUARRY_MAX_BODY_BYTES,

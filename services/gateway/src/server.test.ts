@@ -11,6 +11,7 @@ beforeAll(async () => {
     port: 0,
     identityAddress: "127.0.0.1:1",
     repoAddress: "127.0.0.1:1",
+    ciAddress: "127.0.0.1:1",
     deadlineMs: 2000,
     authCacheTtlMs: 1000,
     maxBodyBytes: 1024,

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { Subjects, type EventBus, type TokenRevokeEvent } from "@quarry/bus";
 import { createClient, createStreamingClient, type PromiseClient } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
-import { identityV1, repoV1, type IdentityServiceDefinition, type RepoServiceDefinition } from "@quarry/proto";
+import { ciV1, identityV1, repoV1, type CiServiceDefinition, type IdentityServiceDefinition, type RepoServiceDefinition } from "@quarry/proto";
 import { randomUUID } from "node:crypto";
 import { createApp } from "./app.ts";
 import type { GatewayDeps } from "./deps.ts";
@@ -16,6 +16,7 @@ export interface GatewayOptions {
   externalUrl?: string;
   identityAddress: string;
   repoAddress: string;
+  ciAddress: string;
   deadlineMs: number;
   authCacheTtlMs: number;
   maxBodyBytes: number;
@@ -38,11 +39,13 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
   const identity: PromiseClient<IdentityServiceDefinition> = createClient(identityV1.IdentityService, o.identityAddress, { deadlineMs: o.deadlineMs });
   const repo: PromiseClient<RepoServiceDefinition> = createClient(repoV1.RepoService, o.repoAddress, { deadlineMs: o.deadlineMs });
   const gitHttp = createStreamingClient(repoV1.GitHttpService, o.repoAddress);
+  const ci: PromiseClient<CiServiceDefinition> = createClient(ciV1.CiService, o.ciAddress, { deadlineMs: o.deadlineMs });
   const tokenCache = new TokenCache(o.authCacheTtlMs);
   const deps: GatewayDeps = {
     identity,
     repo,
     gitHttp,
+    ci,
     tokenCache,
     log: o.log,
     config: { externalUrl: "", maxBodyBytes: o.maxBodyBytes, version: o.version, revision: o.revision },
@@ -75,6 +78,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
       identity.close();
       repo.close();
       gitHttp.close();
+      ci.close();
     },
   };
 }

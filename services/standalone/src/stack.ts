@@ -116,6 +116,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       externalUrl: o.externalUrl,
       identityAddress: identity.address,
       repoAddress: repo.address,
+      ciAddress: ci.address,
       deadlineMs,
       authCacheTtlMs: o.authCacheTtlMs ?? 10_000,
       maxBodyBytes: o.maxBodyBytes ?? 64 * 1024 * 1024,

@@ -6,6 +6,7 @@ import { commitsRouter } from "./commits.ts";
 import { commitWritesRouter } from "./commit-writes.ts";
 import { fileWritesRouter } from "./file-writes.ts";
 import { groupsRouter } from "./groups.ts";
+import { jobTokenScopeRouter } from "./job-token-scope.ts";
 import { membersRouter } from "./members.ts";
 import { personalAccessTokensRouter } from "./personal-access-tokens.ts";
 import { projectsRouter } from "./projects.ts";
@@ -34,5 +35,6 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(commitWritesRouter(deps));
   r.use(fileWritesRouter(deps));
   r.use(submodulesRouter(deps));
+  r.use(jobTokenScopeRouter(deps));
   return r;
 }
