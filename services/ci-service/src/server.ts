@@ -6,6 +6,8 @@ import type { ObjectStore } from "@quarry/object-store";
 import { ciV1, type CiServiceDefinition } from "@quarry/proto";
 import { addJobTokenGroupLink } from "./ci/add-job-token-group-link.ts";
 import { addJobTokenProjectLink } from "./ci/add-job-token-project-link.ts";
+import { createRunner } from "./ci/create-runner.ts";
+import { deleteRunnerByToken } from "./ci/delete-runner-by-token.ts";
 import { getJobTokenScope } from "./ci/get-job-token-scope.ts";
 import { getStorageInfo } from "./ci/get-storage-info.ts";
 import { listJobTokenGroupLinks } from "./ci/list-job-token-group-links.ts";
@@ -13,6 +15,7 @@ import { listJobTokenProjectLinks } from "./ci/list-job-token-project-links.ts";
 import { removeJobTokenGroupLink } from "./ci/remove-job-token-group-link.ts";
 import { removeJobTokenProjectLink } from "./ci/remove-job-token-project-link.ts";
 import { setJobTokenScope } from "./ci/set-job-token-scope.ts";
+import { verifyRunner } from "./ci/verify-runner.ts";
 import { createPrisma } from "./db.ts";
 import type { CiDeps } from "./deps.ts";
 import { migrations } from "./generated/migrations.ts";
@@ -29,6 +32,9 @@ export function ciHandlers(deps: CiDeps): AsyncHandlers<CiServiceDefinition> {
     ListJobTokenGroupLinks: listJobTokenGroupLinks(deps),
     AddJobTokenGroupLink: addJobTokenGroupLink(deps),
     RemoveJobTokenGroupLink: removeJobTokenGroupLink(deps),
+    CreateRunner: createRunner(deps),
+    VerifyRunner: verifyRunner(deps),
+    DeleteRunnerByToken: deleteRunnerByToken(deps),
   };
 }
 

@@ -13,6 +13,7 @@ import { projectsRouter } from "./projects.ts";
 import { protectedBranchesRouter } from "./protected-branches.ts";
 import { tagsRouter } from "./tags.ts";
 import { repositoryRouter } from "./repository.ts";
+import { runnersRouter } from "./runners.ts";
 import { submodulesRouter } from "./submodules.ts";
 import { usersRouter } from "./users.ts";
 import { versionRouter } from "./version.ts";
@@ -36,5 +37,6 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(fileWritesRouter(deps));
   r.use(submodulesRouter(deps));
   r.use(jobTokenScopeRouter(deps));
+  r.use(runnersRouter(deps));
   return r;
 }

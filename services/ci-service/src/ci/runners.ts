@@ -1,0 +1,46 @@
+// Shared pieces of the runner RPCs: tokens (GitLab's `glrt-` format, stored as SHA-256 digests)
+// and the wire form of a runner row.
+import { createHash, randomBytes } from "node:crypto";
+import { forbidden } from "@quarry/grpc";
+import type { Runner__Output as RunnerMessage } from "@quarry/proto/types/ci/v1/Runner";
+import type { CiDeps } from "../deps.ts";
+import type { Runner } from "../generated/prisma/client.ts";
+
+export const RUNNER_TYPES = ["instance_type", "group_type", "project_type"] as const;
+export const RUNNER_ACCESS_LEVELS = ["not_protected", "ref_protected"] as const;
+
+/** A new runner authentication token in GitLab's format. */
+export function newRunnerToken(): string {
+  return `glrt-${randomBytes(20).toString("base64url")}`;
+}
+
+/** Tokens are high-entropy, so a plain SHA-256 digest suffices and allows an indexed lookup. */
+export function runnerTokenDigest(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+/** The runner a token belongs to, or GitLab's bare 403 (the runner API never says more). */
+export async function runnerForToken(deps: CiDeps, token: string): Promise<Runner> {
+  const runner = token ? await deps.prisma.runner.findUnique({ where: { tokenDigest: runnerTokenDigest(token) } }) : null;
+  if (!runner) throw forbidden();
+  return runner;
+}
+
+export function toRunnerMessage(r: Runner): RunnerMessage {
+  return {
+    id: r.id,
+    runnerType: r.runnerType,
+    projectId: r.projectId ?? 0,
+    groupId: r.groupId ?? 0,
+    description: r.description,
+    paused: r.paused,
+    locked: r.locked,
+    runUntagged: r.runUntagged,
+    tagList: r.tagList,
+    accessLevel: r.accessLevel,
+    maximumTimeout: r.maximumTimeout ?? 0,
+    maintenanceNote: r.maintenanceNote,
+    createdAt: r.createdAt.toISOString(),
+    contactedAt: r.contactedAt?.toISOString() ?? "",
+  };
+}

@@ -1,0 +1,89 @@
+import { Router, type Request } from "express";
+import type { GatewayDeps } from "../../deps.ts";
+import { actor, requireUser, scope } from "../../http/auth.ts";
+import { forbidden, missing } from "../../http/errors.ts";
+import { p, params } from "../../http/params.ts";
+import { runnerTokenEntity } from "../../entities/runner.ts";
+import { ctx } from "./context.ts";
+
+/** `tag_list` as an array or GitLab's comma-separated string. */
+const tagList = p.array(p.string()).optional();
+
+/**
+ * Runners (GitLab's lib/api/users.rb `POST /user/runners` and lib/api/ci/runner.rb): users create
+ * runners and get their `glrt-` token once; the runner verifies and unregisters itself with it.
+ */
+export function runnersRouter(deps: GatewayDeps): Router {
+  const r = Router();
+  const { ci, identity } = deps;
+
+  /** Who may create which runner: admins instance runners, Owners group runners, Maintainers project runners. */
+  const authorizeCreation = async (req: Request, q: { runner_type: string; project_id?: number; group_id?: number }) => {
+    const user = requireUser(req);
+    const call = { requestId: req.requestId };
+    if (q.runner_type === "instance_type") {
+      if (!user.isAdmin) throw forbidden();
+      return { projectId: 0, groupId: 0 };
+    }
+    if (q.runner_type === "project_type") {
+      if (q.project_id === undefined) throw missing(["project_id"]);
+      const { project } = await identity.Authorize({ actor: actor(req), action: "admin_project", project: String(q.project_id) }, call);
+      return { projectId: Number(project!.id), groupId: 0 };
+    }
+    if (q.group_id === undefined) throw missing(["group_id"]);
+    const { group } = await identity.Authorize({ actor: actor(req), action: "admin_group", group: String(q.group_id) }, call);
+    return { projectId: 0, groupId: Number(group!.id) };
+  };
+
+  r.post("/user/runners", scope("write"), async (req, res) => {
+    const q = params(req, {
+      runner_type: p.enum(["instance_type", "group_type", "project_type"]),
+      project_id: p.int().optional(),
+      group_id: p.int().optional(),
+      description: p.string().optional(),
+      maintenance_note: p.string().optional(),
+      paused: p.bool().optional(),
+      locked: p.bool().optional(),
+      run_untagged: p.bool().optional(),
+      tag_list: tagList,
+      access_level: p.enum(["not_protected", "ref_protected"]).optional(),
+      maximum_timeout: p.int().optional(),
+    });
+    const c = ctx(deps, req, res);
+    const owner = await authorizeCreation(req, q);
+    const created = await ci.CreateRunner(
+      {
+        runnerType: q.runner_type,
+        ...owner,
+        description: q.description ?? "",
+        maintenanceNote: q.maintenance_note ?? "",
+        paused: q.paused ?? false,
+        locked: q.locked ?? false,
+        runUntagged: q.run_untagged ?? true,
+        tagList: q.tag_list ?? [],
+        accessLevel: q.access_level ?? "not_protected",
+        maximumTimeout: q.maximum_timeout ?? 0,
+        createdByUserId: requireUser(req).userId,
+      },
+      c.call,
+    );
+    res.status(201).json(runnerTokenEntity(Number(created.runner!.id), created.token));
+  });
+
+  // The runner API authenticates with the runner token in the body, not a user token.
+  r.post("/runners/verify", async (req, res) => {
+    const q = params(req, { token: p.string(), system_id: p.string().optional() });
+    const c = ctx(deps, req, res);
+    const runner = await ci.VerifyRunner({ token: q.token, systemId: q.system_id ?? "" }, c.call);
+    res.status(200).json(runnerTokenEntity(Number(runner.id), q.token));
+  });
+
+  r.delete("/runners", async (req, res) => {
+    const q = params(req, { token: p.string() });
+    const c = ctx(deps, req, res);
+    await ci.DeleteRunnerByToken({ token: q.token, systemId: "" }, c.call);
+    res.status(204).end();
+  });
+
+  return r;
+}
