@@ -5,7 +5,7 @@
  */
 import type { Errors } from "./entries.ts";
 import { Reference } from "./load-yaml.ts";
-import { deepMerge, inspectList, isHash, setKey, type Hash } from "./util.ts";
+import { deepMerge, inspectList, isHash, isStringArray, setKey, type Hash } from "./util.ts";
 
 const MAX_NESTING_LEVELS = 10;
 
@@ -18,9 +18,11 @@ export function resolveExtends(config: Hash, errors: Errors): Hash {
   const resolve = (key: string, ancestors: string[]): Hash => {
     const value = out[key];
     if (!isHash(value) || value.extends === undefined || done.has(key)) return value as Hash;
+    // A malformed `extends` is the job validation's to report.
+    if (typeof value.extends !== "string" && !isStringArray(value.extends)) return value;
     if (ancestors.includes(key)) throw new ExtendsError(`${key}: circular dependency detected in \`extends\``);
     if (ancestors.length > MAX_NESTING_LEVELS) throw new ExtendsError(`${key}: nesting too deep in \`extends\``);
-    const bases = (Array.isArray(value.extends) ? value.extends : [value.extends]).map(String);
+    const bases = typeof value.extends === "string" ? [value.extends] : value.extends;
     const unknown = bases.filter((b) => !Object.hasOwn(out, b));
     if (unknown.length > 0) throw new ExtendsError(`${key}: unknown keys in \`extends\` (${unknown.join(", ")})`);
     const invalid = bases.filter((b) => !isHash(out[b]));

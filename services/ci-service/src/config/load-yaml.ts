@@ -22,6 +22,25 @@ const referenceTag = {
   nodeClass: ReferenceSeq,
 } as unknown as CollectionTag;
 
+type Tags = Exclude<Parameters<typeof parseDocument>[1], undefined>["customTags"];
+
+/**
+ * Psych reads yes/no/on/off as booleans but not y/n (so `Y: 1` is a variable named Y), and
+ * GitLab does not load timestamps as dates: adjust the YAML 1.1 tags to match.
+ */
+const PSYCH_TRUE = /^(?:[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/;
+const PSYCH_FALSE = /^(?:[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/;
+
+const psychTags: Tags = (tags) => [
+  ...tags
+    .filter((t) => t.tag !== "tag:yaml.org,2002:timestamp")
+    .map((t) => {
+      if (t.tag !== "tag:yaml.org,2002:bool" || !("test" in t)) return t;
+      return { ...t, test: t.identify?.(true) ? PSYCH_TRUE : PSYCH_FALSE };
+    }),
+  referenceTag,
+];
+
 export type LoadResult = { ok: true; value: unknown } | { ok: false; error: string };
 
 /**
@@ -34,7 +53,7 @@ export function loadYaml(text: string): LoadResult {
     version: "1.1",
     merge: true,
     uniqueKeys: false,
-    customTags: [referenceTag],
+    customTags: psychTags,
     prettyErrors: true,
   });
   const error = doc.errors[0];
