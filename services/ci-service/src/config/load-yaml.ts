@@ -1,4 +1,4 @@
-import { parseDocument, YAMLSeq, type CollectionTag } from "yaml";
+import { parseDocument, YAMLSeq, type CollectionTag, type ScalarTag, type Tags } from "yaml";
 
 /** A `!reference [job, key, ...]` tag, resolved after `extends` like GitLab does. */
 export class Reference {
@@ -22,8 +22,6 @@ const referenceTag = {
   nodeClass: ReferenceSeq,
 } as unknown as CollectionTag;
 
-type Tags = Exclude<Parameters<typeof parseDocument>[1], undefined>["customTags"];
-
 /**
  * Psych reads yes/no/on/off as booleans but not y/n (so `Y: 1` is a variable named Y), and
  * GitLab does not load timestamps as dates: adjust the YAML 1.1 tags to match.
@@ -31,15 +29,17 @@ type Tags = Exclude<Parameters<typeof parseDocument>[1], undefined>["customTags"
 const PSYCH_TRUE = /^(?:[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/;
 const PSYCH_FALSE = /^(?:[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/;
 
-const psychTags: Tags = (tags) => [
-  ...tags
-    .filter((t) => t.tag !== "tag:yaml.org,2002:timestamp")
-    .map((t) => {
-      if (t.tag !== "tag:yaml.org,2002:bool" || !("test" in t)) return t;
-      return { ...t, test: t.identify?.(true) ? PSYCH_TRUE : PSYCH_FALSE };
-    }),
-  referenceTag,
-];
+function psychTags(tags: Tags): Tags {
+  const out: Tags = [];
+  for (const t of tags) {
+    if (typeof t === "string" || t.tag === "tag:yaml.org,2002:timestamp") continue;
+    if (t.tag === "tag:yaml.org,2002:bool" && "test" in t) {
+      out.push({ ...(t as ScalarTag), test: t.identify?.(true) ? PSYCH_TRUE : PSYCH_FALSE });
+    } else out.push(t);
+  }
+  out.push(referenceTag);
+  return out;
+}
 
 export type LoadResult = { ok: true; value: unknown } | { ok: false; error: string };
 
