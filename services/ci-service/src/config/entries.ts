@@ -283,10 +283,13 @@ export function parseEnvironment(value: unknown, location: string, errors: Error
 }
 
 /** `image`: a name or {name, entrypoint, ...}; only the name matters to a shell runner. */
-export function parseImage(value: unknown, location: string, errors: Errors): string | undefined {
+const IMAGE_KEYS = ["name", "entrypoint", "ports", "pull_policy", "docker", "kubernetes"];
+const SERVICE_KEYS = [...IMAGE_KEYS, "command", "alias", "variables"];
+
+export function parseImage(value: unknown, location: string, errors: Errors, keys = IMAGE_KEYS): string | undefined {
   if (typeof value === "string") return value;
   if (isHash(value)) {
-    unknownKeys(value, ["name", "entrypoint", "ports", "pull_policy", "docker", "kubernetes"], location, errors);
+    unknownKeys(value, keys, location, errors);
     if (typeof value.name === "string" && value.name !== "") return value.name;
     errors.push(`${location} name can't be blank`);
     return undefined;
@@ -302,7 +305,7 @@ export function parseServices(value: unknown, location: string, errors: Errors):
   }
   const names: string[] = [];
   for (const service of value) {
-    const name = parseImage(service, `${location}:service`, errors);
+    const name = parseImage(service, `${location}:service`, errors, SERVICE_KEYS);
     if (name === undefined) return undefined;
     names.push(name);
   }

@@ -81,11 +81,12 @@ function refMatches(entry: string, ctx: PipelineContext): boolean {
   const at = entry.indexOf("@");
   const pattern = at >= 0 ? entry.slice(0, at) : entry;
   if (at >= 0 && entry.slice(at + 1) !== ctx.projectPath) return false;
+  // A merge request pipeline is neither a branch nor a tag pipeline.
+  const mergeRequest = ctx.source === "merge_request_event";
   if (ctx.tag && pattern === "tags") return true;
-  if (!ctx.tag && pattern === "branches") return true;
+  if (!ctx.tag && !mergeRequest && pattern === "branches") return true;
   if (sourceNames(ctx.source).includes(pattern)) return true;
-  // Refs keywords aside, patterns only apply to branch and tag pipelines (not merge requests).
-  if (ctx.source === "merge_request_event") return false;
+  if (mergeRequest) return false;
   const regex = /^\/(.+)\/([ismU]*)$/s.exec(pattern);
   if (regex) {
     try {
