@@ -200,3 +200,30 @@ describe("compilePipeline: a realistic configuration", () => {
     expect(feature.jobs.map((j) => j.name)).not.toContain("nightly");
   });
 });
+
+describe("compilePipeline never throws on user input", () => {
+  const KEYS = [
+    "script", "stage", "when", "start_in", "allow_failure", "needs", "dependencies", "rules", "only", "except",
+    "variables", "artifacts", "retry", "timeout", "tags", "image", "services", "environment", "coverage",
+    "parallel", "trigger", "extends", "inherit", "before_script", "after_script", "interruptible", "resource_group",
+  ];
+  const VALUES = ["null", "1", "-1", "x", "[]", "{}", "true", "[1]", "[{}]", "[[[]]]", "{a: {b: c}}", "'/['", "[{if: 1}]"];
+
+  it("answers every wrongly typed job keyword with a result", () => {
+    for (const key of KEYS) {
+      for (const value of VALUES) {
+        const yaml = `${key === "script" ? "" : "base:\n  script: ls\n"}job:\n  script: ls\n  ${key}: ${value}\n`;
+        const result = compilePipeline(yaml, pipelineContext());
+        expect(["pipeline", "filtered", "invalid"], `${key}: ${value}`).toContain(result.status);
+      }
+    }
+  });
+
+  it("answers every truncation of the realistic configuration with a result", () => {
+    const lines = REALISTIC.split("\n");
+    for (let i = 0; i < lines.length; i++) {
+      const yaml = [...lines.slice(0, i), ...lines.slice(i + 1)].join("\n");
+      expect(["pipeline", "filtered", "invalid"]).toContain(compilePipeline(yaml, pipelineContext()).status);
+    }
+  });
+});

@@ -133,4 +133,10 @@ job:
       '!reference [".b", "s"] is part of a circular chain',
     ]);
   });
+
+  it("stops references that expand exponentially", () => {
+    const levels = Array.from({ length: 8 }, (_, i) => `.l${i + 1}: [${Array(10).fill(`!reference [.l${i}]`).join(", ")}]`);
+    const yaml = `.l0: [echo]\n${levels.join("\n")}\njob:\n  script: !reference [.l8]\n`;
+    expect(errors(yaml)).toEqual(["!reference tags expand to too large a configuration"]);
+  });
 });

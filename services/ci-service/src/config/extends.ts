@@ -50,9 +50,14 @@ export function resolveExtends(config: Hash, errors: Errors): Hash {
 
 class ReferenceError extends Error {}
 
+/** References may nest 10 deep; this bounds the values they expand to, like an alias bomb. */
+const MAX_REFERENCE_NODES = 100_000;
+
 /** Replaces every `!reference [key, subkey...]` by the value it points at. */
 export function resolveReferences(config: Hash, errors: Errors): Hash {
+  let nodes = 0;
   const walk = (value: unknown, depth: number): unknown => {
+    if (++nodes > MAX_REFERENCE_NODES) throw new ReferenceError("!reference tags expand to too large a configuration");
     if (value instanceof Reference) return lookup(value, depth);
     if (Array.isArray(value)) return value.map((v) => walk(v, depth));
     if (isHash(value)) {

@@ -17,6 +17,7 @@ export interface Rule {
   startInSeconds?: number;
   variables?: Record<string, string>;
   needs?: CompiledNeed[];
+  interruptible?: boolean;
 }
 
 export type RuleKind = "job" | "workflow" | "include";
@@ -78,6 +79,10 @@ export function parseRules(value: unknown, location: string, kind: RuleKind, err
     } else if (raw.when === "delayed") errors.push(`${at} start in can't be blank`);
     if (raw.variables !== undefined) rule.variables = parseVariables(raw.variables, `${at}:variables`, errors);
     if (raw.needs !== undefined) rule.needs = parseNeeds(raw.needs, `${at}:needs`, errors);
+    if (raw.interruptible !== undefined) {
+      if (typeof raw.interruptible === "boolean") rule.interruptible = raw.interruptible;
+      else errors.push(`${at} interruptible should be a boolean value`);
+    }
     rules.push(rule);
   }
   return errors.length > before ? undefined : rules;

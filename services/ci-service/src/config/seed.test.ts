@@ -73,6 +73,11 @@ job:
     });
   });
 
+  it("overrides interruptible from the matching rule", () => {
+    const yaml = "job:\n  script: ls\n  interruptible: false\n  rules:\n    - interruptible: true\n";
+    expect(job(yaml).interruptible).toBe(true);
+  });
+
   it("inherits the job-level when when the rule has none", () => {
     const yaml = "job:\n  script: ls\n  when: manual\n  rules:\n    - if: $CI_COMMIT_BRANCH\n";
     expect(job(yaml)).toMatchObject({ when: "manual", allowFailure: true });

@@ -30,6 +30,7 @@ interface Seed {
   allowFailure: AllowFailure;
   needs: CompiledNeed[] | null;
   startInSeconds: number | null;
+  interruptible: boolean | null;
   variables: Record<string, string>;
 }
 
@@ -75,7 +76,7 @@ export function seedPipeline(config: PipelineConfig, ctx: PipelineContext): Comp
       needs: s.needs,
       variables: s.variables,
       startInSeconds: s.startInSeconds,
-      interruptible: s.def.interruptible,
+      interruptible: s.interruptible,
       resourceGroup: s.def.resourceGroup,
       environment: s.def.environment,
     };
@@ -133,6 +134,7 @@ function seedJob(
   let allowFailure = def.allowFailure;
   let needs = def.needs;
   let startInSeconds = def.startInSeconds;
+  let interruptible = def.interruptible;
 
   if (def.rules) {
     const rule = matchRule(def.rules, evalVars(), ctx);
@@ -143,6 +145,7 @@ function seedJob(
     variables = { ...variables, ...rule.variables };
     needs = rule.needs ?? needs;
     startInSeconds = rule.startInSeconds ?? startInSeconds;
+    interruptible = rule.interruptible ?? interruptible;
   } else {
     const only = def.only ?? (config.workflow.rules ? null : DEFAULT_ONLY);
     const vars = evalVars();
@@ -150,7 +153,7 @@ function seedJob(
     if (def.except && policyAnySatisfied(def.except, vars, ctx)) return null;
   }
   if (when === "never") return null;
-  return { def, instance, when, allowFailure, needs, startInSeconds, variables };
+  return { def, instance, when, allowFailure, needs, startInSeconds, interruptible, variables };
 }
 
 /** Job names in the pipeline, plus each parallel job's base name → its instances. */

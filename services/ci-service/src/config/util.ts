@@ -58,7 +58,12 @@ export function globToRegExp(glob: string): RegExp {
     } else re += c.replace(/[.+^$()|\\]/g, "\\$&");
     i++;
   }
-  return new RegExp(`^${re}${")".repeat(braces)}$`);
+  try {
+    return new RegExp(`^${re}${")".repeat(braces)}$`);
+  } catch {
+    // e.g. a reversed range "[z-a]": a pattern Ruby would not match anything with either
+    return /(?!)/;
+  }
 }
 
 export const matchesAnyGlob = (globs: readonly string[], paths: readonly string[]): boolean => {
