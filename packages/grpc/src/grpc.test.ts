@@ -19,7 +19,9 @@ let address: string;
 
 beforeAll(async () => {
   server = createGrpcServer(silentLogger());
-  server.addService("quarry.ci.v1.CiService", ciV1.CiService.service, {
+  // Only GetStorageInfo is served: the registry checks that every method it is given has a handler.
+  const { GetStorageInfo } = ciV1.CiService.service;
+  server.addService("quarry.ci.v1.CiService", { GetStorageInfo }, {
     async GetStorageInfo() {
       switch (behaviour) {
         case "notFound":
