@@ -3,8 +3,7 @@ import { status } from "@quarry/grpc";
 import type { CommitFileAction } from "@quarry/proto/types/repo/v1/CommitFileAction";
 import type { CommitFilesRequest__Output } from "@quarry/proto/types/repo/v1/CommitFilesRequest";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { gitIn, outboxPayloads, pushContext, repositoryWith, setUp, type TestContext } from "../../test/support.ts";
-import { treeCommit } from "../../test/trees.ts";
+import { gitIn, makeTreeCommit, outboxPayloads, pushContext, repositoryWith, setUp, type TestContext } from "../../test/support.ts";
 import type { RepoDeps } from "../deps.ts";
 import { commitFiles } from "./commit-files.ts";
 import { NULL_SHA } from "./git.ts";
@@ -21,7 +20,7 @@ afterAll(() => t?.close());
 
 beforeEach(async () => {
   repo = await repositoryWith(t);
-  base = treeCommit(repo.dir, { message: "Base\n", files: { "README.md": "# Hello\n", "src/app.ts": "one\ntwo\n" } });
+  base = makeTreeCommit(repo.dir, { "README.md": "# Hello\n", "src/app.ts": "one\ntwo\n" }, { message: "Base\n" });
   gitIn(repo.dir, "update-ref", "refs/heads/main", base);
 });
 
@@ -130,7 +129,7 @@ describe("CommitFiles", () => {
   });
 
   it("refuses a last_commit_id that is no longer the file's last commit, with each API's wording", async () => {
-    const second = treeCommit(repo.dir, { message: "Second\n", parents: [base], files: { "README.md": "# Changed\n", "src/app.ts": "one\ntwo\n" } });
+    const second = makeTreeCommit(repo.dir, { "README.md": "# Changed\n", "src/app.ts": "one\ntwo\n" }, { message: "Second\n", parents: [base] });
     gitIn(repo.dir, "update-ref", "refs/heads/main", second);
     await refused(run([{ action: "update", filePath: "README.md", content: "x", lastCommitId: base }]), "The file has changed since you started editing it: README.md");
     await refused(run([{ action: "move", previousPath: "README.md", filePath: "R.md", lastCommitId: base }]), "The file has changed since you started editing it: README.md");

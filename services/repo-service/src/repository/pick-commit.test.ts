@@ -1,8 +1,7 @@
 import { status } from "@quarry/grpc";
 import type { PickCommitRequest__Output } from "@quarry/proto/types/repo/v1/PickCommitRequest";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { gitIn, outboxPayloads, pushContext, repositoryWith, setUp, type TestContext } from "../../test/support.ts";
-import { treeCommit } from "../../test/trees.ts";
+import { gitIn, makeTreeCommit, outboxPayloads, pushContext, repositoryWith, setUp, type TestContext } from "../../test/support.ts";
 import { cherryPickCommit, revertCommit } from "./pick-commit.ts";
 import { protectBranch } from "./protect-branch.ts";
 
@@ -21,9 +20,9 @@ afterAll(() => t?.close());
 
 beforeEach(async () => {
   repo = await repositoryWith(t);
-  base = treeCommit(repo.dir, { message: "Base\n", files: { "a.txt": "1\n2\n3\n", "b.txt": "b\n" } });
-  feature = treeCommit(repo.dir, { message: "Feature work\n\nWith a body.\n", parents: [base], author: grace, files: { "a.txt": "one\n2\n3\n", "b.txt": "b\n", "dir/c.txt": "c\n" } });
-  main = treeCommit(repo.dir, { message: "Main work\n", parents: [base], files: { "a.txt": "1\n2\n3\n", "b.txt": "bee\n" } });
+  base = makeTreeCommit(repo.dir, { "a.txt": "1\n2\n3\n", "b.txt": "b\n" }, { message: "Base\n" });
+  feature = makeTreeCommit(repo.dir, { "a.txt": "one\n2\n3\n", "b.txt": "b\n", "dir/c.txt": "c\n" }, { message: "Feature work\n\nWith a body.\n", parents: [base], author: grace });
+  main = makeTreeCommit(repo.dir, { "a.txt": "1\n2\n3\n", "b.txt": "bee\n" }, { message: "Main work\n", parents: [base] });
   gitIn(repo.dir, "update-ref", "refs/heads/main", main);
   gitIn(repo.dir, "update-ref", "refs/heads/feature", feature);
 });
@@ -80,7 +79,7 @@ describe("CherryPickCommit", () => {
     const picked = headOf("main");
     await expect(cherryPick(feature)).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, body: { message: `Commit cherry-pick failed: ${FAILED}`, error_code: "empty" } });
     await expect(cherryPick(feature, { dryRun: true })).rejects.toMatchObject({ body: { error_code: "empty", dry_run: "error" } });
-    const clash = treeCommit(repo.dir, { message: "Clash\n", parents: [base], files: { "a.txt": "uno\n2\n3\n", "b.txt": "b\n" } });
+    const clash = makeTreeCommit(repo.dir, { "a.txt": "uno\n2\n3\n", "b.txt": "b\n" }, { message: "Clash\n", parents: [base] });
     const err = await cherryPick(clash).catch((e: unknown) => e);
     expect(err).toMatchObject({ body: { message: `Commit cherry-pick failed: ${FAILED}`, error_code: "conflict" } });
     expect((err as { body: object }).body).not.toHaveProperty("dry_run");
@@ -88,7 +87,7 @@ describe("CherryPickCommit", () => {
   });
 
   it("takes a merge commit against its first parent", async () => {
-    const merge = treeCommit(repo.dir, { message: "Merge feature\n", parents: [base, feature], files: { "a.txt": "one\n2\n3\n", "b.txt": "b\n", "dir/c.txt": "c\n" } });
+    const merge = makeTreeCommit(repo.dir, { "a.txt": "one\n2\n3\n", "b.txt": "b\n", "dir/c.txt": "c\n" }, { message: "Merge feature\n", parents: [base, feature] });
     const { commit } = await cherryPick(merge, { branch: "main" });
     expect(files(commit!.id!)).toBe("a.txt\nb.txt\ndir/c.txt");
     expect(commit!.parentIds).toEqual([main]);
@@ -125,7 +124,7 @@ describe("RevertCommit", () => {
     expect(await revert(main, { dryRun: true })).toEqual({ commit: null });
     expect(headOf("main")).toBe(main);
     await expect(revert(feature)).rejects.toMatchObject({ body: { message: `Commit revert failed: ${FAILED}`, error_code: "empty" } });
-    const later = treeCommit(repo.dir, { message: "Later\n", parents: [main], files: { "a.txt": "1\n2\n3\n", "b.txt": "bumble\n" } });
+    const later = makeTreeCommit(repo.dir, { "a.txt": "1\n2\n3\n", "b.txt": "bumble\n" }, { message: "Later\n", parents: [main] });
     gitIn(repo.dir, "update-ref", "refs/heads/main", later);
     await expect(revert(main)).rejects.toMatchObject({ body: { error_code: "conflict" } });
     await expect(revert(main, { dryRun: true })).rejects.toMatchObject({ body: { error_code: "conflict", dry_run: "error" } });
@@ -133,8 +132,8 @@ describe("RevertCommit", () => {
   });
 
   it("reverts a root commit (its parent is the empty tree)", async () => {
-    const root = treeCommit(repo.dir, { message: "Root\n", files: { "r.txt": "r\n" } });
-    const next = treeCommit(repo.dir, { message: "Next\n", parents: [root], files: { "r.txt": "r\n", "s.txt": "s\n" } });
+    const root = makeTreeCommit(repo.dir, { "r.txt": "r\n" }, { message: "Root\n" });
+    const next = makeTreeCommit(repo.dir, { "r.txt": "r\n", "s.txt": "s\n" }, { message: "Next\n", parents: [root] });
     gitIn(repo.dir, "update-ref", "refs/heads/solo", next);
     const { commit } = await revert(root, { branch: "solo" });
     expect(files(commit!.id!)).toBe("s.txt");

@@ -1,8 +1,7 @@
 import { status } from "@quarry/grpc";
 import type { UpdateSubmoduleRequest__Output } from "@quarry/proto/types/repo/v1/UpdateSubmoduleRequest";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { gitIn, outboxPayloads, pushContext, repositoryWith, setUp, type TestContext } from "../../test/support.ts";
-import { treeCommit } from "../../test/trees.ts";
+import { gitIn, makeTreeCommit, outboxPayloads, pushContext, repositoryWith, setUp, type TestContext } from "../../test/support.ts";
 import { protectBranch } from "./protect-branch.ts";
 import { updateSubmodule } from "./update-submodule.ts";
 
@@ -19,7 +18,7 @@ afterAll(() => t?.close());
 
 beforeEach(async () => {
   repo = await repositoryWith(t);
-  base = treeCommit(repo.dir, { message: "Base\n", files: { ".gitmodules": "[submodule \"lib/dep\"]\n", "lib/dep": { gitlink: OLD }, "README.md": "hi\n" } });
+  base = makeTreeCommit(repo.dir, { ".gitmodules": "[submodule \"lib/dep\"]\n", "lib/dep": { submodule: OLD }, "README.md": "hi\n" }, { message: "Base\n" });
   gitIn(repo.dir, "update-ref", "refs/heads/main", base);
 });
 
