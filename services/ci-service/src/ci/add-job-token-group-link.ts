@@ -1,7 +1,8 @@
+import { isUniqueViolation } from "@quarry/database";
 import type { JobTokenLink } from "@quarry/proto/types/ci/v1/JobTokenLink";
 import type { JobTokenLinkRequest__Output } from "@quarry/proto/types/ci/v1/JobTokenLinkRequest";
 import type { CiDeps } from "../deps.ts";
-import { badRequestReason, isDuplicate, validId } from "./job-token-scope.ts";
+import { badRequestReason, validId } from "./job-token-scope.ts";
 
 /** Allows a group's projects in (GitLab's AddGroupService); the gateway checked the caller can see it. */
 export const addJobTokenGroupLink =
@@ -12,7 +13,7 @@ export const addJobTokenGroupLink =
     try {
       await deps.prisma.jobTokenGroupLink.create({ data: { sourceProjectId, targetGroupId } });
     } catch (err) {
-      if (isDuplicate(err)) throw badRequestReason("Target group is already in the job token scope");
+      if (isUniqueViolation(err)) throw badRequestReason("Target group is already in the job token scope");
       throw err;
     }
     return { sourceProjectId, targetId: targetGroupId };

@@ -1,7 +1,8 @@
+import { isUniqueViolation } from "@quarry/database";
 import type { JobTokenLink } from "@quarry/proto/types/ci/v1/JobTokenLink";
 import type { JobTokenLinkRequest__Output } from "@quarry/proto/types/ci/v1/JobTokenLinkRequest";
 import type { CiDeps } from "../deps.ts";
-import { badRequestReason, isDuplicate, validId } from "./job-token-scope.ts";
+import { badRequestReason, validId } from "./job-token-scope.ts";
 
 /**
  * Allows `target` to use its job tokens on the project (GitLab's AddProjectService). The gateway
@@ -18,7 +19,7 @@ export const addJobTokenProjectLink =
     try {
       await deps.prisma.jobTokenProjectLink.create({ data: { sourceProjectId, targetProjectId } });
     } catch (err) {
-      if (isDuplicate(err)) throw badRequestReason("Target project is already in the job token scope");
+      if (isUniqueViolation(err)) throw badRequestReason("Target project is already in the job token scope");
       throw err;
     }
     return { sourceProjectId, targetId: targetProjectId };

@@ -1,7 +1,8 @@
+import { pagination } from "@quarry/database";
 import type { ListJobTokenLinksRequest__Output } from "@quarry/proto/types/ci/v1/ListJobTokenLinksRequest";
 import type { ListJobTokenLinksResponse } from "@quarry/proto/types/ci/v1/ListJobTokenLinksResponse";
 import type { CiDeps } from "../deps.ts";
-import { pagination, validId } from "./job-token-scope.ts";
+import { validId } from "./job-token-scope.ts";
 
 /** The groups whose projects' job tokens may reach this project, oldest link first. */
 export const listJobTokenGroupLinks =

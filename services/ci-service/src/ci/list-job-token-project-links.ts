@@ -1,7 +1,8 @@
+import { pagination } from "@quarry/database";
 import type { ListJobTokenLinksRequest__Output } from "@quarry/proto/types/ci/v1/ListJobTokenLinksRequest";
 import type { ListJobTokenLinksResponse } from "@quarry/proto/types/ci/v1/ListJobTokenLinksResponse";
 import type { CiDeps } from "../deps.ts";
-import { pagination, validId } from "./job-token-scope.ts";
+import { validId } from "./job-token-scope.ts";
 
 /**
  * The projects whose job tokens may reach this one: the project itself first (GitLab's

@@ -125,12 +125,6 @@ export function requireContext(context: PushContext | null): PushContext {
   return context;
 }
 
-/** Page and page size as GitLab clamps them: page ≥ 1, per_page 20 by default, at most 100. */
-export function pagination(page: number, perPage: number): { offset: number; limit: number } {
-  const p = page > 0 ? Math.floor(page) : 1;
-  const size = perPage > 0 ? Math.min(Math.floor(perPage), 100) : 20;
-  return { offset: (p - 1) * size, limit: size };
-}
 
 /** Regex filtering gets this long (it runs a user's pattern); a slower pattern is refused. */
 const REGEX_BUDGET_MS = 500;

@@ -1,7 +1,8 @@
+import { pagination } from "@quarry/database";
 import type { CommitDiffRequest__Output as CommitDiffRequest } from "@quarry/proto/types/repo/v1/CommitDiffRequest";
 import type { CommitDiffResponse__Output as CommitDiffResponse } from "@quarry/proto/types/repo/v1/CommitDiffResponse";
 import type { RepoDeps } from "../deps.ts";
-import { pagination } from "./branches.ts";
+
 import { requireCommit } from "./commit-objects.ts";
 import { COMMIT_DIFF_LIMITS, emptyTree, readDiffs } from "./diffs.ts";
 

@@ -1,4 +1,5 @@
 import { rm } from "node:fs/promises";
+import { isUniqueViolation } from "@quarry/database";
 import { conflict, paramError } from "@quarry/grpc";
 import type { CreateRepositoryRequest__Output } from "@quarry/proto/types/repo/v1/CreateRepositoryRequest";
 import type { CreateRepositoryResponse__Output as CreateRepositoryResponse } from "@quarry/proto/types/repo/v1/CreateRepositoryResponse";
@@ -116,8 +117,4 @@ async function removeQuietly(deps: RepoDeps, dir: string): Promise<void> {
   } catch (err) {
     deps.log.error({ err, dir }, "could not remove a half-created repository");
   }
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  return (err as { code?: unknown } | null)?.code === "P2002";
 }

@@ -1,8 +1,9 @@
+import { pagination } from "@quarry/database";
 import { notFound } from "@quarry/grpc";
 import type { ListBranchesRequest__Output } from "@quarry/proto/types/repo/v1/ListBranchesRequest";
 import type { ListBranchesResponse__Output as ListBranchesResponse } from "@quarry/proto/types/repo/v1/ListBranchesResponse";
 import type { RepoDeps } from "../deps.ts";
-import { compareNames, HEADS, mergedHeads, nameFilter, pagination, toBranch } from "./branches.ts";
+import { compareNames, HEADS, mergedHeads, nameFilter, toBranch } from "./branches.ts";
 import type { Commit } from "./commits.ts";
 import { parseCommitObject, toApiCommit } from "./commit-objects.ts";
 import { isRepository, readBranchHeads } from "./git.ts";

@@ -1,7 +1,8 @@
+import { pagination } from "@quarry/database";
 import type { ListCommitRefsRequest__Output as ListCommitRefsRequest } from "@quarry/proto/types/repo/v1/ListCommitRefsRequest";
 import type { ListCommitRefsResponse__Output as ListCommitRefsResponse } from "@quarry/proto/types/repo/v1/ListCommitRefsResponse";
 import type { RepoDeps } from "../deps.ts";
-import { pagination } from "./branches.ts";
+
 import { requireCommit } from "./commit-objects.ts";
 import { git } from "./git.ts";
 

@@ -1,8 +1,9 @@
+import { pagination } from "@quarry/database";
 import { badRequest, notFound, paramError } from "@quarry/grpc";
 import type { ListCommitsRequest__Output as ListCommitsRequest } from "@quarry/proto/types/repo/v1/ListCommitsRequest";
 import type { ListCommitsResponse__Output as ListCommitsResponse } from "@quarry/proto/types/repo/v1/ListCommitsResponse";
 import type { RepoDeps } from "../deps.ts";
-import { pagination } from "./branches.ts";
+
 import { findCommitObject, toApiCommit, walkCommits } from "./commit-objects.ts";
 import { commitStats } from "./commit-stats.ts";
 import { logCommits, type Commit } from "./commits.ts";

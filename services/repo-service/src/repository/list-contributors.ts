@@ -1,3 +1,4 @@
+import { pagination } from "@quarry/database";
 import { notFound, ServiceError, status } from "@quarry/grpc";
 import type { Contributor__Output as Contributor } from "@quarry/proto/types/repo/v1/Contributor";
 import type { ListContributorsRequest__Output } from "@quarry/proto/types/repo/v1/ListContributorsRequest";
@@ -50,7 +51,6 @@ export const listContributors =
       byEmail.set(email, c);
     }
     const sorted = sortContributors([...byEmail.values()], req.orderBy || "commits", req.sort || "asc");
-    const perPage = Math.min(100, req.perPage > 0 ? req.perPage : 20);
-    const start = (Math.max(1, req.page) - 1) * perPage;
-    return { contributors: sorted.slice(start, start + perPage), total: sorted.length };
+    const { offset, limit } = pagination(req.page, req.perPage);
+    return { contributors: sorted.slice(offset, offset + limit), total: sorted.length };
   };

@@ -1,7 +1,8 @@
+import { pagination } from "@quarry/database";
 import type { ListProtectedBranchesRequest__Output } from "@quarry/proto/types/repo/v1/ListProtectedBranchesRequest";
 import type { ListProtectedBranchesResponse__Output as ListProtectedBranchesResponse } from "@quarry/proto/types/repo/v1/ListProtectedBranchesResponse";
 import type { RepoDeps } from "../deps.ts";
-import { pagination } from "./branches.ts";
+
 import { toProtectedBranchMessage } from "./protection.ts";
 import { validateProjectId } from "./validate.ts";
 

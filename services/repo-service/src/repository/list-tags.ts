@@ -1,8 +1,9 @@
+import { pagination } from "@quarry/database";
 import { notFound, paramError } from "@quarry/grpc";
 import type { ListTagsRequest__Output } from "@quarry/proto/types/repo/v1/ListTagsRequest";
 import type { ListTagsResponse__Output as ListTagsResponse } from "@quarry/proto/types/repo/v1/ListTagsResponse";
 import type { RepoDeps } from "../deps.ts";
-import { nameFilter, pagination } from "./branches.ts";
+import { nameFilter } from "./branches.ts";
 import { isRepository } from "./git.ts";
 import { readTags, sortTags, type TagOrder } from "./tags.ts";
 import { repositoryPath } from "./validate.ts";

@@ -1,3 +1,4 @@
+import { pagination } from "@quarry/database";
 import { notFound, paramError, ServiceError, status } from "@quarry/grpc";
 import type { ListTreeRequest__Output } from "@quarry/proto/types/repo/v1/ListTreeRequest";
 import type { ListTreeResponse__Output as ListTreeResponse } from "@quarry/proto/types/repo/v1/ListTreeResponse";
@@ -64,13 +65,12 @@ export const listTree =
     const entries = treesFirst(listed);
     const total = entries.length;
     if (req.unpaginated) return { entries: entries.map(toEntry), total, nextPageToken: "" };
-    const perPage = Math.min(100, req.perPage > 0 ? req.perPage : 20);
+    const { offset, limit } = pagination(req.page, req.perPage);
     if (req.keyset) {
       const start = pageStart(entries, req.pageToken);
-      const page = entries.slice(start, start + perPage);
-      const more = start + perPage < total;
+      const page = entries.slice(start, start + limit);
+      const more = start + limit < total;
       return { entries: page.map(toEntry), total, nextPageToken: more ? encodePageToken(page.at(-1)!.path) : "" };
     }
-    const start = (Math.max(1, req.page) - 1) * perPage;
-    return { entries: entries.slice(start, start + perPage).map(toEntry), total, nextPageToken: "" };
+    return { entries: entries.slice(offset, offset + limit).map(toEntry), total, nextPageToken: "" };
   };

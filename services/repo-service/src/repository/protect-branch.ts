@@ -1,8 +1,8 @@
+import { isUniqueViolation } from "@quarry/database";
 import { conflict, paramError } from "@quarry/grpc";
 import type { ProtectBranchRequest__Output } from "@quarry/proto/types/repo/v1/ProtectBranchRequest";
 import type { ProtectedBranch__Output as ProtectedBranch } from "@quarry/proto/types/repo/v1/ProtectedBranch";
 import type { RepoDeps } from "../deps.ts";
-import { Prisma } from "../generated/prisma/client.ts";
 import { AccessLevel, RULE_LEVELS, toProtectedBranchMessage, type AccessKind } from "./protection.ts";
 import { validateProjectId } from "./validate.ts";
 
@@ -47,7 +47,7 @@ export const protectBranch =
       });
       return toProtectedBranchMessage(row);
     } catch (err) {
-      if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
+      if (isUniqueViolation(err)) {
         throw conflict(`Protected branch '${name}' already exists`);
       }
       throw err;
