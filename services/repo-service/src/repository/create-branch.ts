@@ -27,11 +27,16 @@ export const createBranch =
     if (await branchHead(dir, req.name)) throw badRequest("Branch already exists");
     const sha = await resolveCommit(dir, req.ref);
     if (!sha) throw badRequest(`Invalid reference name: ${req.ref}`);
-    const commit = await readCommit(dir, sha);
+    const [commit, protection] = await Promise.all([readCommit(dir, sha), BranchProtection.load(deps, context.projectId)]);
 
     const ref = HEADS + req.name;
     try {
-      await changeRefWithEvent(deps, dir, { ref, oldSha: NULL_SHA, newSha: sha }, { context, checkoutSha: sha, commits: [] });
+      await changeRefWithEvent(
+        deps,
+        dir,
+        { ref, oldSha: NULL_SHA, newSha: sha },
+        { context, checkoutSha: sha, commits: [], refProtected: protection.isProtected(req.name) },
+      );
     } catch (err) {
       if (err instanceof RefUpdateError) {
         if (await branchHead(dir, req.name)) throw badRequest("Branch already exists");
@@ -42,6 +47,6 @@ export const createBranch =
     }
 
     const defaultBranch = await defaultBranchOf(dir, context.defaultBranch);
-    const [merged, protection] = await Promise.all([mergedBranches(dir, defaultBranch, [req.name]), BranchProtection.load(deps, context.projectId)]);
+    const merged = await mergedBranches(dir, defaultBranch, [req.name]);
     return toBranch(req.name, commit, merged, defaultBranch, protection, context.accessLevel);
   };

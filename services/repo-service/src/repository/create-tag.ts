@@ -36,7 +36,7 @@ export const createTag =
         deps,
         dir,
         { ref: TAGS + req.name, oldSha: NULL_SHA, newSha: target },
-        { context, checkoutSha: sha, commits: [{ commit }], message: message || null },
+        { context, checkoutSha: sha, commits: [{ commit }], message: message || null, refProtected: false }, // no protected tags yet
       );
     } catch (err) {
       if (err instanceof RefUpdateError) {

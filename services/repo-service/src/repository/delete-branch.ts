@@ -44,7 +44,16 @@ export const deleteBranch =
     }
   };
 
-/** Deletes `refs/heads/<name>` if it still points at `sha`, with its push event. Throws RefUpdateError otherwise. */
+/**
+ * Deletes `refs/heads/<name>` if it still points at `sha`, with its push event. Throws RefUpdateError
+ * otherwise. Callers delete only unprotected branches, so the event's ref_protected is false
+ * without asking the rules again.
+ */
 export function deleteBranchRef(deps: RepoDeps, dir: string, name: string, sha: string, context: PushContext): Promise<void> {
-  return changeRefWithEvent(deps, dir, { ref: HEADS + name, oldSha: sha, newSha: NULL_SHA }, { context, checkoutSha: null, commits: [] });
+  return changeRefWithEvent(
+    deps,
+    dir,
+    { ref: HEADS + name, oldSha: sha, newSha: NULL_SHA },
+    { context, checkoutSha: null, commits: [], refProtected: false },
+  );
 }

@@ -30,7 +30,7 @@ export const deleteTag =
           deps,
           dir,
           { ref: TAGS + req.name, oldSha: found.tag.target, newSha: NULL_SHA },
-          { context, checkoutSha: null, commits: [] },
+          { context, checkoutSha: null, commits: [], refProtected: false }, // no protected tags yet
         );
         return {};
       } catch (err) {

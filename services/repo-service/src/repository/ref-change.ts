@@ -2,7 +2,7 @@ import { enqueueEvent } from "@quarry/bus";
 import type { PushContext__Output as PushContext } from "@quarry/proto/types/repo/v1/PushContext";
 import type { RepoDeps } from "../deps.ts";
 import { git, GitError, NULL_SHA } from "./git.ts";
-import { BranchProtection, protectIfNewDefaultBranch } from "./protection.ts";
+import { protectIfNewDefaultBranch } from "./protection.ts";
 import { buildPushEvent, pushSubject, type PushEventInput } from "./push-event.ts";
 
 /** A compare-and-swap ref change; NULL_SHA as `oldSha` creates the ref, as `newSha` deletes it. */
@@ -52,10 +52,10 @@ export async function changeRefWithEvent(
   deps: RepoDeps,
   gitDir: string,
   change: RefChange,
-  event: Omit<PushEventInput, "before" | "after" | "ref" | "context"> & { context: PushContext },
+  // ref_protected is the caller's to say: it has loaded the rules to check the write anyway.
+  event: Omit<PushEventInput, "before" | "after" | "ref" | "context" | "refProtected"> & { context: PushContext; refProtected: boolean },
 ): Promise<void> {
-  const refProtected = event.refProtected ?? (await isProtectedRef(deps, event.context.projectId, change.ref));
-  const payload = buildPushEvent({ ...event, refProtected, before: change.oldSha, after: change.newSha, ref: change.ref });
+  const payload = buildPushEvent({ ...event, before: change.oldSha, after: change.newSha, ref: change.ref });
   let moved = false;
   try {
     await deps.prisma.$transaction(
@@ -72,12 +72,6 @@ export async function changeRefWithEvent(
     throw err;
   }
   deps.outbox.kick();
-}
-
-/** Whether a branch ref matches one of the project's protected-branch rules (the event's ref_protected). */
-async function isProtectedRef(deps: RepoDeps, projectId: number, ref: string): Promise<boolean> {
-  if (!ref.startsWith("refs/heads/")) return false;
-  return (await BranchProtection.load(deps, projectId)).isProtected(ref.slice("refs/heads/".length));
 }
 
 async function revert(deps: RepoDeps, gitDir: string, change: RefChange, cause: unknown): Promise<void> {
