@@ -22,7 +22,7 @@ import {
 } from "./entries.ts";
 import { parsePolicy, type Policy } from "./only-except.ts";
 import { parseRules, type Rule } from "./rules.ts";
-import type { AllowFailure, CompiledArtifacts, CompiledEnvironment, CompiledNeed, CompiledRetry, When } from "./types.ts";
+import type { AllowFailure, CompiledArtifacts, CompiledEnvironment, CompiledNeed, CompiledRetry, JobBody, When } from "./types.ts";
 import { isHash, isStringArray, type Hash } from "./util.ts";
 
 const PROCESSABLE_KEYS = [
@@ -68,19 +68,8 @@ interface Definition {
   environment: CompiledEnvironment | null;
 }
 
-export interface JobDefinition extends Definition {
+export interface JobDefinition extends Definition, JobBody {
   kind: "job";
-  script: string[];
-  beforeScript: string[];
-  afterScript: string[];
-  dependencies: string[] | null;
-  tags: string[];
-  timeoutSeconds: number | null;
-  retry: CompiledRetry | null;
-  artifacts: CompiledArtifacts | null;
-  image: string | null;
-  services: string[];
-  coverage: string | null;
   /** `parallel`: how many copies, and the variables of each (matrix), expanded later. */
   parallel: { total: number; matrix: Record<string, string>[] | null } | null;
 }

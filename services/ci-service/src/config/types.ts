@@ -98,7 +98,8 @@ interface CompiledProcessable {
   environment: CompiledEnvironment | null;
 }
 
-export interface CompiledJob extends CompiledProcessable {
+/** What a job runs and keeps: the same in a job's definition and in each job it compiles to. */
+export interface JobBody {
   script: string[];
   beforeScript: string[];
   afterScript: string[];
@@ -112,6 +113,9 @@ export interface CompiledJob extends CompiledProcessable {
   services: string[];
   /** The `coverage` regular expression without its slashes. */
   coverage: string | null;
+}
+
+export interface CompiledJob extends CompiledProcessable, JobBody {
   /** `parallel` index and total (CI_NODE_INDEX / CI_NODE_TOTAL), null when not parallel. */
   parallel: { index: number; total: number } | null;
 }
