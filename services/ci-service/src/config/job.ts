@@ -22,7 +22,7 @@ import {
 } from "./entries.ts";
 import { parsePolicy, type Policy } from "./only-except.ts";
 import { parseRules, type Rule } from "./rules.ts";
-import type { AllowFailure, CompiledArtifacts, CompiledEnvironment, CompiledNeed, CompiledRetry, JobBody, When } from "./types.ts";
+import type { AllowFailure, CompiledEnvironment, CompiledNeed, JobBody, When } from "./types.ts";
 import { isHash, isStringArray, type Hash } from "./util.ts";
 
 const PROCESSABLE_KEYS = [
