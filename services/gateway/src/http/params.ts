@@ -76,6 +76,15 @@ export function assertNotBlank(values: Record<string, unknown>, names: readonly 
   if (blank.length) throw new ApiError(400, { error: blank.map((n) => `${n} is empty`).join(", ") });
 }
 
+/**
+ * A `*name` path parameter (branch, tag, file path, sha): express hands it over as segments when
+ * the client sent slashes (`feature/x`) and as one string when it sent `%2F`; both mean the same.
+ */
+export function wildcardParam(req: Request, name: string): string {
+  const raw = req.params[name] as unknown;
+  return Array.isArray(raw) ? raw.join("/") : String(raw);
+}
+
 /** The shared paging inputs. */
 export const pageShape = {
   page: p.int().pipe(z.number().min(1)).optional(),

@@ -3,18 +3,13 @@ import type { GatewayDeps } from "../../deps.ts";
 import { scope } from "../../http/auth.ts";
 import { ApiError } from "../../http/errors.ts";
 import { pageRequest } from "../../http/pagination.ts";
-import { p, pageShape, params } from "../../http/params.ts";
+import { p, pageShape, params, wildcardParam } from "../../http/params.ts";
 import { branchEntity } from "../../entities/branch.ts";
 import { webUrl } from "../../entities/urls.ts";
 import { ctx } from "./context.ts";
 import { authorizeProject, pushContext, ruleLevel } from "./project-access.ts";
 
 /** The branch name of `/branches/*branch`: encoded (`feature%2Fx`) or not (`feature/x`). */
-function branchParam(req: Request): string {
-  const raw = req.params.branch as unknown;
-  return Array.isArray(raw) ? raw.join("/") : String(raw);
-}
-
 /** Repository branches: list, read, probe, create, delete, delete merged. */
 export function branchesRouter(deps: GatewayDeps): Router {
   const r = Router();
@@ -49,7 +44,7 @@ export function branchesRouter(deps: GatewayDeps): Router {
     const c = ctx(deps, req, res);
     const { project, accessLevel } = await authorizeProject(deps, req, "read_repository");
     const branch = await repo.FindBranch(
-      { diskPath: project.diskPath, name: branchParam(req), defaultBranch: project.defaultBranch, projectId: project.id, accessLevel: ruleLevel(req, accessLevel) },
+      { diskPath: project.diskPath, name: wildcardParam(req, "branch"), defaultBranch: project.defaultBranch, projectId: project.id, accessLevel: ruleLevel(req, accessLevel) },
       c.call,
     );
     return { branch, project, c };
@@ -78,7 +73,7 @@ export function branchesRouter(deps: GatewayDeps): Router {
   r.delete(`${base}/branches/*branch`, scope("write"), async (req, res) => {
     const c = ctx(deps, req, res);
     const auth = await authorizeProject(deps, req, "push_code");
-    await repo.DeleteBranch({ diskPath: auth.project.diskPath, name: branchParam(req), context: pushContext(auth, req, c.urls), protectedPatterns: [] }, c.call);
+    await repo.DeleteBranch({ diskPath: auth.project.diskPath, name: wildcardParam(req, "branch"), context: pushContext(auth, req, c.urls), protectedPatterns: [] }, c.call);
     res.status(204).end();
   });
 

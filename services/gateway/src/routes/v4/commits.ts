@@ -1,9 +1,9 @@
-import { Router, type Request } from "express";
+import { Router } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { scope } from "../../http/auth.ts";
 import { ApiError } from "../../http/errors.ts";
 import { pageRequest } from "../../http/pagination.ts";
-import { p, pageShape, params } from "../../http/params.ts";
+import { p, pageShape, params, wildcardParam } from "../../http/params.ts";
 import { commitDetailEntity, commitEntity, commitSignatureEntity, commitWithStatsEntity } from "../../entities/commit.ts";
 import { diffEntity } from "../../entities/diff.ts";
 import { webUrl } from "../../entities/urls.ts";
@@ -11,11 +11,6 @@ import { ctx } from "./context.ts";
 import { authorizeProject } from "./project-access.ts";
 
 /** The `:sha` of `/commits/*sha…`: a sha, or a branch or tag name, encoded (`a%2Fb`) or not. */
-function shaParam(req: Request): string {
-  const raw = req.params.sha as unknown;
-  return Array.isArray(raw) ? raw.join("/") : String(raw);
-}
-
 /**
  * Grape's DateTime coercion for the ISO 8601 inputs GitLab documents: a date, or a date and a
  * time with an optional zone (UTC when absent). Anything else is `400 {"error": "<name> is invalid"}`.
@@ -89,7 +84,7 @@ export function commitsRouter(deps: GatewayDeps): Router {
     const { project } = await authorizeProject(deps, req, "read_repository");
     const q = params(req, { ...pageShape, unidiff: p.bool().optional() });
     const page = pageRequest(q);
-    const result = await repo.CommitDiff({ diskPath: project.diskPath, revision: shaParam(req), page: page.page, perPage: page.perPage }, c.call);
+    const result = await repo.CommitDiff({ diskPath: project.diskPath, revision: wildcardParam(req, "sha"), page: page.page, perPage: page.perPage }, c.call);
     c.paginate({ total: Number(result.total), ...page });
     res.json(result.diffs.map((d) => diffEntity(d, { unidiff: q.unidiff ?? false })));
   });
@@ -100,7 +95,7 @@ export function commitsRouter(deps: GatewayDeps): Router {
     const q = params(req, { ...pageShape, type: p.enum(["branch", "tag", "all"]).optional() });
     const page = pageRequest(q);
     const result = await repo.ListCommitRefs(
-      { diskPath: project.diskPath, revision: shaParam(req), type: q.type ?? "all", page: page.page, perPage: page.perPage },
+      { diskPath: project.diskPath, revision: wildcardParam(req, "sha"), type: q.type ?? "all", page: page.page, perPage: page.perPage },
       c.call,
     );
     // Like GitLab, only the refs up to this page are looked up: no totals.
@@ -111,7 +106,7 @@ export function commitsRouter(deps: GatewayDeps): Router {
   r.get(`${base}/*sha/signature`, scope("read"), async (req, res) => {
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_repository");
-    const signature = await repo.GetCommitSignature({ diskPath: project.diskPath, revision: shaParam(req) }, c.call);
+    const signature = await repo.GetCommitSignature({ diskPath: project.diskPath, revision: wildcardParam(req, "sha") }, c.call);
     res.json(commitSignatureEntity(signature));
   });
 
@@ -119,7 +114,7 @@ export function commitsRouter(deps: GatewayDeps): Router {
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_repository");
     const q = params(req, { stats: p.bool().optional() });
-    const result = await repo.FindCommit({ diskPath: project.diskPath, revision: shaParam(req), stats: q.stats ?? true }, c.call);
+    const result = await repo.FindCommit({ diskPath: project.diskPath, revision: wildcardParam(req, "sha"), stats: q.stats ?? true }, c.call);
     res.json(commitDetailEntity(result.commit!, result.stats, webUrl(c.urls, project.pathWithNamespace), Number(project.id)));
   });
 

@@ -3,17 +3,12 @@ import { Router, type Request, type Response } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { scope } from "../../http/auth.ts";
 import { ApiError } from "../../http/errors.ts";
-import { assertNotBlank, p, params } from "../../http/params.ts";
+import { assertNotBlank, p, params, wildcardParam } from "../../http/params.ts";
 import { decodeContent } from "./commit-writes.ts";
 import { ctx } from "./context.ts";
 import { authorizeProject, pushContext } from "./project-access.ts";
 
 /** The file path of `/files/*file_path`: URL-encoded (`lib%2Fa.rb`) or not. */
-function filePathParam(req: Request): string {
-  const raw = req.params.file_path as unknown;
-  return Array.isArray(raw) ? raw.join("/") : String(raw);
-}
-
 /**
  * GitLab's `file_path: true` validator: no directory traversal (a `..` segment) and no absolute
  * path, else 400 `file_path should be a valid file path`.
@@ -68,7 +63,7 @@ export function fileWritesRouter(deps: GatewayDeps): Router {
   };
 
   r.post(path, scope("write"), async (req, res) => {
-    const filePath = validFilePath(filePathParam(req));
+    const filePath = validFilePath(wildcardParam(req, "file_path"));
     const q = params(req, withContent);
     assertNotBlank(q, ["branch", "commit_message"]);
     const content = decodeContent(q.content, q.encoding);
@@ -77,7 +72,7 @@ export function fileWritesRouter(deps: GatewayDeps): Router {
   });
 
   r.put(path, scope("write"), async (req, res) => {
-    const filePath = validFilePath(filePathParam(req));
+    const filePath = validFilePath(wildcardParam(req, "file_path"));
     const q = params(req, withContent);
     assertNotBlank(q, ["branch", "commit_message"]);
     const actions: CommitFileAction[] = [{ action: "update", filePath, content: decodeContent(q.content, q.encoding), lastCommitId: q.last_commit_id ?? "" }];
@@ -88,7 +83,7 @@ export function fileWritesRouter(deps: GatewayDeps): Router {
   });
 
   r.delete(path, scope("write"), async (req, res) => {
-    const filePath = validFilePath(filePathParam(req));
+    const filePath = validFilePath(wildcardParam(req, "file_path"));
     const q = params(req, common);
     assertNotBlank(q, ["branch", "commit_message"]);
     await commit(req, res, q, [{ action: "delete", filePath, lastCommitId: q.last_commit_id ?? "" }], "delete");

@@ -3,7 +3,7 @@ import type { RepositoryFile__Output as RepositoryFile } from "@quarry/proto/typ
 import type { GatewayDeps } from "../../deps.ts";
 import { scope } from "../../http/auth.ts";
 import { ApiError, invalid, missing } from "../../http/errors.ts";
-import { p, params, requestParams } from "../../http/params.ts";
+import { p, params, requestParams, wildcardParam } from "../../http/params.ts";
 import { blameRangeEntity, contentDisposition, fileEntity, fileHeaders } from "../../entities/file.ts";
 import { ctx } from "./context.ts";
 import { authorizeProject } from "./project-access.ts";
@@ -12,11 +12,6 @@ import { authorizeProject } from "./project-access.ts";
 const NO_CACHE = { "Cache-Control": "max-age=0, private, must-revalidate, no-store, no-cache", Expires: "Fri, 01 Jan 1990 00:00:00 GMT" };
 
 /** The file path of `/files/*file_path`: encoded (`lib%2Fa.rb`) or not (`lib/a.rb`). */
-function filePathParam(req: Request): string {
-  const raw = req.params.file_path as unknown;
-  return Array.isArray(raw) ? raw.join("/") : String(raw);
-}
-
 /** `ref` where GitLab requires it: present and not blank. */
 function requiredRef(req: Request): string {
   const { ref } = params(req, { ref: p.string() });
@@ -43,7 +38,7 @@ export function filesRouter(deps: GatewayDeps): Router {
   const { repo } = deps;
   const base = "/projects/:id/repository/files/*file_path";
 
-  const readFile = async (req: Request, res: Response, ref: string, withContent: boolean, filePath = filePathParam(req)): Promise<RepositoryFile> => {
+  const readFile = async (req: Request, res: Response, ref: string, withContent: boolean, filePath = wildcardParam(req, "file_path")): Promise<RepositoryFile> => {
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_repository");
     return repo.GetFile({ diskPath: project.diskPath, filePath, ref: ref || project.defaultBranch, withContent }, c.call);
@@ -52,7 +47,7 @@ export function filesRouter(deps: GatewayDeps): Router {
   /** Raw files: `ref` defaults to the default branch; one leading "/" of the path is allowed. */
   const readRaw = (req: Request, res: Response, withContent: boolean) => {
     const q = params(req, { ref: p.string().optional(), lfs: p.bool().optional() });
-    return readFile(req, res, q.ref ?? "", withContent, filePathParam(req).replace(/^\//, ""));
+    return readFile(req, res, q.ref ?? "", withContent, wildcardParam(req, "file_path").replace(/^\//, ""));
   };
 
   // HEAD routes first: express would otherwise answer HEAD with the GET route.
@@ -81,7 +76,7 @@ export function filesRouter(deps: GatewayDeps): Router {
     const range = blameRange(req);
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_repository");
-    const blame = await repo.GetFileBlame({ diskPath: project.diskPath, filePath: filePathParam(req), ref, ...range }, c.call);
+    const blame = await repo.GetFileBlame({ diskPath: project.diskPath, filePath: wildcardParam(req, "file_path"), ref, ...range }, c.call);
     res.set(fileHeaders(blame.file!)).json(blame.ranges.map(blameRangeEntity));
   });
 

@@ -1,18 +1,13 @@
-import { Router, type Request } from "express";
+import { Router } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { commitDetailEntity } from "../../entities/commit.ts";
 import { webUrl } from "../../entities/urls.ts";
 import { scope } from "../../http/auth.ts";
-import { p, params } from "../../http/params.ts";
+import { p, params, wildcardParam } from "../../http/params.ts";
 import { ctx } from "./context.ts";
 import { authorizeProject, pushContext } from "./project-access.ts";
 
 /** The submodule path of `/submodules/*submodule`: URL-encoded (`lib%2Fdep`) or not. */
-function submoduleParam(req: Request): string {
-  const raw = req.params.submodule as unknown;
-  return Array.isArray(raw) ? raw.join("/") : String(raw);
-}
-
 /** Submodule references: point a submodule at another commit (200 with the commit's details). */
 export function submodulesRouter(deps: GatewayDeps): Router {
   const r = Router();
@@ -25,7 +20,7 @@ export function submodulesRouter(deps: GatewayDeps): Router {
       {
         diskPath: auth.project.diskPath,
         context: pushContext(auth, req, c.urls),
-        submodule: submoduleParam(req),
+        submodule: wildcardParam(req, "submodule"),
         commitSha: q.commit_sha,
         branch: q.branch,
         commitMessage: q.commit_message ?? "",

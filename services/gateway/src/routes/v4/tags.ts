@@ -1,19 +1,14 @@
-import { Router, type Request } from "express";
+import { Router } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { scope } from "../../http/auth.ts";
 import { pageRequest } from "../../http/pagination.ts";
-import { p, pageShape, params } from "../../http/params.ts";
+import { p, pageShape, params, wildcardParam } from "../../http/params.ts";
 import { tagEntity, tagSignatureEntity } from "../../entities/tag.ts";
 import { webUrl } from "../../entities/urls.ts";
 import { ctx } from "./context.ts";
 import { authorizeProject, pushContext } from "./project-access.ts";
 
 /** The tag name of `/tags/*tag_name`: encoded (`release%2F1`) or not (`release/1`). */
-function tagParam(req: Request): string {
-  const raw = req.params.tag_name as unknown;
-  return Array.isArray(raw) ? raw.join("/") : String(raw);
-}
-
 /** Repository tags: list, read, signature, create, delete. */
 export function tagsRouter(deps: GatewayDeps): Router {
   const r = Router();
@@ -43,14 +38,14 @@ export function tagsRouter(deps: GatewayDeps): Router {
   r.get(`${base}/*tag_name/signature`, scope("read"), async (req, res) => {
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_repository");
-    const signature = await repo.GetTagSignature({ diskPath: project.diskPath, name: tagParam(req) }, c.call);
+    const signature = await repo.GetTagSignature({ diskPath: project.diskPath, name: wildcardParam(req, "tag_name") }, c.call);
     res.json(tagSignatureEntity(signature));
   });
 
   r.get(`${base}/*tag_name`, scope("read"), async (req, res) => {
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_repository");
-    const tag = await repo.FindTag({ diskPath: project.diskPath, name: tagParam(req) }, c.call);
+    const tag = await repo.FindTag({ diskPath: project.diskPath, name: wildcardParam(req, "tag_name") }, c.call);
     res.json(tagEntity(tag, webUrl(c.urls, project.pathWithNamespace)));
   });
 
@@ -69,7 +64,7 @@ export function tagsRouter(deps: GatewayDeps): Router {
   r.delete(`${base}/*tag_name`, scope("write"), async (req, res) => {
     const c = ctx(deps, req, res);
     const auth = await authorizeProject(deps, req, "push_code");
-    await repo.DeleteTag({ diskPath: auth.project.diskPath, name: tagParam(req), context: pushContext(auth, req, c.urls) }, c.call);
+    await repo.DeleteTag({ diskPath: auth.project.diskPath, name: wildcardParam(req, "tag_name"), context: pushContext(auth, req, c.urls) }, c.call);
     res.status(204).end();
   });
 
