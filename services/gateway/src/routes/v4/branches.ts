@@ -9,7 +9,6 @@ import { webUrl } from "../../entities/urls.ts";
 import { ctx } from "./context.ts";
 import { authorizeProject, pushContext, ruleLevel } from "./project-access.ts";
 
-/** The branch name of `/branches/*branch`: encoded (`feature%2Fx`) or not (`feature/x`). */
 /** Repository branches: list, read, probe, create, delete, delete merged. */
 export function branchesRouter(deps: GatewayDeps): Router {
   const r = Router();

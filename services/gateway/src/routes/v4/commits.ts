@@ -10,7 +10,6 @@ import { webUrl } from "../../entities/urls.ts";
 import { ctx } from "./context.ts";
 import { authorizeProject } from "./project-access.ts";
 
-/** The `:sha` of `/commits/*sha…`: a sha, or a branch or tag name, encoded (`a%2Fb`) or not. */
 /**
  * Grape's DateTime coercion for the ISO 8601 inputs GitLab documents: a date, or a date and a
  * time with an optional zone (UTC when absent). Anything else is `400 {"error": "<name> is invalid"}`.

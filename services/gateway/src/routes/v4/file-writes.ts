@@ -8,7 +8,6 @@ import { decodeContent } from "./commit-writes.ts";
 import { ctx } from "./context.ts";
 import { authorizeProject, pushContext } from "./project-access.ts";
 
-/** The file path of `/files/*file_path`: URL-encoded (`lib%2Fa.rb`) or not. */
 /**
  * GitLab's `file_path: true` validator: no directory traversal (a `..` segment) and no absolute
  * path, else 400 `file_path should be a valid file path`.

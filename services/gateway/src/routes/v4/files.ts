@@ -11,7 +11,6 @@ import { authorizeProject } from "./project-access.ts";
 /** GitLab's no-cache headers for raw files (Gitlab::NoCacheHeaders). */
 const NO_CACHE = { "Cache-Control": "max-age=0, private, must-revalidate, no-store, no-cache", Expires: "Fri, 01 Jan 1990 00:00:00 GMT" };
 
-/** The file path of `/files/*file_path`: encoded (`lib%2Fa.rb`) or not (`lib/a.rb`). */
 /** `ref` where GitLab requires it: present and not blank. */
 function requiredRef(req: Request): string {
   const { ref } = params(req, { ref: p.string() });

@@ -7,7 +7,6 @@ import { p, params, wildcardParam } from "../../http/params.ts";
 import { ctx } from "./context.ts";
 import { authorizeProject, pushContext } from "./project-access.ts";
 
-/** The submodule path of `/submodules/*submodule`: URL-encoded (`lib%2Fdep`) or not. */
 /** Submodule references: point a submodule at another commit (200 with the commit's details). */
 export function submodulesRouter(deps: GatewayDeps): Router {
   const r = Router();

@@ -8,7 +8,6 @@ import { webUrl } from "../../entities/urls.ts";
 import { ctx } from "./context.ts";
 import { authorizeProject, pushContext } from "./project-access.ts";
 
-/** The tag name of `/tags/*tag_name`: encoded (`release%2F1`) or not (`release/1`). */
 /** Repository tags: list, read, signature, create, delete. */
 export function tagsRouter(deps: GatewayDeps): Router {
   const r = Router();
