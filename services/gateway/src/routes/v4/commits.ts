@@ -1,14 +1,16 @@
-import { Router } from "express";
+import { Router, type Request } from "express";
 import type { GatewayDeps } from "../../deps.ts";
-import { scope } from "../../http/auth.ts";
+import { actor, scope } from "../../http/auth.ts";
 import { ApiError } from "../../http/errors.ts";
 import { pageRequest } from "../../http/pagination.ts";
-import { p, pageShape, params, wildcardParam } from "../../http/params.ts";
+import { assertNotBlank, p, pageShape, params, parseParams, requestParams, wildcardParam, z } from "../../http/params.ts";
 import { commitDetailEntity, commitEntity, commitSignatureEntity, commitWithStatsEntity } from "../../entities/commit.ts";
 import { diffEntity } from "../../entities/diff.ts";
 import { webUrl } from "../../entities/urls.ts";
 import { ctx } from "./context.ts";
-import { authorizeProject } from "./project-access.ts";
+import { authorizeProject, pushContext } from "./project-access.ts";
+import type { CommitFileAction } from "@quarry/proto/types/repo/v1/CommitFileAction";
+import { formHashArray } from "../../http/form.ts";
 
 /**
  * Grape's DateTime coercion for the ISO 8601 inputs GitLab documents: a date, or a date and a
@@ -28,7 +30,71 @@ function isoTime(value: string | undefined, name: string): string {
   return new Date(ms).toISOString();
 }
 
-/** Repository commits: list, read, diff, containing refs, signature. */
+const ACTIONS = ["create", "delete", "move", "update", "chmod"];
+const ENCODINGS = ["text", "base64"];
+
+/** A parameter value as Grape coerces it to String (JSON numbers and booleans included). */
+const str = (v: unknown): string | undefined => (v === undefined || v === null ? undefined : typeof v === "object" ? undefined : String(v));
+
+function boolValue(v: unknown): boolean | undefined {
+  const r = p.bool().safeParse(v);
+  return r.success ? r.data : undefined;
+}
+
+/** Decodes content as sent: `text` (UTF-8) or `base64`. */
+export function decodeContent(content: string, encoding: string | undefined): Buffer {
+  return Buffer.from(content, encoding === "base64" ? "base64" : "utf8");
+}
+
+/**
+ * Validates GitLab's actions[] elements (Grape's nested rules: action and file_path required,
+ * content for update, previous_path for move, execute_filemode for chmod, encoding text/base64)
+ * and turns them into CommitFileAction messages. Errors name the element
+ * (`actions[0][file_path] is missing`) and are joined like Grape joins them.
+ */
+export function toFileActions(raw: readonly Record<string, unknown>[]): CommitFileAction[] {
+  const errors: string[] = [];
+  const actions = raw.map((a, i): CommitFileAction => {
+    const name = (k: string) => `actions[${i}][${k}]`;
+    const action = str(a.action);
+    const filePath = str(a.file_path);
+    const encoding = str(a.encoding);
+    const content = str(a.content);
+    if (action === undefined) errors.push(`${name("action")} is missing`);
+    else if (!ACTIONS.includes(action)) errors.push(`${name("action")} does not have a valid value`);
+    if (filePath === undefined) errors.push(`${name("file_path")} is missing`);
+    if (action === "update" && content === undefined) errors.push(`${name("content")} is missing`);
+    if (action === "move" && str(a.previous_path) === undefined) errors.push(`${name("previous_path")} is missing`);
+    if (encoding !== undefined && !ENCODINGS.includes(encoding)) errors.push(`${name("encoding")} does not have a valid value`);
+    const execute = a.execute_filemode === undefined || a.execute_filemode === null ? undefined : boolValue(a.execute_filemode);
+    if (action === "chmod" && a.execute_filemode === undefined) errors.push(`${name("execute_filemode")} is missing`);
+    else if (a.execute_filemode !== undefined && execute === undefined) errors.push(`${name("execute_filemode")} does not have a valid value`);
+    return {
+      action: action ?? "",
+      filePath: filePath ?? "",
+      previousPath: str(a.previous_path) ?? "",
+      content: content === undefined ? undefined : decodeContent(content, encoding),
+      executeFilemode: execute,
+      lastCommitId: str(a.last_commit_id) ?? "",
+    };
+  });
+  if (errors.length) throw new ApiError(400, { error: errors.join(", ") });
+  return actions;
+}
+
+/**
+ * start_project must be the project itself: Quarry has no forks, and GitLab only accepts a
+ * project of the target's fork network (403 otherwise; 404 when the caller cannot see it).
+ */
+async function assertStartProject(deps: GatewayDeps, req: Request, startProject: string | undefined, projectId: number): Promise<void> {
+  if (startProject === undefined) return;
+  const { project } = await deps.identity.Authorize({ actor: actor(req), action: "read_repository", project: startProject }, { requestId: req.requestId });
+  if (project && project.id !== projectId) {
+    throw new ApiError(403, { message: `403 Forbidden - Project is not included in the fork network for ${project.nameWithNamespace}` });
+  }
+}
+
+/** Repository commits: list, read, diff, containing refs, signature; create, cherry-pick, revert. */
 export function commitsRouter(deps: GatewayDeps): Router {
   const r = Router();
   const { repo } = deps;
@@ -116,6 +182,78 @@ export function commitsRouter(deps: GatewayDeps): Router {
     const result = await repo.FindCommit({ diskPath: project.diskPath, revision: wildcardParam(req, "sha"), stats: q.stats ?? true }, c.call);
     res.json(commitDetailEntity(result.commit!, result.stats, webUrl(c.urls, project.pathWithNamespace), Number(project.id)));
   });
+
+  // Writes: one commit from actions[], cherry-pick, revert.
+  r.post(base, scope("write"), async (req, res) => {
+    const c = ctx(deps, req, res);
+    // actions[] arrive as JSON, as indexed form fields (qs) or as `actions[][key]` sequences.
+    const form = formHashArray(req, "actions");
+    const q = parseParams(
+      {
+        branch: p.string(),
+        commit_message: p.string(),
+        actions: p.array(z.record(z.string(), z.unknown())),
+        start_branch: p.string().optional(),
+        start_sha: p.string().optional(),
+        start_project: z.union([z.string(), z.number()]).transform(String).optional(),
+        author_email: p.string().optional(),
+        author_name: p.string().optional(),
+        force: p.bool().optional(),
+        stats: p.bool().optional(),
+      },
+      { ...requestParams(req), ...(form ? { actions: form } : {}) },
+    );
+    assertNotBlank(q, ["branch", "commit_message"]);
+    if (!q.actions.length) throw new ApiError(400, { error: "actions is empty" });
+    if (q.start_branch !== undefined && q.start_sha !== undefined) throw new ApiError(400, { error: "start_branch, start_sha are mutually exclusive" });
+    const actions = toFileActions(q.actions);
+    const auth = await authorizeProject(deps, req, "push_code");
+    await assertStartProject(deps, req, q.start_project, auth.project.id);
+    const written = await repo.CommitFiles(
+      {
+        diskPath: auth.project.diskPath,
+        context: pushContext(auth, req, c.urls),
+        branch: q.branch,
+        commitMessage: q.commit_message,
+        actions,
+        startBranch: q.start_branch ?? "",
+        startSha: q.start_sha ?? "",
+        force: q.force ?? false,
+        authorName: q.author_name ?? "",
+        authorEmail: q.author_email ?? "",
+        fileOperation: "",
+      },
+      c.call,
+    );
+    const web = webUrl(c.urls, auth.project.pathWithNamespace);
+    const stats = { additions: written.additions, deletions: written.deletions, total: written.additions + written.deletions };
+    res.status(201).json(commitDetailEntity(written.commit!, q.stats === false ? null : stats, web, auth.project.id));
+  });
+
+  for (const [path, rpc] of [["cherry_pick", "CherryPickCommit"], ["revert", "RevertCommit"]] as const) {
+    r.post(`${base}/:sha/${path}`, scope("write"), async (req, res) => {
+      const c = ctx(deps, req, res);
+      const q = params(req, { sha: p.string(), branch: p.string(), dry_run: p.bool().optional(), message: p.string().optional() });
+      assertNotBlank(q, ["branch"]);
+      const auth = await authorizeProject(deps, req, "push_code");
+      const picked = await repo[rpc](
+        {
+          diskPath: auth.project.diskPath,
+          context: pushContext(auth, req, c.urls),
+          sha: q.sha,
+          branch: q.branch,
+          dryRun: q.dry_run ?? false,
+          message: rpc === "CherryPickCommit" ? (q.message ?? "") : "",
+        },
+        c.call,
+      );
+      if (q.dry_run) {
+        res.status(200).json({ dry_run: "success" });
+        return;
+      }
+      res.status(201).json(commitEntity(picked.commit!, webUrl(c.urls, auth.project.pathWithNamespace)));
+    });
+  }
 
   return r;
 }

@@ -3,8 +3,6 @@ import type { GatewayDeps } from "../../deps.ts";
 import { branchesRouter } from "./branches.ts";
 import { filesRouter } from "./files.ts";
 import { commitsRouter } from "./commits.ts";
-import { commitWritesRouter } from "./commit-writes.ts";
-import { fileWritesRouter } from "./file-writes.ts";
 import { groupsRouter } from "./groups.ts";
 import { jobTokenScopeRouter } from "./job-token-scope.ts";
 import { membersRouter } from "./members.ts";
@@ -33,8 +31,6 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(filesRouter(deps));
   r.use(commitsRouter(deps));
   r.use(repositoryRouter(deps));
-  r.use(commitWritesRouter(deps));
-  r.use(fileWritesRouter(deps));
   r.use(submodulesRouter(deps));
   r.use(jobTokenScopeRouter(deps));
   r.use(runnersRouter(deps));
