@@ -1,6 +1,7 @@
 // Tree objects read through the cat-file pool (no process per request): resolving a revision to
 // a commit, parsing git's binary tree format and walking subtrees.
 import type { CatFilePool } from "./cat-file.ts";
+import { isPlausibleRevision } from "./commit-objects.ts";
 
 export type TreeEntryType = "tree" | "blob" | "commit";
 
@@ -16,10 +17,11 @@ export interface TreeEntry {
 
 /**
  * The commit a revision (branch, tag, sha, or any rev syntax) names, or null. Revisions that look
- * like options or carry a path (`main:dir`) are refused so that callers can append their own.
+ * like options or carry a path (`main:dir`) are refused (isPlausibleRevision, as for commit reads)
+ * so that callers can append their own.
  */
 export async function resolveCommitOid(catFile: CatFilePool, gitDir: string, rev: string): Promise<string | null> {
-  if (!rev || rev.startsWith("-") || rev.includes(":")) return null;
+  if (!isPlausibleRevision(rev)) return null;
   const info = await catFile.info(gitDir, `${rev}^{commit}`);
   return info?.type === "commit" ? info.oid : null;
 }
