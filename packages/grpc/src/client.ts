@@ -84,3 +84,37 @@ export function callServerStream<Res>(
   if (options.requestId) metadata.set("x-request-id", options.requestId);
   return fn.call(client.raw, request, metadata, { deadline: Date.now() + options.deadlineMs }) as grpc.ClientReadableStream<Res>;
 }
+
+/**
+ * Makes a client-streaming call: writes every message of `requests` (respecting flow control),
+ * half-closes, and resolves with the response. If `requests` throws, the call is cancelled and
+ * the error rethrown, so the server never treats a partial upload as complete.
+ */
+export async function callClientStream<Req, Res>(
+  client: { readonly raw: grpc.Client },
+  method: string,
+  requests: AsyncIterable<Req>,
+  options: CallOptions & { deadlineMs: number },
+): Promise<Res> {
+  const fn = (client.raw as unknown as Record<string, Function | undefined>)[method];
+  if (!fn) throw new Error(`no such method: ${method}`);
+  const metadata = new grpc.Metadata();
+  if (options.requestId) metadata.set("x-request-id", options.requestId);
+  let call!: grpc.ClientWritableStream<Req>;
+  const response = new Promise<Res>((resolve, reject) => {
+    call = fn.call(client.raw, metadata, { deadline: Date.now() + options.deadlineMs }, (err: grpc.ServiceError | null, res: Res) =>
+      err ? reject(err) : resolve(res),
+    ) as grpc.ClientWritableStream<Req>;
+  });
+  try {
+    for await (const message of requests) {
+      if (!call.write(message)) await new Promise((resolve) => call.once("drain", resolve));
+    }
+  } catch (err) {
+    call.cancel();
+    response.catch(() => {});
+    throw err;
+  }
+  call.end();
+  return response;
+}

@@ -28,14 +28,28 @@ export function serverStream<Req, Res>(fn: (request: Req, ctx: CallContext) => A
 }
 
 /**
+ * A client-streaming handler: it reads the caller's messages from `requests` (ending when the
+ * caller half-closes) and resolves with the one response.
+ */
+export interface ClientStreamHandler<Req, Res> {
+  clientStream: (requests: AsyncIterable<Req>, ctx: CallContext) => Promise<Res>;
+}
+
+/** Marks a handler as client-streaming. */
+export function clientStream<Req, Res>(fn: (requests: AsyncIterable<Req>, ctx: CallContext) => Promise<Res>): ClientStreamHandler<Req, Res> {
+  return { clientStream: fn };
+}
+
+/**
  * Async handler map derived from a generated service definition: request in, response out, or
- * `serverStream(…)` for methods declared `returns (stream …)` (checked when registering).
+ * `serverStream(…)` for methods declared `returns (stream …)`, `clientStream(…)` for methods taking
+ * `(stream …)` (checked when registering).
  */
 export type AsyncHandlers<D> = {
   // Skip the index signature inherited from ServiceDefinition; MethodDefinition is invariant,
   // so the slots we do not infer must be `any`.
   [K in keyof D as string extends K ? never : K]: D[K] extends MethodDefinition<any, infer ResIn, infer ReqOut, any>
-    ? ((request: ReqOut, ctx: CallContext) => Promise<ResIn>) | ServerStreamHandler<ReqOut, ResIn>
+    ? ((request: ReqOut, ctx: CallContext) => Promise<ResIn>) | ServerStreamHandler<ReqOut, ResIn> | ClientStreamHandler<ReqOut, ResIn>
     : never;
 };
 
@@ -67,12 +81,18 @@ export function createGrpcServer(log: Logger): GrpcServer {
     addService(name, definition, handlers) {
       const impl: grpc.UntypedServiceImplementation = {};
       for (const [method, def] of Object.entries(definition)) {
-        const handler = (handlers as Record<string, UnaryFn | ServerStreamHandler<unknown, unknown> | undefined>)[method];
+        const handler = (handlers as Record<string, AnyHandler | undefined>)[method];
         if (!handler) throw new Error(`${name}.${method} has no handler`);
-        if (def.requestStream) throw new Error(`${name}.${method}: client-streaming calls are not supported`);
-        const streaming = typeof handler !== "function";
-        if (streaming !== def.responseStream) throw new Error(`${name}.${method}: handler kind does not match the definition`);
-        impl[method] = streaming ? wrapServerStream(`${name}/${method}`, handler.serverStream, log) : wrapUnary(`${name}/${method}`, handler, log);
+        const kind = typeof handler === "function" ? "unary" : "serverStream" in handler ? "serverStream" : "clientStream";
+        const expected = def.requestStream ? (def.responseStream ? "bidi" : "clientStream") : def.responseStream ? "serverStream" : "unary";
+        if (kind !== expected) throw new Error(`${name}.${method}: handler kind does not match the definition`);
+        const fullName = `${name}/${method}`;
+        impl[method] =
+          typeof handler === "function"
+            ? wrapUnary(fullName, handler, log)
+            : "serverStream" in handler
+              ? wrapServerStream(fullName, handler.serverStream, log)
+              : wrapClientStream(fullName, handler.clientStream, log);
       }
       server.addService(definition, impl);
       names.push(name);
@@ -110,6 +130,7 @@ export function createGrpcServer(log: Logger): GrpcServer {
 }
 
 type UnaryFn = (req: unknown, ctx: CallContext) => Promise<unknown>;
+type AnyHandler = UnaryFn | ServerStreamHandler<unknown, unknown> | ClientStreamHandler<unknown, unknown>;
 
 function callContext(fullName: string, metadata: grpc.Metadata, log: Logger): CallContext {
   const requestId = metadata.get("x-request-id")[0]?.toString();
@@ -118,25 +139,41 @@ function callContext(fullName: string, metadata: grpc.Metadata, log: Logger): Ca
 
 function wrapUnary(fullName: string, handler: UnaryFn, log: Logger): grpc.handleUnaryCall<unknown, unknown> {
   return (call, callback) => {
-    const started = process.hrtime.bigint();
     const ctx = callContext(fullName, call.metadata, log);
-    handler(call.request, ctx).then(
-      (response) => {
-        ctx.log.debug({ ms: Number(process.hrtime.bigint() - started) / 1e6 }, "rpc ok");
-        callback(null, response);
-      },
-      (err: unknown) => {
-        if (err instanceof ServiceError) {
-          ctx.log.debug({ code: err.code, msg: err.message }, "rpc refused");
-          callback(err.toGrpc());
-          return;
-        }
-        // Unexpected: log the detail here, send the caller nothing but a generic INTERNAL.
-        ctx.log.error({ err }, "rpc failed");
-        callback({ code: grpc.status.INTERNAL, details: "internal error" });
-      },
-    );
+    answer(handler(call.request, ctx), ctx, callback);
   };
+}
+
+function wrapClientStream(
+  fullName: string,
+  handler: (requests: AsyncIterable<unknown>, ctx: CallContext) => Promise<unknown>,
+  log: Logger,
+): grpc.handleClientStreamingCall<unknown, unknown> {
+  return (call, callback) => {
+    const ctx = callContext(fullName, call.metadata, log);
+    answer(handler(call, ctx), ctx, callback);
+  };
+}
+
+/** Sends a unary answer: the response, a ServiceError's status, or a bare INTERNAL. */
+function answer(result: Promise<unknown>, ctx: CallContext, callback: grpc.sendUnaryData<unknown>): void {
+  const started = process.hrtime.bigint();
+  result.then(
+    (response) => {
+      ctx.log.debug({ ms: Number(process.hrtime.bigint() - started) / 1e6 }, "rpc ok");
+      callback(null, response);
+    },
+    (err: unknown) => {
+      if (err instanceof ServiceError) {
+        ctx.log.debug({ code: err.code, msg: err.message }, "rpc refused");
+        callback(err.toGrpc());
+        return;
+      }
+      // Unexpected: log the detail here, send the caller nothing but a generic INTERNAL.
+      ctx.log.error({ err }, "rpc failed");
+      callback({ code: grpc.status.INTERNAL, details: "internal error" });
+    },
+  );
 }
 
 function wrapServerStream(

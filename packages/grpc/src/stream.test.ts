@@ -1,9 +1,9 @@
 import * as grpc from "@grpc/grpc-js";
 import { silentLogger } from "@quarry/logger";
-import { repoV1 } from "@quarry/proto";
+import { ciV1, repoV1 } from "@quarry/proto";
 import type { GetArchiveResponse__Output } from "@quarry/proto/types/repo/v1/GetArchiveResponse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callServerStream, createGrpcServer, httpErrorFromGrpc, notFound, serverStream, type GrpcServer } from "./index.ts";
+import { callClientStream, callServerStream, clientStream, createGrpcServer, httpErrorFromGrpc, notFound, serverStream, type GrpcServer } from "./index.ts";
 
 // One server-streaming method of a real contract, served alone.
 const definition = { GetArchive: repoV1.RepoService.service.GetArchive } as unknown as grpc.ServiceDefinition;
@@ -73,5 +73,61 @@ describe("server streaming", () => {
 
   it("refuses a unary handler for a streaming method", () => {
     expect(() => createGrpcServer(silentLogger()).addService("x", definition, { GetArchive: async () => ({}) } as never)).toThrow(/does not match/);
+  });
+});
+
+// One client-streaming method of the ci contract, served alone.
+const uploadDefinition = { UploadArtifact: ciV1.CiService.service.UploadArtifact } as unknown as grpc.ServiceDefinition;
+const UploadClient = grpc.makeClientConstructor(uploadDefinition, "UploadTest");
+
+describe("client streaming", () => {
+  let upServer: GrpcServer;
+  let upAddress: string;
+  let received: number[] = [];
+  beforeAll(async () => {
+    upServer = createGrpcServer(silentLogger());
+    upServer.addService("test.Upload", uploadDefinition, {
+      UploadArtifact: clientStream(async (requests: AsyncIterable<{ header?: { filename: string }; data: Buffer }>) => {
+        received = [];
+        let name = "";
+        for await (const m of requests) {
+          if (m.header) name = m.header.filename;
+          else received.push(m.data.length);
+        }
+        if (name === "refuse") throw notFound("Job");
+        return { file: { filename: name, size: received.reduce((a, b) => a + b, 0) } };
+      }),
+    } as never);
+    upAddress = await upServer.listen("127.0.0.1:0");
+  });
+  afterAll(() => upServer.stop(100));
+
+  async function* messages(name: string, chunks: number, fail = false) {
+    yield { header: { filename: name } };
+    for (let i = 0; i < chunks; i++) {
+      if (fail && i === 1) throw new Error("source broke");
+      yield { data: Buffer.alloc(1024 * 1024, i) };
+    }
+  }
+  const upload = (name: string, chunks: number, fail = false) =>
+    callClientStream<unknown, { file: { filename: string; size: number } }>({ raw: new UploadClient(upAddress, grpc.credentials.createInsecure()) }, "UploadArtifact", messages(name, chunks, fail), { deadlineMs: 5000 });
+
+  it("delivers every message in order and returns the handler's answer", async () => {
+    const res = await upload("a.zip", 8);
+    expect(res.file).toMatchObject({ filename: "a.zip", size: 8 * 1024 * 1024 });
+    expect(received).toEqual(Array(8).fill(1024 * 1024));
+  });
+
+  it("maps a ServiceError to its status", async () => {
+    const err = await upload("refuse", 1).catch((e: unknown) => e);
+    expect(httpErrorFromGrpc(err)).toEqual({ status: 404, body: { message: "404 Job Not Found" } });
+  });
+
+  it("cancels the call when the source fails, and rethrows", async () => {
+    await expect(upload("b.zip", 3, true)).rejects.toThrow("source broke");
+  });
+
+  it("refuses a unary handler for a client-streaming method", () => {
+    expect(() => createGrpcServer(silentLogger()).addService("x", uploadDefinition, { UploadArtifact: async () => ({}) } as never)).toThrow(/does not match/);
   });
 });
