@@ -1,6 +1,6 @@
 import type { EventBus } from "@quarry/bus";
 import { applyMigrations } from "@quarry/database";
-import { createGrpcServer, type AsyncHandlers } from "@quarry/grpc";
+import { clientStream, createGrpcServer, serverStream, ServiceError, status, type AsyncHandlers } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import type { ObjectStore } from "@quarry/object-store";
 import { ciV1, type CiServiceDefinition } from "@quarry/proto";
@@ -12,6 +12,7 @@ import { getJobTokenScope } from "./ci/get-job-token-scope.ts";
 import { getStorageInfo } from "./ci/get-storage-info.ts";
 import { listJobTokenGroupLinks } from "./ci/list-job-token-group-links.ts";
 import { listJobTokenProjectLinks } from "./ci/list-job-token-project-links.ts";
+import { notImplementedHandlers } from "./ci/not-implemented.ts";
 import { removeJobTokenGroupLink } from "./ci/remove-job-token-group-link.ts";
 import { removeJobTokenProjectLink } from "./ci/remove-job-token-project-link.ts";
 import { setJobTokenScope } from "./ci/set-job-token-scope.ts";
@@ -35,6 +36,18 @@ export function ciHandlers(deps: CiDeps): AsyncHandlers<CiServiceDefinition> {
     CreateRunner: createRunner(deps),
     VerifyRunner: verifyRunner(deps),
     DeleteRunnerByToken: deleteRunnerByToken(deps),
+    ...notImplementedHandlers,
+    GetJobTrace: serverStream(async function* () {
+      yield* [];
+      throw new ServiceError(status.UNIMPLEMENTED, { message: "501 Not Implemented" });
+    }),
+    DownloadArtifact: serverStream(async function* () {
+      yield* [];
+      throw new ServiceError(status.UNIMPLEMENTED, { message: "501 Not Implemented" });
+    }),
+    UploadArtifact: clientStream(async () => {
+      throw new ServiceError(status.UNIMPLEMENTED, { message: "501 Not Implemented" });
+    }),
   };
 }
 
