@@ -1,7 +1,58 @@
 import type { Logger } from "@quarry/logger";
 import type { ObjectStore } from "@quarry/object-store";
 import type { PrismaClient } from "./db.ts";
+import type { JobQueueSignal } from "./pipelines/queue-signal.ts";
 import type { StorageKind } from "./storage.ts";
+
+/** A commit as pipelines record it. */
+export interface CommitFacts {
+  sha: string;
+  title: string;
+  message: string;
+  authorName: string;
+  authorEmail: string;
+  committedDate: string;
+}
+
+/** Reads repositories (through repo-service; ci-service never touches git itself). */
+export interface RepositoryReader {
+  /** A file's content at a revision; null when the file (or the revision) does not exist. */
+  readFile(diskPath: string, revision: string, path: string): Promise<string | null>;
+  /** The commit a revision names; null when it names none. */
+  findCommit(diskPath: string, revision: string): Promise<CommitFacts | null>;
+}
+
+/** What ci-service needs of a project; identity-service owns projects. */
+export interface ProjectFacts {
+  id: number;
+  pathWithNamespace: string;
+  defaultBranch: string;
+  diskPath: string;
+  /** Empty = `.gitlab-ci.yml`. */
+  ciConfigPath: string;
+  visibility: string;
+}
+
+export interface ProjectDirectory {
+  /** null when the project does not exist (any more). */
+  getProject(id: number): Promise<ProjectFacts | null>;
+}
+
+/** Tunables from env.ts. */
+export interface CiSettings {
+  /** Seconds of runner silence after which a running job is failed as stuck. */
+  runnerSilenceTimeoutSeconds: number;
+  /** Expiry of artifacts whose job does not say, e.g. "30 days". */
+  defaultArtifactsExpireIn: string;
+  /** Downloads answer with presigned URLs when the store can make them. */
+  artifactsDirectDownload: boolean;
+}
+
+export const DEFAULT_CI_SETTINGS: CiSettings = {
+  runnerSilenceTimeoutSeconds: 3600,
+  defaultArtifactsExpireIn: "30 days",
+  artifactsDirectDownload: false,
+};
 
 /** Everything the handlers need, wired by hand in server.ts. */
 export interface CiDeps {
@@ -9,5 +60,10 @@ export interface CiDeps {
   /** Artifacts; its bucket is the artifacts bucket. */
   objectStore: ObjectStore;
   storageKind: StorageKind;
+  repositories: RepositoryReader;
+  projects: ProjectDirectory;
+  /** Wakes long-polling job requests when jobs become pending. */
+  queue: JobQueueSignal;
+  settings: CiSettings;
   log: Logger;
 }

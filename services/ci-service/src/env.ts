@@ -6,6 +6,21 @@ export const ciEnvShape = {
   /** NATS JetStream; unset = in-process bus (only useful inside the one-process launcher). */
   NATS_URL: z.string().optional(),
   GRPC_ADDRESS: envAddress("0.0.0.0:50053"),
+  /** repo-service: reads `.gitlab-ci.yml` and commits for new pipelines. */
+  REPO_SERVICE_ADDRESS: envAddress("127.0.0.1:50052"),
+  /** identity-service: project facts for pipelines created from push events. */
+  IDENTITY_SERVICE_ADDRESS: envAddress("127.0.0.1:50051"),
+  /** A running job whose runner has not reported for this long fails with stuck_or_timeout_failure (GitLab: 1 hour). */
+  QUARRY_CI_RUNNER_SILENCE_TIMEOUT_SECONDS: z.coerce.number().int().positive().default(3600),
+  /** How often the watchdog (stuck jobs) and the artifact cleanup run, in each replica. */
+  QUARRY_CI_WORKER_INTERVAL_SECONDS: z.coerce.number().positive().default(60),
+  /** Artifact expiry when a job does not say (GitLab's default_artifacts_expire_in). */
+  QUARRY_ARTIFACTS_DEFAULT_EXPIRE_IN: z.string().default("30 days"),
+  /** Answer artifact downloads with a redirect to a presigned URL when the store can presign. */
+  QUARRY_ARTIFACTS_DIRECT_DOWNLOAD: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true"),
   /** S3/MinIO for artifacts; when MINIO_ENDPOINT is unset, objects go to QUARRY_OBJECT_STORE_DIR. */
   ...minioShape,
   QUARRY_ARTIFACTS_BUCKET: z.string().default("artifacts"),

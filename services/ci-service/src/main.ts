@@ -17,6 +17,13 @@ const service = await startCiService({
   bus,
   log,
   objectStore,
+  repoServiceAddress: env.REPO_SERVICE_ADDRESS,
+  identityServiceAddress: env.IDENTITY_SERVICE_ADDRESS,
+  settings: {
+    runnerSilenceTimeoutSeconds: env.QUARRY_CI_RUNNER_SILENCE_TIMEOUT_SECONDS,
+    defaultArtifactsExpireIn: env.QUARRY_ARTIFACTS_DEFAULT_EXPIRE_IN,
+    artifactsDirectDownload: env.QUARRY_ARTIFACTS_DIRECT_DOWNLOAD,
+  },
 });
 
 stopOnSignals(log, () => service.stop(), () => bus.close());

@@ -6,6 +6,7 @@ import type { ObjectStore } from "@quarry/object-store";
 import { ciV1, type CiServiceDefinition } from "@quarry/proto";
 import { addJobTokenGroupLink } from "./ci/add-job-token-group-link.ts";
 import { addJobTokenProjectLink } from "./ci/add-job-token-project-link.ts";
+import { createPipelineRpc } from "./ci/create-pipeline.ts";
 import { createRunner } from "./ci/create-runner.ts";
 import { deleteRunnerByToken } from "./ci/delete-runner-by-token.ts";
 import { getJobTokenScope } from "./ci/get-job-token-scope.ts";
@@ -18,7 +19,10 @@ import { removeJobTokenProjectLink } from "./ci/remove-job-token-project-link.ts
 import { setJobTokenScope } from "./ci/set-job-token-scope.ts";
 import { verifyRunner } from "./ci/verify-runner.ts";
 import { createPrisma } from "./db.ts";
-import type { CiDeps } from "./deps.ts";
+import { projectDirectory, repositoryReader } from "./clients.ts";
+import { DEFAULT_CI_SETTINGS, type CiDeps, type CiSettings } from "./deps.ts";
+import { subscribeToPushes } from "./pipelines/push-consumer.ts";
+import { JobQueueSignal } from "./pipelines/queue-signal.ts";
 import { migrations } from "./generated/migrations.ts";
 import { storageKind } from "./storage.ts";
 
@@ -37,6 +41,7 @@ export function ciHandlers(deps: CiDeps): AsyncHandlers<CiServiceDefinition> {
     VerifyRunner: verifyRunner(deps),
     DeleteRunnerByToken: deleteRunnerByToken(deps),
     ...notImplementedHandlers,
+    CreatePipeline: createPipelineRpc(deps),
     GetJobTrace: serverStream(async function* () {
       yield* [];
       throw new ServiceError(status.UNIMPLEMENTED, { message: "501 Not Implemented" });
@@ -54,8 +59,13 @@ export function ciHandlers(deps: CiDeps): AsyncHandlers<CiServiceDefinition> {
 export interface CiServiceOptions {
   databaseUrl: string;
   grpcAddress: string;
-  /** Not consumed yet; pipelines will subscribe to push events. */
+  /** Push events create pipelines. */
   bus: EventBus;
+  repoServiceAddress: string;
+  identityServiceAddress: string;
+  /** Deadline of calls to other services. */
+  deadlineMs?: number;
+  settings?: Partial<CiSettings>;
   log: Logger;
   /** Artifact store; the caller has run `ensureBucket()`. */
   objectStore: ObjectStore;
@@ -72,7 +82,19 @@ export async function startCiService(o: CiServiceOptions): Promise<RunningCiServ
   const kind = storageKind(o.objectStore);
   await applyMigrations(o.databaseUrl, migrations, { log: (m) => o.log.info(m) });
   const prisma = createPrisma(o.databaseUrl);
-  const deps: CiDeps = { prisma, objectStore: o.objectStore, storageKind: kind, log: o.log };
+  const deadlineMs = Math.max(o.deadlineMs ?? 10_000, 30_000);
+  const repositories = repositoryReader(o.repoServiceAddress, deadlineMs);
+  const projects = projectDirectory(o.identityServiceAddress, deadlineMs);
+  const deps: CiDeps = {
+    prisma,
+    objectStore: o.objectStore,
+    storageKind: kind,
+    repositories,
+    projects,
+    queue: new JobQueueSignal(),
+    settings: { ...DEFAULT_CI_SETTINGS, ...o.settings },
+    log: o.log,
+  };
   const server = createGrpcServer(o.log);
   server.addService("quarry.ci.v1.CiService", ciV1.CiService.service, ciHandlers(deps));
   let address: string;
@@ -82,12 +104,16 @@ export async function startCiService(o: CiServiceOptions): Promise<RunningCiServ
     await prisma.$disconnect();
     throw err;
   }
+  const subscriptions = await subscribeToPushes(deps, o.bus);
   o.log.info({ address, storage: kind, bucket: o.objectStore.bucket }, "ci-service listening");
   return {
     address,
     deps,
     async stop() {
+      for (const s of subscriptions) await s.unsubscribe();
       await server.stop();
+      repositories.close();
+      projects.close();
       await prisma.$disconnect();
     },
   };

@@ -94,8 +94,6 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
     const objectStore =
       o.objectStore ?? createObjectStore({ kind: "local", root: path.join(o.dataDir, "objects"), bucket: o.artifactsBucket ?? "artifacts" });
     await objectStore.ensureBucket();
-    const ci = await startCiService({ databaseUrl: await dbUrl("ci"), grpcAddress: LOOPBACK, bus, log: log("ci-service"), objectStore });
-    stops.push(() => ci.stop());
     const mirror = await startMirrorService({ databaseUrl: await dbUrl("mirror"), grpcAddress: LOOPBACK, bus, log: log("mirror-service") });
     stops.push(() => mirror.stop());
     const identity = await startIdentityService({
@@ -110,6 +108,17 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
     });
     stops.push(() => identity.stop());
     const root = await identity.ensureRoot(o.rootToken);
+    const ci = await startCiService({
+      databaseUrl: await dbUrl("ci"),
+      grpcAddress: LOOPBACK,
+      bus,
+      log: log("ci-service"),
+      objectStore,
+      repoServiceAddress: repo.address,
+      identityServiceAddress: identity.address,
+      deadlineMs,
+    });
+    stops.push(() => ci.stop());
     const gateway = await startGateway({
       host: o.host,
       port: o.port,

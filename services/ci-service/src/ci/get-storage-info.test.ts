@@ -84,7 +84,8 @@ describe.each([localHarness(), minioHarness()])("GetStorageInfo with $name", (h)
   const running: RunningCiService[] = [];
 
   const start = async (store: ObjectStore) => {
-    const svc = await startCiService({ databaseUrl: db.url, grpcAddress: "127.0.0.1:0", bus, log, objectStore: store });
+    // No pipelines are created here, so the other services are never called.
+    const svc = await startCiService({ databaseUrl: db.url, grpcAddress: "127.0.0.1:0", bus, log, objectStore: store, repoServiceAddress: "127.0.0.1:1", identityServiceAddress: "127.0.0.1:1" });
     running.push(svc);
     const client = createClient(ciV1.CiService, svc.address, { deadlineMs: 10_000 });
     return { svc, client };

@@ -3,7 +3,6 @@
 import { ServiceError, status } from "@quarry/grpc";
 
 const pending = [
-  "CreatePipeline",
   "ListPipelines",
   "GetPipeline",
   "CancelPipeline",

@@ -41,6 +41,7 @@ CREATE TABLE "pipelines" (
     "name" TEXT,
     "user_id" INTEGER NOT NULL,
     "variables" JSONB NOT NULL DEFAULT '[]',
+    "trigger_event_id" TEXT,
     "parent_pipeline_id" INTEGER,
     "parent_job_id" INTEGER,
     "commit_title" TEXT NOT NULL DEFAULT '',
@@ -127,6 +128,9 @@ CREATE TABLE "job_trace_chunks" (
 
 -- CreateIndex
 CREATE UNIQUE INDEX "runner_managers_runner_id_system_id_key" ON "runner_managers"("runner_id", "system_id");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "pipelines_trigger_event_id_key" ON "pipelines"("trigger_event_id");
 
 -- CreateIndex
 CREATE INDEX "pipelines_project_id_ref_status_idx" ON "pipelines"("project_id", "ref", "status");

@@ -1,0 +1,55 @@
+// The other services ci-service reads from, behind the narrow interfaces of deps.ts.
+import { createClient, status } from "@quarry/grpc";
+import { identityV1, repoV1 } from "@quarry/proto";
+import type { ProjectDirectory, RepositoryReader } from "./deps.ts";
+
+const isNotFound = (err: unknown) => (err as { code?: number } | null)?.code === status.NOT_FOUND;
+const orNull = <T>(promise: Promise<T>): Promise<T | null> =>
+  promise.catch((err: unknown) => {
+    if (isNotFound(err)) return null;
+    throw err;
+  });
+
+export function repositoryReader(address: string, deadlineMs: number): RepositoryReader & { close(): void } {
+  const repo = createClient(repoV1.RepoService, address, { deadlineMs });
+  return {
+    async readFile(diskPath, revision, filePath) {
+      const file = await orNull(repo.GetFile({ diskPath, filePath, ref: revision, withContent: true }));
+      return file ? file.content.toString("utf8") : null;
+    },
+    async findCommit(diskPath, revision) {
+      const c = await orNull(repo.FindCommit({ diskPath, revision, stats: false }));
+      if (!c?.commit) return null;
+      const { commit } = c;
+      return {
+        sha: commit.id,
+        title: commit.title,
+        message: commit.message,
+        authorName: commit.authorName,
+        authorEmail: commit.authorEmail,
+        committedDate: commit.committedDate,
+      };
+    },
+    close: () => repo.close(),
+  };
+}
+
+/** Reads projects as an administrator would: ci-service acts for whoever triggered the work. */
+export function projectDirectory(address: string, deadlineMs: number): ProjectDirectory & { close(): void } {
+  const identity = createClient(identityV1.IdentityService, address, { deadlineMs });
+  return {
+    async getProject(id) {
+      const p = await orNull(identity.GetProject({ actor: { userId: 0, isAdmin: true }, idOrPath: String(id) }));
+      if (!p) return null;
+      return {
+        id: Number(p.id),
+        pathWithNamespace: p.pathWithNamespace,
+        defaultBranch: p.defaultBranch,
+        diskPath: p.diskPath,
+        ciConfigPath: p.ciConfigPath,
+        visibility: p.visibility,
+      };
+    },
+    close: () => identity.close(),
+  };
+}

@@ -1,0 +1,47 @@
+// Push and tag-push events create pipelines (GitLab's Ci::CreatePipelineService run by
+// PostReceive). Deleting a ref creates nothing.
+import { Subjects, type EventBus, type PushEvent, type Subscription } from "@quarry/bus";
+import { isUniqueViolation } from "@quarry/database";
+import type { CiDeps } from "../deps.ts";
+import { createPipeline } from "./create.ts";
+
+const ZERO_SHA = /^0+$/;
+export const PIPELINES_DURABLE = "ci-service-pipelines";
+
+/** Handles one push event; exported for tests that feed events directly. */
+export async function pipelineForPush(deps: CiDeps, event: PushEvent): Promise<void> {
+  if (ZERO_SHA.test(event.after)) return;
+  // A redelivered event already made its pipeline.
+  if (await deps.prisma.pipeline.findUnique({ where: { triggerEventId: event.event_id } })) return;
+  const project = await deps.projects.getProject(event.project_id);
+  if (!project) return;
+  const tag = event.ref.startsWith("refs/tags/");
+  const ref = event.ref.replace(/^refs\/(heads|tags)\//, "");
+  try {
+    const outcome = await createPipeline(deps, {
+      project,
+      ref,
+      tag,
+      sha: event.checkout_sha ?? event.after,
+      beforeSha: event.before,
+      source: "push",
+      userId: event.user_id,
+      refProtected: event.ref_protected,
+      variables: [],
+      saveOnErrors: true,
+      triggerEventId: event.event_id,
+    });
+    if ("skipped" in outcome) deps.log.debug({ ref: event.ref, project: event.project_id, reason: outcome.skipped }, "no pipeline for push");
+  } catch (err) {
+    if (isUniqueViolation(err)) return; // a concurrent delivery of the same event won
+    throw err;
+  }
+}
+
+export async function subscribeToPushes(deps: CiDeps, bus: EventBus): Promise<Subscription[]> {
+  const handler = async (msg: { data: PushEvent }) => pipelineForPush(deps, msg.data);
+  return [
+    await bus.subscribe<PushEvent>(Subjects.push, handler, { durable: PIPELINES_DURABLE, ackWaitMs: 120_000 }),
+    await bus.subscribe<PushEvent>(Subjects.tagPush, handler, { durable: `${PIPELINES_DURABLE}-tags`, ackWaitMs: 120_000 }),
+  ];
+}
