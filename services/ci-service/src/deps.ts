@@ -46,12 +46,15 @@ export interface CiSettings {
   defaultArtifactsExpireIn: string;
   /** Downloads answer with presigned URLs when the store can make them. */
   artifactsDirectDownload: boolean;
+  /** The instance runner registration token (legacy POST /runners); empty = registration closed. */
+  runnerRegistrationToken: string;
 }
 
 export const DEFAULT_CI_SETTINGS: CiSettings = {
   runnerSilenceTimeoutSeconds: 3600,
   defaultArtifactsExpireIn: "30 days",
   artifactsDirectDownload: false,
+  runnerRegistrationToken: "",
 };
 
 /** Everything the handlers need, wired by hand in server.ts. */

@@ -16,6 +16,8 @@ export const ciEnvShape = {
   QUARRY_CI_WORKER_INTERVAL_SECONDS: z.coerce.number().positive().default(60),
   /** Artifact expiry when a job does not say (GitLab's default_artifacts_expire_in). */
   QUARRY_ARTIFACTS_DEFAULT_EXPIRE_IN: z.string().default("30 days"),
+  /** Instance runner registration token for the legacy `POST /api/v4/runners`; unset = closed. */
+  QUARRY_RUNNER_REGISTRATION_TOKEN: z.string().default(""),
   /** Answer artifact downloads with a redirect to a presigned URL when the store can presign. */
   QUARRY_ARTIFACTS_DIRECT_DOWNLOAD: z
     .enum(["true", "false"])

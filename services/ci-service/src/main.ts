@@ -23,6 +23,7 @@ const service = await startCiService({
     runnerSilenceTimeoutSeconds: env.QUARRY_CI_RUNNER_SILENCE_TIMEOUT_SECONDS,
     defaultArtifactsExpireIn: env.QUARRY_ARTIFACTS_DEFAULT_EXPIRE_IN,
     artifactsDirectDownload: env.QUARRY_ARTIFACTS_DIRECT_DOWNLOAD,
+    runnerRegistrationToken: env.QUARRY_RUNNER_REGISTRATION_TOKEN,
   },
 });
 

@@ -6,7 +6,13 @@ import type { ObjectStore } from "@quarry/object-store";
 import { ciV1, type CiServiceDefinition } from "@quarry/proto";
 import { addJobTokenGroupLink } from "./ci/add-job-token-group-link.ts";
 import { addJobTokenProjectLink } from "./ci/add-job-token-project-link.ts";
+import { appendTrace } from "./ci/append-trace.ts";
+import { authenticateJobToken } from "./ci/authenticate-job-token.ts";
+import { checkJobTokenAccess } from "./ci/check-job-token-access.ts";
 import { createPipelineRpc } from "./ci/create-pipeline.ts";
+import { registerRunner } from "./ci/register-runner.ts";
+import { requestJob } from "./ci/request-job.ts";
+import { updateJob } from "./ci/update-job.ts";
 import { createRunner } from "./ci/create-runner.ts";
 import { deleteRunnerByToken } from "./ci/delete-runner-by-token.ts";
 import { getJobTokenScope } from "./ci/get-job-token-scope.ts";
@@ -42,6 +48,12 @@ export function ciHandlers(deps: CiDeps): AsyncHandlers<CiServiceDefinition> {
     DeleteRunnerByToken: deleteRunnerByToken(deps),
     ...notImplementedHandlers,
     CreatePipeline: createPipelineRpc(deps),
+    RegisterRunner: registerRunner(deps),
+    RequestJob: requestJob(deps),
+    UpdateJob: updateJob(deps),
+    AppendTrace: appendTrace(deps),
+    AuthenticateJobToken: authenticateJobToken(deps),
+    CheckJobTokenAccess: checkJobTokenAccess(deps),
     GetJobTrace: serverStream(async function* () {
       yield* [];
       throw new ServiceError(status.UNIMPLEMENTED, { message: "501 Not Implemented" });

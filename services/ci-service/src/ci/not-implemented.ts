@@ -18,12 +18,6 @@ const pending = [
   "KeepArtifacts",
   "DeleteJobArtifacts",
   "DeleteProjectArtifacts",
-  "RegisterRunner",
-  "RequestJob",
-  "UpdateJob",
-  "AppendTrace",
-  "AuthenticateJobToken",
-  "CheckJobTokenAccess",
 ] as const;
 
 const unimplemented = async (): Promise<never> => {
