@@ -62,9 +62,11 @@ export async function setUp(prefix: string, options: { repo?: boolean } = {}): P
       await repoDb.drop();
     });
   }
+  const objectStore = new LocalDiskObjectStore({ root: path.join(root, "objects"), bucket: "artifacts" });
+  await objectStore.ensureBucket();
   const deps: CiDeps = {
     prisma,
-    objectStore: new LocalDiskObjectStore({ root: path.join(root, "objects"), bucket: "artifacts" }),
+    objectStore,
     storageKind: "local",
     repositories,
     projects: { getProject: async (id) => projects.get(id) ?? null },
