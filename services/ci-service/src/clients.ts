@@ -34,12 +34,12 @@ export function repositoryReader(address: string, deadlineMs: number): Repositor
   };
 }
 
-/** Reads projects as an administrator would: ci-service acts for whoever triggered the work. */
+/** Reads projects as the user who triggered the work sees them. */
 export function projectDirectory(address: string, deadlineMs: number): ProjectDirectory & { close(): void } {
   const identity = createClient(identityV1.IdentityService, address, { deadlineMs });
   return {
-    async getProject(id) {
-      const p = await orNull(identity.GetProject({ actor: { userId: 0, isAdmin: true }, idOrPath: String(id) }));
+    async getProject(id, userId) {
+      const p = await orNull(identity.GetProject({ actor: { userId, isAdmin: false }, idOrPath: String(id) }));
       if (!p) return null;
       return {
         id: Number(p.id),

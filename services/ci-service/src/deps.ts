@@ -34,8 +34,8 @@ export interface ProjectFacts {
 }
 
 export interface ProjectDirectory {
-  /** null when the project does not exist (any more). */
-  getProject(id: number): Promise<ProjectFacts | null>;
+  /** As `userId` sees it (the user who triggered the work); null when missing or invisible. */
+  getProject(id: number, userId: number): Promise<ProjectFacts | null>;
 }
 
 /** Tunables from env.ts. */

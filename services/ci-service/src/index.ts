@@ -1,3 +1,4 @@
 export { startCiService, type CiServiceOptions, type RunningCiService } from "./server.ts";
 export { objectStoreFromEnv, storageKind, type StorageKind } from "./storage.ts";
 export { ciEnvShape, loadCiEnv } from "./env.ts";
+export type { CiSettings } from "./deps.ts";

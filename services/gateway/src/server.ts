@@ -20,6 +20,8 @@ export interface GatewayOptions {
   deadlineMs: number;
   authCacheTtlMs: number;
   maxBodyBytes: number;
+  /** Long polling of POST /jobs/request, milliseconds (default 10 s; 0 = answer at once). */
+  jobRequestWaitMs?: number;
   /** Optional: lets every gateway evict revoked tokens at once. */
   bus?: EventBus;
   log: Logger;
@@ -48,7 +50,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
     ci,
     tokenCache,
     log: o.log,
-    config: { externalUrl: "", maxBodyBytes: o.maxBodyBytes, version: o.version, revision: o.revision },
+    config: { externalUrl: "", maxBodyBytes: o.maxBodyBytes, jobRequestWaitMs: o.jobRequestWaitMs ?? 10_000, version: o.version, revision: o.revision },
   };
   // Each gateway instance needs every revocation, so its durable name is its own.
   const revocations = await o.bus?.subscribe<TokenRevokeEvent>(

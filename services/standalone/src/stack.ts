@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { createBus, type EventBus } from "@quarry/bus";
 import { databaseUrlFor, ensureDatabase, startEmbeddedPostgres } from "@quarry/database";
-import { startCiService } from "@quarry/ci-service";
+import { startCiService, type CiSettings } from "@quarry/ci-service";
 import { QUARRY_REVISION, QUARRY_VERSION, startGateway } from "@quarry/gateway";
 import { startHookService } from "@quarry/hook-service";
 import { startIdentityService } from "@quarry/identity-service";
@@ -33,6 +33,10 @@ export interface StackOptions {
   maxBodyBytes?: number;
   /** repo-service's `git cat-file` pool size; 0 = one process per read. */
   catFilePoolSize?: number;
+  /** How long POST /jobs/request waits for a job (gateway long polling), ms. */
+  jobRequestWaitMs?: number;
+  /** ci-service tunables (watchdog timeouts, artifact expiry, registration token, direct downloads). */
+  ciSettings?: Partial<CiSettings>;
   /** GitLab's default_branch_protection for new projects' default branches (0–4, default 2). */
   defaultBranchProtection?: number;
   log: Logger;
@@ -117,6 +121,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       repoServiceAddress: repo.address,
       identityServiceAddress: identity.address,
       deadlineMs,
+      settings: o.ciSettings,
     });
     stops.push(() => ci.stop());
     const gateway = await startGateway({
@@ -129,6 +134,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       deadlineMs,
       authCacheTtlMs: o.authCacheTtlMs ?? 10_000,
       maxBodyBytes: o.maxBodyBytes ?? 64 * 1024 * 1024,
+      jobRequestWaitMs: o.jobRequestWaitMs,
       bus,
       log: log("gateway"),
       version: QUARRY_VERSION,

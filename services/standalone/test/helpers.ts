@@ -6,7 +6,7 @@ import { Gitlab } from "@gitbeaker/rest";
 import { dropDatabase } from "@quarry/database";
 import { silentLogger } from "@quarry/logger";
 import { testPostgresServer } from "@quarry/testing";
-import { startStack, type RunningStack } from "../src/stack.ts";
+import { startStack, type RunningStack, type StackOptions } from "../src/stack.ts";
 
 export const ROOT_TOKEN = "glpat-test-root-token-0123456789";
 const SERVICES = ["identity", "repo", "ci", "mirror", "hook"];
@@ -23,7 +23,10 @@ export interface TestStack extends RunningStack {
 }
 
 /** Starts the whole stack in-process on real PostgreSQL, with a fixed root token. */
-export async function startTestStack(reuse?: { dataDir: string; prefix: string; serverUrl: string }): Promise<TestStack> {
+export async function startTestStack(
+  reuse?: { dataDir: string; prefix: string; serverUrl: string },
+  extra: Pick<StackOptions, "jobRequestWaitMs" | "ciSettings" | "objectStore"> = {},
+): Promise<TestStack> {
   const serverUrl = reuse?.serverUrl ?? (await testPostgresServer());
   const prefix = reuse?.prefix ?? `qt_${randomBytes(4).toString("hex")}`;
   const dataDir = reuse?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "quarry-stack-"));
@@ -36,6 +39,7 @@ export async function startTestStack(reuse?: { dataDir: string; prefix: string; 
     rootToken: ROOT_TOKEN,
     authCacheTtlMs: 10_000,
     log: silentLogger(),
+    ...extra,
   });
   const api: TestStack["api"] = (p, init = {}) => {
     const headers = new Headers(init.headers);

@@ -24,6 +24,6 @@ describe("RegisterRunner", () => {
     const created = await register("GR1348941secret");
     expect(created.token).toMatch(/^glrt-/);
     expect(created.runner).toMatchObject({ runnerType: "instance_type", description: "legacy", tagList: ["a"] });
-    expect((await verifyRunner(t.deps)({ token: created.token, systemId: "" })).id).toBe(created.runner!.id);
+    expect((await verifyRunner(t.deps)({ token: created.token!, systemId: "" })).id).toBe(created.runner!.id);
   });
 });

@@ -97,7 +97,7 @@ async function triggerChildPipeline(deps: CiDeps, bridge: Job, parent: Pipeline)
   if (!trigger || trigger.include.length === 0 || trigger.include.some((i) => !("local" in i))) {
     return fail("downstream_pipeline_creation_failed");
   }
-  const project = await deps.projects.getProject(parent.projectId);
+  const project = await deps.projects.getProject(parent.projectId, bridge.userId);
   if (!project) return fail("downstream_pipeline_creation_failed");
   const variables: PipelineVariable[] = [];
   if (trigger.forward.yamlVariables) {

@@ -13,7 +13,7 @@ export async function pipelineForPush(deps: CiDeps, event: PushEvent): Promise<v
   if (ZERO_SHA.test(event.after)) return;
   // A redelivered event already made its pipeline.
   if (await deps.prisma.pipeline.findUnique({ where: { triggerEventId: event.event_id } })) return;
-  const project = await deps.projects.getProject(event.project_id);
+  const project = await deps.projects.getProject(event.project_id, event.user_id);
   if (!project) return;
   const tag = event.ref.startsWith("refs/tags/");
   const ref = event.ref.replace(/^refs\/(heads|tags)\//, "");

@@ -26,6 +26,8 @@ export const p = {
       .union([z.array(z.any()), z.string(), z.record(z.string(), z.any())])
       .transform((v) => (Array.isArray(v) ? v : typeof v === "string" ? (v === "" ? [] : v.split(",")) : Object.values(v)))
       .pipe(z.array(item)),
+  /** A JSON object (e.g. a runner's `info`). */
+  object: () => z.record(z.string(), z.unknown()),
   date: () => z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
   datetime: () => z.string().refine((s) => !Number.isNaN(Date.parse(s))),
 };

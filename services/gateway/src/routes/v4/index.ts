@@ -11,6 +11,7 @@ import { projectsRouter } from "./projects.ts";
 import { protectedBranchesRouter } from "./protected-branches.ts";
 import { tagsRouter } from "./tags.ts";
 import { repositoryRouter } from "./repository.ts";
+import { runnerJobsRouter } from "./runner-jobs.ts";
 import { runnersRouter } from "./runners.ts";
 import { submodulesRouter } from "./submodules.ts";
 import { usersRouter } from "./users.ts";
@@ -34,5 +35,6 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(submodulesRouter(deps));
   r.use(jobTokenScopeRouter(deps));
   r.use(runnersRouter(deps));
+  r.use(runnerJobsRouter(deps));
   return r;
 }

@@ -70,6 +70,38 @@ export function runnersRouter(deps: GatewayDeps): Router {
     res.status(201).json(runnerTokenEntity(Number(created.runner!.id), created.token));
   });
 
+  // Legacy registration with a registration token (lib/api/ci/runner.rb `POST /runners`).
+  r.post("/runners", async (req, res) => {
+    const q = params(req, {
+      token: p.string(),
+      description: p.string().optional(),
+      maintenance_note: p.string().optional(),
+      active: p.bool().optional(),
+      paused: p.bool().optional(),
+      locked: p.bool().optional(),
+      run_untagged: p.bool().optional(),
+      tag_list: tagList,
+      access_level: p.enum(["not_protected", "ref_protected"]).optional(),
+      maximum_timeout: p.int().optional(),
+    });
+    const c = ctx(deps, req, res);
+    const created = await ci.RegisterRunner(
+      {
+        registrationToken: q.token,
+        description: q.description ?? "",
+        maintenanceNote: q.maintenance_note ?? "",
+        paused: q.paused ?? (q.active === undefined ? false : !q.active),
+        locked: q.locked ?? false,
+        runUntagged: q.run_untagged ?? true,
+        tagList: q.tag_list ?? [],
+        accessLevel: q.access_level ?? "not_protected",
+        maximumTimeout: q.maximum_timeout ?? 0,
+      },
+      c.call,
+    );
+    res.status(201).json(runnerTokenEntity(Number(created.runner!.id), created.token));
+  });
+
   // The runner API authenticates with the runner token in the body, not a user token.
   r.post("/runners/verify", async (req, res) => {
     const q = params(req, { token: p.string(), system_id: p.string().optional() });
