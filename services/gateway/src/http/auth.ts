@@ -4,6 +4,7 @@ import type { AuthenticateResponse__Output } from "@quarry/proto/types/identity/
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { GatewayDeps } from "../deps.ts";
 import { ApiError, forbidden, insufficientScope, unauthorized } from "./errors.ts";
+import { acceptsJobToken, jobTokenFrom, principalForJobToken } from "./job-token.ts";
 
 export interface Principal {
   userId: number;
@@ -14,6 +15,8 @@ export interface Principal {
   isAdmin: boolean;
   tokenId: number;
   scopes: string[];
+  /** Set when the caller authenticated with a running job's CI_JOB_TOKEN. */
+  jobToken?: { jobId: number; projectId: number };
 }
 
 declare global {
@@ -116,6 +119,19 @@ export async function principalForToken(deps: GatewayDeps, token: string, reques
  */
 export function authenticate(deps: GatewayDeps): RequestHandler {
   return async (req: Request, _res: Response, next: NextFunction) => {
+    const jobToken = jobTokenFrom(req);
+    if (jobToken) {
+      // Job tokens only work where GitLab accepts them; elsewhere they are bad credentials.
+      if (!acceptsJobToken(req)) return next(unauthorized());
+      try {
+        const principal = await principalForJobToken(deps, jobToken, req.requestId);
+        if (!principal) return next(unauthorized());
+        req.principal = principal;
+      } catch (err) {
+        return next(err);
+      }
+      return next();
+    }
     const token = tokenFrom(req);
     if (!token) return next();
     try {

@@ -10,6 +10,8 @@ import { httpErrorFromGrpc, Metadata, status } from "@quarry/grpc";
 import { Router, type Request, type Response } from "express";
 import type { GatewayDeps } from "../deps.ts";
 import { actor, basicCredentials, principalForToken } from "../http/auth.ts";
+import { ApiError } from "../http/errors.ts";
+import { assertJobTokenScope, principalForJobToken } from "../http/job-token.ts";
 import { pushContext } from "./v4/project-access.ts";
 
 type Service = "git-upload-pack" | "git-receive-pack";
@@ -117,7 +119,12 @@ type Authorized = Awaited<ReturnType<GatewayDeps["identity"]["Authorize"]>>;
 async function authorize(deps: GatewayDeps, req: Request, service: Service, projectPath: string) {
   const creds = basicCredentials(req);
   if (creds) {
-    const principal = creds.password ? await principalForToken(deps, creds.password, req.requestId) : undefined;
+    // Jobs clone as `gitlab-ci-token` with their CI_JOB_TOKEN (GitLab's CI_REPOSITORY_URL).
+    const principal = !creds.password
+      ? undefined
+      : creds.username === "gitlab-ci-token"
+        ? await principalForJobToken(deps, creds.password, req.requestId)
+        : await principalForToken(deps, creds.password, req.requestId);
     if (!principal) throw new GitHttpError(401, Messages.accessDenied, true);
     req.principal = principal;
     if (!SCOPES[service].some((s) => principal.scopes.includes(s))) {
@@ -129,8 +136,11 @@ async function authorize(deps: GatewayDeps, req: Request, service: Service, proj
   const action = service === "git-upload-pack" ? "download_code" : "push_code";
   try {
     const res = await deps.identity.Authorize({ actor: actor(req), action, project: projectPath }, { requestId: req.requestId });
+    await assertJobTokenScope(deps, req, Number(res.project!.id));
     return { project: res.project!, accessLevel: res.accessLevel };
   } catch (err) {
+    // A job token outside its allowlist sees the project as missing.
+    if (err instanceof ApiError && err.status === 404) throw new GitHttpError(404, Messages.projectNotFound);
     const code = (err as { code?: number }).code;
     // Anonymous callers learn nothing about private projects: they are asked to sign in.
     if ((code === status.NOT_FOUND || code === status.PERMISSION_DENIED) && !req.principal) throw new GitHttpError(401, Messages.accessDenied, true);

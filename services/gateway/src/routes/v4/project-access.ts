@@ -3,6 +3,7 @@ import type { PushContext } from "@quarry/proto/types/repo/v1/PushContext";
 import type { Request } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { actor, requireUser } from "../../http/auth.ts";
+import { assertJobTokenScope } from "../../http/job-token.ts";
 import { httpCloneUrl, sshCloneUrl, webUrl, type Urls } from "../../entities/urls.ts";
 
 export type RepositoryAction = "read_repository" | "download_code" | "push_code" | "admin_project";
@@ -17,6 +18,7 @@ export async function authorizeProject(deps: GatewayDeps, req: Request, action: 
     { actor: actor(req), action, project: String(req.params.id) },
     { requestId: req.requestId },
   );
+  await assertJobTokenScope(deps, req, Number(res.project!.id));
   return { project: res.project!, accessLevel: res.accessLevel };
 }
 
