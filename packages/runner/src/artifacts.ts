@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from "node:fs";
-import { lstat, mkdir, readlink, realpath, rm, symlink } from "node:fs/promises";
+import { chmod, lstat, mkdir, readlink, realpath, rm, symlink } from "node:fs/promises";
 import { constants } from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -127,7 +127,9 @@ export async function extractZip(zipFile: string, dest: string): Promise<number>
         if (existing) await rm(target, { force: true });
         await symlink(Buffer.concat(chunks).toString("utf8"), target);
       } else {
-        await pipeline(stream, createWriteStream(target, { mode: mode & 0o777 || 0o644 }));
+        await pipeline(stream, createWriteStream(target));
+        // The mode option of createWriteStream only applies to new files.
+        if (mode & 0o777) await chmod(target, mode & 0o777);
       }
       count++;
     }
