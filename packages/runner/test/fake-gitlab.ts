@@ -20,7 +20,7 @@ type Override = { status: number; headers?: Record<string, string> } | undefined
 
 /**
  * Just enough of GitLab's runner API (lib/api/ci/runner.rb) for the runner's tests: a job queue,
- * trace appends with Content-Range (416 + Range on a mismatch), job updates, artifact uploads
+ * trace appends with Content-Range (416 + Range on a gap), job updates, artifact uploads
  * and downloads. Tests steer it through the hooks.
  */
 export async function startFakeGitLab(o: { runnerToken?: string } = {}) {
@@ -76,9 +76,10 @@ export async function startFakeGitLab(o: { runnerToken?: string } = {}) {
       const range = String(req.headers["content-range"]);
       const [start, end] = range.split("-").map(Number) as [number, number];
       const override = hooks.onPatch?.(job, start, body);
-      const status = override?.status ?? (start === job.trace.length && end === start + body.length - 1 ? 202 : 416);
+      // GitLab's trace append: a start within the log truncates there (a resend), beyond it is a gap (416).
+      const status = override?.status ?? (start <= job.trace.length && end === start + body.length - 1 ? 202 : 416);
       job.patches.push({ range, status });
-      if (status === 202 && !override) job.trace = Buffer.concat([job.trace, body]);
+      if (status === 202 && !override) job.trace = Buffer.concat([job.trace.subarray(0, start), body]);
       return send(res, status, { "Job-Status": job.status, Range: `0-${job.trace.length}`, ...override?.headers });
     }
     if ((m = route.match(/^PUT \/api\/v4\/jobs\/(\d+)$/))) {
