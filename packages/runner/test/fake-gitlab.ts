@@ -23,7 +23,7 @@ type Override = { status: number; headers?: Record<string, string> } | undefined
  * trace appends with Content-Range (416 + Range on a gap), job updates, artifact uploads
  * and downloads. Tests steer it through the hooks.
  */
-export async function startFakeGitLab(o: { runnerToken?: string } = {}) {
+export async function startFakeGitLab(o: { runnerToken?: string; port?: number } = {}) {
   const runnerToken = o.runnerToken ?? "glrt-test";
   const queue: JobPayload[] = [];
   const jobs = new Map<number, ServerJob>();
@@ -121,7 +121,7 @@ export async function startFakeGitLab(o: { runnerToken?: string } = {}) {
     }
     send(res, 404);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(o.port ?? 0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {
