@@ -68,6 +68,12 @@ async function untrackedFiles(projectDir: string, env: Record<string, string>): 
   return exitCode === 0 ? output.split("\0").filter((name) => name !== "") : [];
 }
 
+/** A stage failing fails the job like a script; anything else is the runner's own failure. */
+function failureOf(err: unknown): Failure {
+  if (err instanceof StageFailure) return { reason: "script_failure", message: err.message };
+  return { reason: "runner_system_failure", message: err instanceof Error ? err.message : String(err) };
+}
+
 function artifactWanted(spec: ArtifactSpec, succeeded: boolean): boolean {
   const when = spec.when || "on_success";
   return when === "always" || (succeeded ? when === "on_success" : when === "on_failure");
@@ -152,11 +158,7 @@ export async function runJob(job: JobPayload, c: JobContext): Promise<FinalState
       }
     }
   } catch (err) {
-    failure =
-      err instanceof StageFailure
-        ? { reason: "script_failure", message: err.message }
-        : { reason: "runner_system_failure", message: (err as Error).message };
-    if (!(err instanceof StageFailure)) c.log.error({ err, job: job.id }, "job failed (system failure)");
+    failure = failureOf(err);
   }
 
   // The stop reason beats whatever the killed process left behind.
@@ -173,11 +175,15 @@ export async function runJob(job: JobPayload, c: JobContext): Promise<FinalState
       const signal = AbortSignal.any([hardAbort.signal, AbortSignal.timeout(AFTER_SCRIPT_TIMEOUT_MS)]);
       const exitCode = await runStep(afterScript, "after_script", { ...env, CI_JOB_STATUS: status }, signal);
       if (exitCode !== 0) trace.line(style.warning(`after_script failed, but job will continue unaffected: exit code ${exitCode}`));
-    });
+    }).catch((err: Error) => trace.line(style.warning(`after_script failed, but job will continue unaffected: ${err.message}`)));
   }
   if (!canceled && !hardAbort.signal.aborted) {
-    const uploaded = await uploadAll(job, c, { projectDir, env, trace, succeeded: !failure });
-    if (!uploaded && !failure) failure = { reason: "script_failure", message: "uploading artifacts failed" };
+    try {
+      const uploaded = await uploadAll(job, c, { projectDir, env, trace, succeeded: !failure });
+      if (!uploaded && !failure) failure = { reason: "script_failure", message: "uploading artifacts failed" };
+    } catch (err) {
+      failure ??= failureOf(err);
+    }
   }
   clearTimeout(timer);
 

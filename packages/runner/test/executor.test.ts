@@ -168,6 +168,20 @@ describe("shell executor", () => {
     expect(plain(log)).toContain("\nnotify-ran\n");
   });
 
+  it("still reports the job when the script removed the directories the runner needs afterwards", async () => {
+    const withoutTmp = await runOnServer(gitlab, jobPayload({ script: ['rm -rf "$CI_PROJECT_DIR.tmp"'], afterScript: ["echo after"] }));
+    expect(withoutTmp.final).toEqual({ state: "success" });
+    expect(plain(withoutTmp.log)).toMatch(/WARNING: after_script failed, but job will continue unaffected: ENOENT/);
+
+    const withoutProject = await runOnServer(
+      gitlab,
+      jobPayload({ script: ['cd .. && rm -rf "$CI_PROJECT_DIR"'], artifacts: [{ paths: ["out.txt"], when: "on_success" }] }),
+    );
+    expect(withoutProject.final).toEqual({ state: "failed", failureReason: "runner_system_failure" });
+    expect(withoutProject.server.updates.at(-1)).toMatchObject({ state: "failed", failure_reason: "runner_system_failure" });
+    expect(plain(withoutProject.log)).toContain("ERROR: Job failed (system failure): ENOENT");
+  });
+
   it("stops collecting output at the log limit and says so", async () => {
     const { final, log } = await runOnServer(gitlab, jobPayload({ script: ["head -c 5000 /dev/zero | tr '\\0' x", "echo done-marker"] }), {
       outputLimitBytes: 2000,
