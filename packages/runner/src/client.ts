@@ -9,7 +9,12 @@ export const RUNNER_REVISION = "unknown";
 /** GOARCH-style names, as GitLab shows them (amd64, arm64). */
 export const RUNNER_ARCH = ({ x64: "amd64", ia32: "386", arm64: "arm64", arm: "arm" } as Record<string, string>)[os.arch()] ?? os.arch();
 
-/** The `info` of a job request: who we are and what we support. */
+/**
+ * The `info` of a job request: who we are and what we support. GitLab refuses jobs needing a
+ * feature the runner lacks (Ci::Build::RUNNER_FEATURES: `artifacts_exclude` for
+ * `artifacts:exclude`, `multi_build_steps` for release steps) and only cancels gracefully
+ * (`canceling`, after_script) runners that send `cancel_gracefully`.
+ */
 export const runnerInfo = {
   name: RUNNER_NAME,
   version: RUNNER_VERSION,
@@ -31,6 +36,11 @@ export const runnerInfo = {
     trace_size: true,
     cancelable: true,
     return_exit_code: true,
+    raw_variables: true,
+    artifacts_exclude: true,
+    multi_build_steps: true,
+    cancel_gracefully: true,
+    shared: true,
   },
 };
 
@@ -85,8 +95,8 @@ export class RunnerApi {
   }
 
   /** `POST /runners/verify`: is this runner token valid? */
-  async verify(token: string, systemId: string): Promise<boolean> {
-    const res = await this.json("POST", "/runners/verify", { token, system_id: systemId });
+  async verify(token: string, systemId?: string): Promise<boolean> {
+    const res = await this.json("POST", "/runners/verify", { token, ...(systemId ? { system_id: systemId } : {}) });
     await res.body?.cancel();
     return res.status === 200;
   }

@@ -48,7 +48,7 @@ async function persistentSystemId(buildsDir: string): Promise<string> {
 
 /** Checks the runner token (`POST /runners/verify`). */
 export function verifyRunner(o: { url: string; token: string; systemId?: string }): Promise<boolean> {
-  return new RunnerApi(o.url).verify(o.token, o.systemId ?? "");
+  return new RunnerApi(o.url).verify(o.token, o.systemId);
 }
 
 /**

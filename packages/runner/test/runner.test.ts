@@ -51,7 +51,8 @@ describe("runner", () => {
         executor: "shell",
         shell: "bash",
         platform: "linux",
-        features: { variables: true, artifacts: true, cache: false, upload_multiple_artifacts: true, upload_raw_artifacts: true, refspecs: true, masking: true, trace_reset: true, trace_checksum: true, trace_size: true, cancelable: true, return_exit_code: true },
+        features: { variables: true, artifacts: true, cache: false, upload_multiple_artifacts: true, upload_raw_artifacts: true, refspecs: true, masking: true, trace_reset: true, trace_checksum: true, trace_size: true, cancelable: true, return_exit_code: true,
+          raw_variables: true, artifacts_exclude: true, multi_build_steps: true, cancel_gracefully: true },
       },
     });
     expect(first!.last_update).toBeUndefined();
