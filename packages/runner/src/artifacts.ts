@@ -33,11 +33,16 @@ export async function zipStream(entries: ArtifactEntry[]): Promise<AsyncIterable
 export async function* gzipStream(entries: ArtifactEntry[]): AsyncGenerator<Uint8Array> {
   for (const entry of entries) {
     if (entry.kind !== "file") continue;
-    const gzip = createGzip();
     const source = createReadStream(entry.abs);
-    const done = pipeline(source, gzip);
-    for await (const chunk of gzip) yield chunk as Buffer;
-    await done;
+    const gzip = createGzip();
+    // A read error destroys gzip too and so surfaces in the loop; this promise only needs settling.
+    const done = pipeline(source, gzip).catch(() => undefined);
+    try {
+      for await (const chunk of gzip) yield chunk as Buffer;
+    } finally {
+      source.destroy();
+      await done;
+    }
   }
 }
 
