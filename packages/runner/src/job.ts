@@ -161,7 +161,8 @@ export async function runJob(job: JobPayload, c: JobContext): Promise<FinalState
     failure = failureOf(err);
   }
 
-  // The stop reason beats whatever the killed process left behind.
+  // The stop reason beats whatever the killed process left behind. (Set by callbacks, which
+  // TypeScript's narrowing does not see.)
   const stopped = stopReason as StopReason | null;
   if (stopped === "timeout") {
     failure = { reason: "job_execution_timeout", message: `execution took longer than ${timeoutS} seconds` };
