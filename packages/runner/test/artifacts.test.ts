@@ -2,18 +2,14 @@ import { execFileSync } from "node:child_process";
 import { mkdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import yazl from "yazl";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { resolveArtifactPaths } from "../src/artifact-paths.ts";
 import { extractZip } from "../src/artifacts.ts";
 import type { ArtifactSpec } from "../src/protocol.ts";
-import { jobPayload, startFakeGitLab, type FakeGitLab } from "./fake-gitlab.ts";
-import { plain, runOnServer, tempDir } from "./helpers.ts";
+import { jobPayload } from "./fake-gitlab.ts";
+import { plain, runOnServer, tempDir, useFakeGitLab } from "./helpers.ts";
 
-let gitlab: FakeGitLab;
-beforeAll(async () => {
-  gitlab = await startFakeGitLab();
-});
-afterAll(() => gitlab.close());
+const gitlab = useFakeGitLab();
 
 async function writeTree(root: string, files: Record<string, string>) {
   for (const [name, content] of Object.entries(files)) {

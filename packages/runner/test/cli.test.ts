@@ -1,20 +1,18 @@
 import { execFile, execFileSync, spawn } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jobPayload, startFakeGitLab, type FakeGitLab } from "./fake-gitlab.ts";
-import { tempDir } from "./helpers.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { jobPayload } from "./fake-gitlab.ts";
+import { tempDir, useFakeGitLab } from "./helpers.ts";
 
 const packageDir = path.resolve(import.meta.dirname, "..");
 const cli = path.join(packageDir, "dist", "cli.js");
-let gitlab: FakeGitLab;
 
-beforeAll(async () => {
+beforeAll(() => {
   // The real bin: the tsup bundle, as `pnpm build` makes it.
   execFileSync("npx", ["tsup", "--silent"], { cwd: packageDir, stdio: "ignore" });
-  gitlab = await startFakeGitLab();
 });
-afterAll(() => gitlab.close());
+const gitlab = useFakeGitLab();
 
 /** Runs the CLI with only the given environment (plus PATH). */
 function quarryRunner(args: string[], env: Record<string, string> = {}) {

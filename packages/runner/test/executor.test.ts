@@ -1,14 +1,10 @@
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { jobPayload, startFakeGitLab, type FakeGitLab } from "./fake-gitlab.ts";
-import { plain, runOnServer, tempDir } from "./helpers.ts";
+import { describe, expect, it, vi } from "vitest";
+import { jobPayload } from "./fake-gitlab.ts";
+import { plain, runOnServer, tempDir, useFakeGitLab } from "./helpers.ts";
 
-let gitlab: FakeGitLab;
-beforeAll(async () => {
-  gitlab = await startFakeGitLab();
-});
-afterAll(() => gitlab.close());
+const gitlab = useFakeGitLab();
 
 /** Whether a process still runs (a zombie waiting for init to reap it has stopped running). */
 const isRunning = async (pid: number) => {

@@ -6,8 +6,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fetchSources } from "../src/git.ts";
 import type { GitInfo } from "../src/protocol.ts";
-import { jobPayload, startFakeGitLab, type FakeGitLab } from "./fake-gitlab.ts";
-import { plain, runOnServer, tempDir } from "./helpers.ts";
+import { jobPayload } from "./fake-gitlab.ts";
+import { plain, runOnServer, tempDir, useFakeGitLab } from "./helpers.ts";
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", ["-c", "user.name=Test", "-c", "user.email=test@example.com", ...args], { cwd, encoding: "utf8" }).trim();
@@ -16,7 +16,7 @@ const git = (cwd: string, ...args: string[]) =>
 let bareDir: string;
 let first: string;
 let second: string;
-let gitlab: FakeGitLab;
+const gitlab = useFakeGitLab();
 let httpGit: Server;
 let httpUrl: string;
 const jobToken = "glcbt-http-token-0123456789";
@@ -81,14 +81,10 @@ beforeAll(async () => {
   second = git(work, "rev-parse", "HEAD");
   bareDir = path.join(root, "repo.git");
   git(root, "clone", "-q", "--bare", work, bareDir);
-  gitlab = await startFakeGitLab();
   httpGit = await startHttpBackend(root);
   httpUrl = `http://gitlab-ci-token:${jobToken}@127.0.0.1:${(httpGit.address() as AddressInfo).port}/repo.git`;
 });
-afterAll(async () => {
-  await gitlab.close();
-  await new Promise((resolve) => httpGit.close(resolve));
-});
+afterAll(() => new Promise((resolve) => httpGit.close(resolve)));
 
 async function checkout(info: Partial<GitInfo>) {
   const dir = await tempDir("checkout");

@@ -1,12 +1,13 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { RunnerApi } from "../src/client.ts";
 import { jobBaseEnvironment } from "../src/env.ts";
 import { runJob, type JobContext } from "../src/job.ts";
 import { silentLog } from "../src/log.ts";
 import type { JobPayload } from "../src/protocol.ts";
-import type { FakeGitLab } from "./fake-gitlab.ts";
+import { startFakeGitLab, type FakeGitLab } from "./fake-gitlab.ts";
 
 export const tempDir = (prefix: string) => mkdtemp(path.join(tmpdir(), `quarry-runner-${prefix}-`));
 
@@ -31,4 +32,14 @@ export async function runOnServer(gitlab: FakeGitLab, payload: JobPayload, over:
 /** The job log without ANSI colours and section markers. */
 export function plain(log: string): string {
   return log.replace(/section_(start|end):\d+:\w+\r\x1b\[0K/g, "").replace(/\x1b\[[0-9;]*m/g, "");
+}
+
+/** A fake GitLab for the whole test file (filled in before the first test, closed after the last). */
+export function useFakeGitLab(): FakeGitLab {
+  const handle = {} as FakeGitLab;
+  beforeAll(async () => {
+    Object.assign(handle, await startFakeGitLab());
+  });
+  afterAll(() => handle.close());
+  return handle;
 }

@@ -1,16 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { startRunner, verifyRunner, type RunnerOptions } from "../src/index.ts";
-import { jobPayload, startFakeGitLab, type FakeGitLab } from "./fake-gitlab.ts";
-import { tempDir } from "./helpers.ts";
+import { jobPayload, startFakeGitLab } from "./fake-gitlab.ts";
+import { tempDir, useFakeGitLab } from "./helpers.ts";
 
-let gitlab: FakeGitLab;
-beforeAll(async () => {
-  gitlab = await startFakeGitLab();
-});
-afterAll(() => gitlab.close());
+const gitlab = useFakeGitLab();
 
 const fast = { pollIntervalMs: 20, updateIntervalMs: 20 };
 
@@ -51,10 +47,19 @@ describe("runner", () => {
         executor: "shell",
         shell: "bash",
         platform: "linux",
-        features: { variables: true, artifacts: true, cache: false, upload_multiple_artifacts: true, upload_raw_artifacts: true, refspecs: true, masking: true, trace_reset: true, trace_checksum: true, trace_size: true, cancelable: true, return_exit_code: true,
-          raw_variables: true, artifacts_exclude: true, multi_build_steps: true, cancel_gracefully: true },
       },
     });
+    const advertised = Object.entries(first!.info.features as Record<string, boolean>)
+      .filter(([, on]) => on)
+      .map(([name]) => name)
+      .sort();
+    expect(advertised).toEqual(
+      ["artifacts", "artifacts_exclude", "cancel_gracefully", "cancelable", "masking", "multi_build_steps", "raw_variables", "refspecs"]
+        .concat(["return_exit_code", "shared", "trace_checksum", "trace_reset", "trace_size", "upload_multiple_artifacts"])
+        .concat(["upload_raw_artifacts", "variables"])
+        .sort(),
+    );
+    expect(first!.info.features.cache).toBe(false);
     expect(first!.last_update).toBeUndefined();
     // The fake names each 204's update after the request count.
     expect(second!.last_update).toBe(`update-${seen + 1}`);

@@ -1,19 +1,15 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { crc32 } from "node:zlib";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { jobPayload, startFakeGitLab, type FakeGitLab, type ServerJob } from "./fake-gitlab.ts";
-import { plain, runOnServer, tempDir } from "./helpers.ts";
+import { afterEach, describe, expect, it } from "vitest";
+import { jobPayload, type ServerJob } from "./fake-gitlab.ts";
+import { plain, runOnServer, tempDir, useFakeGitLab } from "./helpers.ts";
 
-let gitlab: FakeGitLab;
-beforeAll(async () => {
-  gitlab = await startFakeGitLab();
-});
+const gitlab = useFakeGitLab();
 afterEach(() => {
   delete gitlab.hooks.onPatch;
   delete gitlab.hooks.onUpdate;
 });
-afterAll(() => gitlab.close());
 
 /** The final update's checksum and size describe exactly the log the server holds. */
 function expectServerLogComplete(server: ServerJob) {
