@@ -46,6 +46,8 @@ export interface CiSettings {
   defaultArtifactsExpireIn: string;
   /** Downloads answer with presigned URLs when the store can make them. */
   artifactsDirectDownload: boolean;
+  /** Largest artifact file accepted (GitLab's max_artifacts_size). */
+  maxArtifactSizeBytes: number;
   /** The instance runner registration token (legacy POST /runners); empty = registration closed. */
   runnerRegistrationToken: string;
 }
@@ -55,6 +57,7 @@ export const DEFAULT_CI_SETTINGS: CiSettings = {
   defaultArtifactsExpireIn: "30 days",
   artifactsDirectDownload: false,
   runnerRegistrationToken: "",
+  maxArtifactSizeBytes: 100 * 1024 * 1024,
 };
 
 /** Everything the handlers need, wired by hand in server.ts. */

@@ -13,6 +13,8 @@ import { createPipelineRpc } from "./ci/create-pipeline.ts";
 import { registerRunner } from "./ci/register-runner.ts";
 import { requestJob } from "./ci/request-job.ts";
 import { updateJob } from "./ci/update-job.ts";
+import { downloadArtifact } from "./ci/download-artifact.ts";
+import { uploadArtifact } from "./ci/upload-artifact.ts";
 import { createRunner } from "./ci/create-runner.ts";
 import { deleteRunnerByToken } from "./ci/delete-runner-by-token.ts";
 import { getJobTokenScope } from "./ci/get-job-token-scope.ts";
@@ -58,13 +60,8 @@ export function ciHandlers(deps: CiDeps): AsyncHandlers<CiServiceDefinition> {
       yield* [];
       throw new ServiceError(status.UNIMPLEMENTED, { message: "501 Not Implemented" });
     }),
-    DownloadArtifact: serverStream(async function* () {
-      yield* [];
-      throw new ServiceError(status.UNIMPLEMENTED, { message: "501 Not Implemented" });
-    }),
-    UploadArtifact: clientStream(async () => {
-      throw new ServiceError(status.UNIMPLEMENTED, { message: "501 Not Implemented" });
-    }),
+    DownloadArtifact: downloadArtifact(deps),
+    UploadArtifact: clientStream(uploadArtifact(deps)),
   };
 }
 

@@ -6,6 +6,7 @@ import { authenticate } from "./http/auth.ts";
 import { errorHandler, routeNotFound } from "./http/errors.ts";
 import { gitHttpRouter } from "./routes/git-http.ts";
 import { v4Router } from "./routes/v4/index.ts";
+import { isArtifactUpload } from "./routes/v4/runner-jobs.ts";
 
 /** The express application: body parsing, request ids, authentication, /api/v4 routes, git smart HTTP, errors. */
 export function createApp(deps: GatewayDeps): Express {
@@ -29,7 +30,8 @@ export function createApp(deps: GatewayDeps): Express {
   // The raw form stays available: qs merges `actions[][x]` sequences into one element, Rack
   // (and so GitLab) starts a new element at each repeated key (see http/form.ts).
   app.use(express.urlencoded({ extended: true, limit, parameterLimit: 10_000, verify: (req, _res, buf) => ((req as express.Request).rawForm = buf) }));
-  app.use((req, res, next) => (req.is("multipart/form-data") ? multipart(req, res, next) : next()));
+  // Artifact uploads stream their file to ci-service (routes/v4/runner-jobs.ts) instead.
+  app.use((req, res, next) => (req.is("multipart/form-data") && !isArtifactUpload(req) ? multipart(req, res, next) : next()));
 
   app.use("/api/v4", authenticate(deps), v4Router(deps));
   app.use(gitHttpRouter(deps));

@@ -17,6 +17,8 @@ export interface GatewayDeps {
     /** Base URL without trailing slash, e.g. http://localhost:8080 */
     externalUrl: string;
     maxBodyBytes: number;
+    /** Largest artifact a runner may upload (GitLab's max_artifacts_size, 100 MB by default). */
+    maxArtifactBytes: number;
     /** How long POST /jobs/request waits for a job before answering 204 (long polling). */
     jobRequestWaitMs: number;
     version: string;

@@ -20,6 +20,8 @@ export interface GatewayOptions {
   deadlineMs: number;
   authCacheTtlMs: number;
   maxBodyBytes: number;
+  /** Largest artifact upload, bytes (default 100 MiB). */
+  maxArtifactBytes?: number;
   /** Long polling of POST /jobs/request, milliseconds (default 10 s; 0 = answer at once). */
   jobRequestWaitMs?: number;
   /** Optional: lets every gateway evict revoked tokens at once. */
@@ -50,7 +52,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
     ci,
     tokenCache,
     log: o.log,
-    config: { externalUrl: "", maxBodyBytes: o.maxBodyBytes, jobRequestWaitMs: o.jobRequestWaitMs ?? 10_000, version: o.version, revision: o.revision },
+    config: { externalUrl: "", maxBodyBytes: o.maxBodyBytes, jobRequestWaitMs: o.jobRequestWaitMs ?? 10_000, maxArtifactBytes: o.maxArtifactBytes ?? 100 * 1024 * 1024, version: o.version, revision: o.revision },
   };
   // Each gateway instance needs every revocation, so its durable name is its own.
   const revocations = await o.bus?.subscribe<TokenRevokeEvent>(

@@ -11,6 +11,7 @@ import { projectsRouter } from "./projects.ts";
 import { protectedBranchesRouter } from "./protected-branches.ts";
 import { tagsRouter } from "./tags.ts";
 import { repositoryRouter } from "./repository.ts";
+import { jobArtifactsRouter } from "./job-artifacts.ts";
 import { runnerJobsRouter } from "./runner-jobs.ts";
 import { runnersRouter } from "./runners.ts";
 import { submodulesRouter } from "./submodules.ts";
@@ -36,5 +37,7 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(jobTokenScopeRouter(deps));
   r.use(runnersRouter(deps));
   r.use(runnerJobsRouter(deps));
+  // Before any router with /projects/:id/jobs/:job_id: `artifacts` is not a job id.
+  r.use(jobArtifactsRouter(deps));
   return r;
 }

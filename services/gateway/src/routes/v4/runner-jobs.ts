@@ -1,13 +1,44 @@
+import busboy from "busboy";
+import { callClientStream } from "@quarry/grpc";
 import type { JobUpdateResponse__Output as JobUpdate } from "@quarry/proto/types/ci/v1/JobUpdateResponse";
+import type { UploadArtifactResponse__Output as UploadArtifactResponse } from "@quarry/proto/types/ci/v1/UploadArtifactResponse";
 import { Router, type Request, type Response } from "express";
 import type { GatewayDeps } from "../../deps.ts";
-import { ApiError, forbidden } from "../../http/errors.ts";
+import { ApiError, forbidden, unauthorized } from "../../http/errors.ts";
 import { p, params } from "../../http/params.ts";
 import { jobRequestEntity } from "../../entities/job-request.ts";
 import { ctx } from "./context.ts";
+import { sendArtifact } from "./job-artifacts.ts";
 
 /** How often the runner should send its trace (GitLab's X-GitLab-Trace-Update-Interval). */
 const TRACE_UPDATE_INTERVAL_SECONDS = "3";
+
+/** Artifact uploads take their multipart body as a stream (see app.ts). */
+export const isArtifactUpload = (req: Request): boolean => req.method === "POST" && /^\/api\/v4\/jobs\/\d+\/artifacts$/.test(req.path);
+
+/** How long an artifact upload may take. */
+const UPLOAD_DEADLINE_MS = 30 * 60_000;
+
+/** The `file` part of a multipart upload, with the form fields that came before it. */
+function multipartFile(req: Request, maxBytes: number): Promise<{ stream: NodeJS.ReadableStream & { truncated?: boolean }; filename: string; fields: Record<string, string> }> {
+  return new Promise((resolve, reject) => {
+    const fields: Record<string, string> = {};
+    let parser;
+    try {
+      parser = busboy({ headers: req.headers, limits: { files: 1, fileSize: maxBytes } });
+    } catch {
+      return reject(new ApiError(400, { error: "file is missing" }));
+    }
+    parser.on("field", (name, value) => (fields[name] = value));
+    parser.on("file", (name, stream, info) => {
+      if (name !== "file") return stream.resume();
+      resolve({ stream, filename: info.filename ?? "", fields });
+    });
+    parser.on("close", () => reject(new ApiError(400, { error: "file is missing" })));
+    parser.on("error", reject);
+    req.pipe(parser);
+  });
+}
 
 /** Reads a raw request body (trace chunks are text/plain, which no body parser takes). */
 async function rawBody(req: Request, limit: number): Promise<Buffer> {
@@ -99,6 +130,41 @@ export function runnerJobsRouter(deps: GatewayDeps): Router {
     res.setHeader("Range", `0-${update.traceLength}`);
     if (update.rangeMismatch) return res.status(416).json({ message: "416 Range Not Satisfiable" });
     res.status(202).end();
+  });
+
+  r.post("/jobs/:id/artifacts", async (req, res) => {
+    const q = params(req, { id: p.int() });
+    const token = req.get("job-token") ?? (typeof req.query.token === "string" ? req.query.token : "");
+    if (!token) throw forbidden();
+    const declared = Number(req.get("content-length") ?? 0);
+    if (declared > deps.config.maxArtifactBytes) throw new ApiError(413, { message: "413 Request Entity Too Large" });
+    const file = await multipartFile(req, deps.config.maxArtifactBytes);
+    const field = (name: string) => (typeof req.query[name] === "string" ? (req.query[name] as string) : (file.fields[name] ?? ""));
+    async function* messages() {
+      yield {
+        header: {
+          jobId: q.id,
+          token,
+          artifactType: field("artifact_type"),
+          artifactFormat: field("artifact_format"),
+          expireIn: field("expire_in"),
+          filename: file.filename,
+        },
+      };
+      for await (const chunk of file.stream) yield { data: chunk as Buffer };
+      if (file.stream.truncated) throw new ApiError(413, { message: "413 Request Entity Too Large" });
+    }
+    const stored = await callClientStream<unknown, UploadArtifactResponse>(deps.ci, "UploadArtifact", messages(), { requestId: req.requestId, deadlineMs: UPLOAD_DEADLINE_MS });
+    const f = stored.file!;
+    res.status(201).json({ file_type: f.fileType, file_format: f.fileFormat, filename: f.filename, size: Number(f.size) });
+  });
+
+  // A job downloads the artifacts of a job it depends on, with its own job token.
+  r.get("/jobs/:id/artifacts", async (req, res) => {
+    const q = params(req, { id: p.int() });
+    const job = req.principal?.jobToken;
+    if (!job) throw unauthorized();
+    await sendArtifact(deps, req, res, { projectId: job.projectId, jobId: q.id });
   });
 
   return r;

@@ -1,0 +1,83 @@
+import { callServerStream } from "@quarry/grpc";
+import type { ArtifactDownloadRequest } from "@quarry/proto/types/ci/v1/ArtifactDownloadRequest";
+import type { ArtifactDownloadResponse__Output as DownloadMessage } from "@quarry/proto/types/ci/v1/ArtifactDownloadResponse";
+import { Router, type Request, type Response } from "express";
+import type { GatewayDeps } from "../../deps.ts";
+import { sendDownload } from "../../http/download.ts";
+import { p, params, wildcardParam } from "../../http/params.ts";
+import { authorizeProject } from "./project-access.ts";
+
+/** Artifact downloads may be long: they stream for at most this long. */
+const DOWNLOAD_DEADLINE_MS = 30 * 60_000;
+
+/** `attachment; filename="x"; filename*=UTF-8''x`, as Rails' send_file writes it. */
+export function contentDisposition(kind: "attachment" | "inline", filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+/**
+ * Streams one artifact file (or one file inside the archive) from ci-service; `raw` serves it
+ * inline as plain text (GitLab's raw endpoints). A presigned URL from ci-service becomes a 302.
+ */
+export async function sendArtifact(deps: GatewayDeps, req: Request, res: Response, request: ArtifactDownloadRequest, raw = false): Promise<void> {
+  const stream = callServerStream<DownloadMessage>(deps.ci, "DownloadArtifact", { ...request, allowRedirect: !request.artifactPath }, {
+    requestId: req.requestId,
+    deadlineMs: DOWNLOAD_DEADLINE_MS,
+  });
+  await sendDownload(
+    res,
+    stream,
+    (first) => {
+      const header = first.header;
+      if (!header) return false;
+      if (header.redirectUrl) {
+        res.redirect(302, header.redirectUrl);
+        return false;
+      }
+      res.status(200);
+      const zip = header.filename.endsWith(".zip") && !raw;
+      res.setHeader("Content-Type", raw ? "text/plain; charset=utf-8" : zip ? "application/zip" : "application/octet-stream");
+      res.setHeader("Content-Disposition", contentDisposition(raw ? "inline" : "attachment", header.filename));
+      if (Number(header.size) >= 0) res.setHeader("Content-Length", String(header.size));
+      return true;
+    },
+    deps.log,
+  );
+}
+
+/**
+ * Job artifacts (GitLab's lib/api/ci/job_artifacts.rb): downloads by job or by ref and job name,
+ * whole archives or single files. Job tokens work here (within the target's allowlist).
+ */
+export function jobArtifactsRouter(deps: GatewayDeps): Router {
+  const r = Router();
+  const base = "/projects/:id/jobs";
+
+  // By ref first: `artifacts` is not a job id.
+  r.get(`${base}/artifacts/:ref_name/download`, async (req, res) => {
+    const q = params(req, { ref_name: p.string(), job: p.string() });
+    const { project } = await authorizeProject(deps, req, "read_build");
+    await sendArtifact(deps, req, res, { projectId: project.id, refName: q.ref_name, jobName: q.job });
+  });
+
+  r.get(`${base}/artifacts/:ref_name/raw/*artifact_path`, async (req, res) => {
+    const q = params(req, { ref_name: p.string(), job: p.string() });
+    const { project } = await authorizeProject(deps, req, "read_build");
+    await sendArtifact(deps, req, res, { projectId: project.id, refName: q.ref_name, jobName: q.job, artifactPath: wildcardParam(req, "artifact_path") }, true);
+  });
+
+  r.get(`${base}/:job_id/artifacts`, async (req, res) => {
+    const q = params(req, { job_id: p.int() });
+    const { project } = await authorizeProject(deps, req, "read_build");
+    await sendArtifact(deps, req, res, { projectId: project.id, jobId: q.job_id });
+  });
+
+  r.get(`${base}/:job_id/artifacts/*artifact_path`, async (req, res) => {
+    const q = params(req, { job_id: p.int() });
+    const { project } = await authorizeProject(deps, req, "read_build");
+    await sendArtifact(deps, req, res, { projectId: project.id, jobId: q.job_id, artifactPath: wildcardParam(req, "artifact_path") });
+  });
+
+  return r;
+}
