@@ -1,4 +1,4 @@
-import { chmod, mkdir, stat, utimes, writeFile } from "node:fs/promises";
+import { chmod, mkdir, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,16 +8,13 @@ import {
   InvalidArtifactsMetadataError,
   readArtifactsMetadata,
 } from "./metadata.ts";
-import { readZipDirectory, type ZipEntry } from "./zip-directory.ts";
-import { createFixtures, fileBytesReader, fileMode, MTIME, run, TREE_ENTRY_NAMES, type Fixtures } from "./zip-fixtures.test-helper.ts";
+import type { ZipEntry } from "./zip-directory.ts";
+import { createFixtures, directoryOf, fileMode, MTIME, run, TREE_ENTRY_NAMES, type Fixtures } from "./zip-fixtures.test-helper.ts";
 
 let fx: Fixtures;
 beforeAll(async () => (fx = await createFixtures()));
 afterAll(() => fx?.close());
 
-async function directoryOf(file: string): Promise<ZipEntry[]> {
-  return readZipDirectory(fileBytesReader(file), (await stat(file)).size);
-}
 
 /** One length-prefixed "string" of the format. */
 function str(value: string | Buffer): Buffer {

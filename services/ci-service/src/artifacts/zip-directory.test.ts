@@ -2,9 +2,10 @@ import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crc32 } from "./crc32.ts";
-import { InvalidZipError, readZipDirectory, type ZipEntry } from "./zip-directory.ts";
+import { InvalidZipError, readZipDirectory } from "./zip-directory.ts";
 import {
   createFixtures,
+  directoryOf,
   fileBytesReader,
   fileMode,
   MTIME,
@@ -21,9 +22,6 @@ let fx: Fixtures;
 beforeAll(async () => (fx = await createFixtures()));
 afterAll(() => fx?.close());
 
-async function directoryOf(file: string, reads?: [number, number][]): Promise<ZipEntry[]> {
-  return readZipDirectory(fileBytesReader(file, reads), (await stat(file)).size);
-}
 
 async function rejectionOf(file: string, size?: number): Promise<unknown> {
   return readZipDirectory(fileBytesReader(file), size ?? (await stat(file)).size).catch((err: unknown) => err);
@@ -169,7 +167,7 @@ describe("readZipDirectory", () => {
       ["second/entry.bin", Buffer.from("second entry, at an offset only the ZIP64 field gives\n")],
     ];
     const file = path.join(fx.dir, "handmade-zip64.zip");
-    await writeFile(file, handmadeZip64(files));
+    await writeFile(file, handmadeZip(files, true));
     for (const [name, content] of files) expect(await unzipEntry(file, name)).toEqual(content);
     const entries = await directoryOf(file);
     expect(entries.map((e) => [e.name, e.compressedSize, e.uncompressedSize, e.crc32, e.localHeaderOffset])).toEqual([
@@ -177,6 +175,19 @@ describe("readZipDirectory", () => {
       ["second/entry.bin", files[1]![1].length, files[1]![1].length, crc32(files[1]![1]), 30 + 9 + 20 + 6],
     ]);
     expect(entries[0]?.modified).toEqual(MTIME);
+  });
+
+  it("takes a count of 65535 at face value when there are no ZIP64 records, and a count that wrapped past it", async () => {
+    for (const count of [0xffff, 0x10000 + 3]) {
+      const files = Array.from({ length: count }, (_, i): [string, Buffer] => [`f${i}`, Buffer.alloc(0)]);
+      const file = path.join(fx.dir, `count-${count}.zip`);
+      await writeFile(file, handmadeZip(files, false));
+      const listed = (await run("zipinfo", ["-1", file], fx.dir)).toString().split("\n").filter(Boolean);
+      expect(listed).toHaveLength(count);
+      const entries = await directoryOf(file);
+      expect(entries).toHaveLength(count);
+      expect(entries.at(-1)?.name).toBe(`f${count - 1}`);
+    }
   });
 
   it("rejects garbage, truncated archives and sizes that do not match the bytes", async () => {
@@ -224,6 +235,16 @@ describe("readZipDirectory", () => {
     await writeFile(file, pastEnd);
     expect(String(await rejectionOf(file))).toMatch(/extends past/);
 
+    const zip64 = await readFile(fx.archives.zip64);
+    const locatorAt = zip64.length - 22 - 20;
+    expect(zip64.readUInt32LE(locatorAt)).toBe(0x07064b50);
+    for (const [shift, message] of [[-1n, /ZIP64 end of central directory record missing/], [100n, /lies past its locator/]] as const) {
+      const moved = Buffer.from(zip64);
+      moved.writeBigUInt64LE(moved.readBigUInt64LE(locatorAt + 8) + shift, locatorAt + 8);
+      await writeFile(file, moved);
+      expect(String(await rejectionOf(file))).toMatch(message);
+    }
+
     const cdAt = whole.readUInt32LE(eocdAt + 16);
     const badOffset = Buffer.from(whole);
     badOffset.writeUInt32LE(cdAt, cdAt + 42); // first entry's data would start at the directory
@@ -232,76 +253,85 @@ describe("readZipDirectory", () => {
   });
 });
 
-/** A stored-only archive whose every size and offset lives in ZIP64 extra fields, with ZIP64 end records. */
-function handmadeZip64(files: [string, Buffer][]): Buffer {
+/**
+ * A stored-only archive. With `zip64`, every size and offset lives in ZIP64 extra fields and the
+ * end records are ZIP64 ones; without, it is a classic archive with plain 32-bit fields.
+ */
+function handmadeZip(files: [string, Buffer][], zip64: boolean): Buffer {
   const dosDate = ((MTIME.getUTCFullYear() - 1980) << 9) | ((MTIME.getUTCMonth() + 1) << 5) | MTIME.getUTCDate();
   const dosTime = (MTIME.getUTCHours() << 11) | (MTIME.getUTCMinutes() << 5) | (MTIME.getUTCSeconds() / 2);
-  const locals: Buffer[] = [];
+  const saturated = (value: number) => (zip64 ? 0xffffffff : value);
+  const parts: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
   for (const [name, content] of files) {
     const nameBytes = Buffer.from(name);
-    const local = Buffer.alloc(30 + nameBytes.length + 20);
+    const crc = crc32(content);
+    const local = Buffer.alloc(30 + nameBytes.length + (zip64 ? 20 : 0));
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(45, 4);
     local.writeUInt16LE(dosTime, 10);
     local.writeUInt16LE(dosDate, 12);
-    local.writeUInt32LE(crc32(content), 14);
-    local.writeUInt32LE(0xffffffff, 18);
-    local.writeUInt32LE(0xffffffff, 22);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(saturated(content.length), 18);
+    local.writeUInt32LE(saturated(content.length), 22);
     local.writeUInt16LE(nameBytes.length, 26);
-    local.writeUInt16LE(20, 28);
     nameBytes.copy(local, 30);
-    const localExtra = 30 + nameBytes.length;
-    local.writeUInt16LE(1, localExtra);
-    local.writeUInt16LE(16, localExtra + 2);
-    local.writeBigUInt64LE(BigInt(content.length), localExtra + 4);
-    local.writeBigUInt64LE(BigInt(content.length), localExtra + 12);
-
-    const central = Buffer.alloc(46 + nameBytes.length + 28);
+    const central = Buffer.alloc(46 + nameBytes.length + (zip64 ? 28 : 0));
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE((3 << 8) | 45, 4);
     central.writeUInt16LE(45, 6);
     central.writeUInt16LE(dosTime, 12);
     central.writeUInt16LE(dosDate, 14);
-    central.writeUInt32LE(crc32(content), 16);
-    central.writeUInt32LE(0xffffffff, 20);
-    central.writeUInt32LE(0xffffffff, 24);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(saturated(content.length), 20);
+    central.writeUInt32LE(saturated(content.length), 24);
     central.writeUInt16LE(nameBytes.length, 28);
-    central.writeUInt16LE(28, 30);
     central.writeUInt32LE((0o100644 << 16) >>> 0, 38);
-    central.writeUInt32LE(0xffffffff, 42);
+    central.writeUInt32LE(saturated(offset), 42);
     nameBytes.copy(central, 46);
-    const centralExtra = 46 + nameBytes.length;
-    central.writeUInt16LE(1, centralExtra);
-    central.writeUInt16LE(24, centralExtra + 2);
-    central.writeBigUInt64LE(BigInt(content.length), centralExtra + 4); // uncompressed
-    central.writeBigUInt64LE(BigInt(content.length), centralExtra + 12); // compressed
-    central.writeBigUInt64LE(BigInt(offset), centralExtra + 20); // local header offset
-
-    locals.push(local, content);
+    if (zip64) {
+      const localExtra = 30 + nameBytes.length;
+      local.writeUInt16LE(20, 28);
+      local.writeUInt16LE(1, localExtra);
+      local.writeUInt16LE(16, localExtra + 2);
+      local.writeBigUInt64LE(BigInt(content.length), localExtra + 4);
+      local.writeBigUInt64LE(BigInt(content.length), localExtra + 12);
+      const centralExtra = 46 + nameBytes.length;
+      central.writeUInt16LE(28, 30);
+      central.writeUInt16LE(1, centralExtra);
+      central.writeUInt16LE(24, centralExtra + 2);
+      central.writeBigUInt64LE(BigInt(content.length), centralExtra + 4); // uncompressed
+      central.writeBigUInt64LE(BigInt(content.length), centralExtra + 12); // compressed
+      central.writeBigUInt64LE(BigInt(offset), centralExtra + 20); // local header offset
+    }
+    parts.push(local, content);
     centrals.push(central);
     offset += local.length + content.length;
   }
   const directory = Buffer.concat(centrals);
-  const record = Buffer.alloc(56);
-  record.writeUInt32LE(0x06064b50, 0);
-  record.writeBigUInt64LE(44n, 4);
-  record.writeUInt16LE((3 << 8) | 45, 12);
-  record.writeUInt16LE(45, 14);
-  record.writeBigUInt64LE(BigInt(files.length), 24);
-  record.writeBigUInt64LE(BigInt(files.length), 32);
-  record.writeBigUInt64LE(BigInt(directory.length), 40);
-  record.writeBigUInt64LE(BigInt(offset), 48);
-  const locator = Buffer.alloc(20);
-  locator.writeUInt32LE(0x07064b50, 0);
-  locator.writeBigUInt64LE(BigInt(offset + directory.length), 8);
-  locator.writeUInt32LE(1, 16);
+  parts.push(directory);
   const end = Buffer.alloc(22);
   end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(0xffff, 8);
-  end.writeUInt16LE(0xffff, 10);
-  end.writeUInt32LE(0xffffffff, 12);
-  end.writeUInt32LE(0xffffffff, 16);
-  return Buffer.concat([...locals, directory, record, locator, end]);
+  if (zip64) {
+    const record = Buffer.alloc(56);
+    record.writeUInt32LE(0x06064b50, 0);
+    record.writeBigUInt64LE(44n, 4);
+    record.writeUInt16LE((3 << 8) | 45, 12);
+    record.writeUInt16LE(45, 14);
+    record.writeBigUInt64LE(BigInt(files.length), 24);
+    record.writeBigUInt64LE(BigInt(files.length), 32);
+    record.writeBigUInt64LE(BigInt(directory.length), 40);
+    record.writeBigUInt64LE(BigInt(offset), 48);
+    const locator = Buffer.alloc(20);
+    locator.writeUInt32LE(0x07064b50, 0);
+    locator.writeBigUInt64LE(BigInt(offset + directory.length), 8);
+    locator.writeUInt32LE(1, 16);
+    parts.push(record, locator);
+  }
+  end.writeUInt16LE(zip64 ? 0xffff : files.length % 0x10000, 8);
+  end.writeUInt16LE(zip64 ? 0xffff : files.length % 0x10000, 10);
+  end.writeUInt32LE(saturated(directory.length), 12);
+  end.writeUInt32LE(saturated(offset), 16);
+  return Buffer.concat([...parts, end]);
 }

@@ -154,12 +154,10 @@ async function readEnd(
   let directoryDisk = eocd.readUInt16LE(6);
   const saturated =
     end.entryCount === U16_MAX || end.centralDirectorySize === U32_MAX || end.centralDirectoryOffset === U32_MAX;
-  if (saturated) {
-    if (eocdOffset < ZIP64_LOCATOR_SIZE) throw new InvalidZipError("ZIP64 end of central directory locator missing");
-    const locator = await slice(eocdOffset - ZIP64_LOCATOR_SIZE, ZIP64_LOCATOR_SIZE);
-    if (locator.readUInt32LE(0) !== ZIP64_LOCATOR_SIGNATURE) {
-      throw new InvalidZipError("ZIP64 end of central directory locator missing");
-    }
+  // Without a locator the saturated values are real (e.g. exactly 65535 entries), as Go also assumes.
+  const locator =
+    saturated && eocdOffset >= ZIP64_LOCATOR_SIZE ? await slice(eocdOffset - ZIP64_LOCATOR_SIZE, ZIP64_LOCATOR_SIZE) : null;
+  if (locator?.readUInt32LE(0) === ZIP64_LOCATOR_SIGNATURE) {
     const recordOffset = readUInt64(locator, 8);
     if (recordOffset + ZIP64_EOCD_SIZE > eocdOffset - ZIP64_LOCATOR_SIZE) {
       throw new InvalidZipError("ZIP64 end of central directory record lies past its locator");
@@ -181,15 +179,15 @@ async function readEnd(
 }
 
 function parseCentralHeader(directory: Buffer, at: number, directoryOffset: number): { entry: ZipEntry; next: number } {
-  const index = `central directory record at offset ${directoryOffset + at}`;
-  if (at + CENTRAL_HEADER_SIZE > directory.length) throw new InvalidZipError(`${index} is truncated`);
+  const where = `central directory record at offset ${directoryOffset + at}`;
+  if (at + CENTRAL_HEADER_SIZE > directory.length) throw new InvalidZipError(`${where} is truncated`);
   const madeBy = directory.readUInt8(at + 5);
   const flags = directory.readUInt16LE(at + 8);
   const nameStart = at + CENTRAL_HEADER_SIZE;
   const extraStart = nameStart + directory.readUInt16LE(at + 28);
   const commentStart = extraStart + directory.readUInt16LE(at + 30);
   const next = commentStart + directory.readUInt16LE(at + 32);
-  if (next > directory.length) throw new InvalidZipError(`${index} is truncated`);
+  if (next > directory.length) throw new InvalidZipError(`${where} is truncated`);
   const nameBytes = Buffer.from(directory.subarray(nameStart, extraStart));
   const commentBytes = Buffer.from(directory.subarray(commentStart, next));
   const extras = parseExtraFields(directory.subarray(extraStart, commentStart));
@@ -207,14 +205,14 @@ function parseCentralHeader(directory: Buffer, at: number, directoryOffset: numb
       return readUInt64(zip64, zip64At - 8);
     }
     // An uncompressed size of exactly 2^32-1 is legal without ZIP64 (Go's archive/zip allows it too).
-    if (required) throw new InvalidZipError(`${index} lacks its ZIP64 extra field`);
+    if (required) throw new InvalidZipError(`${where} lacks its ZIP64 extra field`);
     return value;
   };
   uncompressedSize = fromZip64(uncompressedSize, false);
   compressedSize = fromZip64(compressedSize, true);
   localHeaderOffset = fromZip64(localHeaderOffset, true);
   if (localHeaderOffset + LOCAL_HEADER_SIZE + compressedSize > directoryOffset) {
-    throw new InvalidZipError(`${index}: its data would overlap the central directory`);
+    throw new InvalidZipError(`${where}: its data would overlap the central directory`);
   }
 
   const externalAttributes = directory.readUInt32LE(at + 38);

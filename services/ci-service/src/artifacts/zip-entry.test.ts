@@ -1,10 +1,10 @@
 import { once } from "node:events";
-import { readFile, stat, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InvalidZipError, readZipDirectory, type ZipEntry } from "./zip-directory.ts";
+import { InvalidZipError, type ZipEntry } from "./zip-directory.ts";
 import {
   CorruptZipEntryError,
   findZipEntry,
@@ -17,6 +17,7 @@ import {
 } from "./zip-entry.ts";
 import {
   createFixtures,
+  directoryOf,
   fileBytesReader,
   fileContent,
   fileStreamReader,
@@ -35,9 +36,6 @@ beforeAll(async () => {
 });
 afterAll(() => fx?.close());
 
-async function directoryOf(file: string): Promise<ZipEntry[]> {
-  return readZipDirectory(fileBytesReader(file), (await stat(file)).size);
-}
 
 function named(entries: ZipEntry[], name: string): ZipEntry {
   const entry = entries.find((e) => e.name === name);

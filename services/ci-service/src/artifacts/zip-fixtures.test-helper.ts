@@ -2,14 +2,14 @@
 // against, readers over plain files, and the two object stores the adapters run against.
 import { execFile } from "node:child_process";
 import { createReadStream } from "node:fs";
-import { chmod, mkdir, mkdtemp, open, rm, utimes, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, open, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { promisify } from "node:util";
 import { LocalDiskObjectStore, MinioObjectStore, type ObjectStore } from "@quarry/object-store";
 import S3rver from "s3rver";
-import type { ReadBytes } from "./zip-directory.ts";
+import { readZipDirectory, type ReadBytes, type ZipEntry } from "./zip-directory.ts";
 import type { ReadStream } from "./zip-entry.ts";
 
 const exec = promisify(execFile);
@@ -180,6 +180,11 @@ export function fileBytesReader(file: string, reads: [number, number][] = []): R
       await handle.close();
     }
   };
+}
+
+/** The directory of an archive file, read through `fileBytesReader`. */
+export async function directoryOf(file: string, reads?: [number, number][]): Promise<ZipEntry[]> {
+  return readZipDirectory(fileBytesReader(file, reads), (await stat(file)).size);
 }
 
 export function fileStreamReader(file: string): ReadStream {
