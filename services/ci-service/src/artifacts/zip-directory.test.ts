@@ -216,7 +216,7 @@ describe("readZipDirectory", () => {
     await expect(readZipDirectory(fileBytesReader(garbage), -1)).rejects.toBeInstanceOf(RangeError);
   });
 
-  it("rejects an end record that contradicts its directory", async () => {
+  it("rejects end and directory records that contradict the archive", async () => {
     const whole = await readFile(fx.archives.stored);
     const eocdAt = whole.length - 22;
     const wrongCount = Buffer.from(whole);
@@ -250,6 +250,17 @@ describe("readZipDirectory", () => {
     badOffset.writeUInt32LE(cdAt, cdAt + 42); // first entry's data would start at the directory
     await writeFile(file, badOffset);
     expect(String(await rejectionOf(file))).toMatch(/overlap the central directory/);
+
+    const noZip64 = Buffer.from(whole);
+    noZip64.writeUInt32LE(0xffffffff, cdAt + 20); // compressed size saturated, but no ZIP64 extra field
+    await writeFile(file, noZip64);
+    expect(String(await rejectionOf(file))).toMatch(/lacks its ZIP64 extra field/);
+
+    const lastAt = whole.lastIndexOf("PK\x01\x02", eocdAt, "latin1");
+    const longComment = Buffer.from(whole);
+    longComment.writeUInt16LE(1000, lastAt + 32); // the last record's comment would run past the directory
+    await writeFile(file, longComment);
+    expect(String(await rejectionOf(file))).toMatch(/central directory record at offset \d+ is truncated/);
   });
 });
 

@@ -192,10 +192,7 @@ function parseCentralHeader(directory: Buffer, at: number, directoryOffset: numb
   const commentBytes = Buffer.from(directory.subarray(commentStart, next));
   const extras = parseExtraFields(directory.subarray(extraStart, commentStart));
 
-  // Fields saturated at their 32-bit maximum continue in the ZIP64 extra field, in this order.
-  let uncompressedSize = directory.readUInt32LE(at + 24);
-  let compressedSize = directory.readUInt32LE(at + 20);
-  let localHeaderOffset = directory.readUInt32LE(at + 42);
+  // Fields saturated at their 32-bit maximum continue in the ZIP64 extra field, in the order read here.
   const zip64 = extras.get(ZIP64_EXTRA_ID);
   let zip64At = 0;
   const fromZip64 = (value: number, required: boolean): number => {
@@ -208,9 +205,9 @@ function parseCentralHeader(directory: Buffer, at: number, directoryOffset: numb
     if (required) throw new InvalidZipError(`${where} lacks its ZIP64 extra field`);
     return value;
   };
-  uncompressedSize = fromZip64(uncompressedSize, false);
-  compressedSize = fromZip64(compressedSize, true);
-  localHeaderOffset = fromZip64(localHeaderOffset, true);
+  const uncompressedSize = fromZip64(directory.readUInt32LE(at + 24), false);
+  const compressedSize = fromZip64(directory.readUInt32LE(at + 20), true);
+  const localHeaderOffset = fromZip64(directory.readUInt32LE(at + 42), true);
   if (localHeaderOffset + LOCAL_HEADER_SIZE + compressedSize > directoryOffset) {
     throw new InvalidZipError(`${where}: its data would overlap the central directory`);
   }
