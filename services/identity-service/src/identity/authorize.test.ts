@@ -38,6 +38,32 @@ describe("Authorize", () => {
     }
   });
 
+  it("answers CI actions: jobs readable as code is, builds and pipelines for Developers, pipeline deletion for Owners", async () => {
+    const owner = await f.user();
+    const ask = (actor: { userId: number; isAdmin: boolean }, project: number, action: string) =>
+      f.c.Authorize({ actor, action, project: String(project) });
+    const priv = await f.c.CreateProject({ actor: owner, name: "ci-private", visibility: "private" });
+    const pub = await f.c.CreateProject({ actor: owner, name: "ci-public", visibility: "public" });
+    const members: Record<number, { userId: number; isAdmin: boolean }> = {};
+    for (const level of [10, 20, 30, 40]) {
+      members[level] = await f.user();
+      for (const p of [priv, pub]) {
+        await f.c.AddMember({ actor: owner, source: { kind: "project", idOrPath: String(p.id) }, userId: members[level].userId, accessLevel: level });
+      }
+    }
+    expect(await failure(ask(members[10]!, priv.id, "read_build"))).toEqual({ status: 403, body: { message: "403 Forbidden" } });
+    expect((await ask(members[20]!, priv.id, "read_build")).accessLevel).toBe(20);
+    expect((await ask(f.anonymous, pub.id, "read_build")).project?.id).toBe(pub.id);
+    expect((await ask(members[10]!, pub.id, "read_build")).accessLevel).toBe(10);
+    for (const action of ["update_build", "create_pipeline"]) {
+      expect((await failure(ask(members[20]!, pub.id, action))).status).toBe(403);
+      expect((await ask(members[30]!, priv.id, action)).accessLevel).toBe(30);
+    }
+    expect((await failure(ask(members[40]!, priv.id, "destroy_pipeline"))).status).toBe(403);
+    expect((await ask(owner, priv.id, "destroy_pipeline")).accessLevel).toBe(50);
+    expect((await failure(ask(f.anonymous, priv.id, "read_build"))).status).toBe(404);
+  });
+
   it("answers group actions by creation levels", async () => {
     const owner = await f.user();
     const g = await f.c.CreateGroup({ actor: owner, name: "AZ", path: "az", visibility: "public" });

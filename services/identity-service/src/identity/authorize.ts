@@ -12,13 +12,20 @@ const PROJECT_ACTIONS: Record<string, number> = {
   read_project: 0,
   read_repository: 0,
   download_code: 0,
+  read_build: 0,
   push_code: AccessLevel.DEVELOPER,
+  update_build: AccessLevel.DEVELOPER,
+  create_pipeline: AccessLevel.DEVELOPER,
   admin_project: AccessLevel.MAINTAINER,
+  destroy_pipeline: AccessLevel.OWNER,
   remove_project: AccessLevel.OWNER,
 };
 
-/** Code of a private project is for Reporters and above: Guests see the project, not its repository. */
-const CODE_ACTIONS = new Set(["read_repository", "download_code"]);
+/**
+ * Code, jobs and pipelines of a private project are for Reporters and above: Guests see the
+ * project, not its repository or its CI.
+ */
+const REPORTER_ACTIONS_WHEN_PRIVATE = new Set(["read_repository", "download_code", "read_build"]);
 
 const GROUP_ACTIONS = new Set(["read_group", "admin_group", "create_projects", "create_subgroup"]);
 
@@ -35,7 +42,7 @@ export const authorize =
       if (min === undefined) throw paramError("action does not have a valid value");
       const { project, levels } = await visibleProject(deps.prisma, actor, req.project);
       if (min > 0) requireLevel(actor, levels.effective, min);
-      if (CODE_ACTIONS.has(req.action) && project.visibility === "private") requireLevel(actor, levels.effective, AccessLevel.REPORTER);
+      if (REPORTER_ACTIONS_WHEN_PRIVATE.has(req.action) && project.visibility === "private") requireLevel(actor, levels.effective, AccessLevel.REPORTER);
       return { accessLevel: levels.effective, project: projectToProto(project, levels) };
     }
     if (req.group) {
