@@ -23,6 +23,18 @@ export const standaloneEnvShape = {
   QUARRY_DEFAULT_BRANCH_PROTECTION: z.coerce.number().int().min(0).max(4).default(2),
   /** repo-service's long-lived `git cat-file` processes; 0 = one process per read. */
   GIT_CATFILE_POOL_SIZE: envInt(64),
+  /** The built-in shell runner: on unless "0" or "false". */
+  QUARRY_RUNNER: z
+    .string()
+    .default("1")
+    .transform((v) => !["0", "false"].includes(v.toLowerCase())),
+  /** Instance runner registration token for the legacy `POST /api/v4/runners`; unset = closed. */
+  QUARRY_RUNNER_REGISTRATION_TOKEN: z.string().default(""),
+  /** Serve artifact downloads as redirects to presigned URLs (MinIO/S3 only). */
+  QUARRY_ARTIFACTS_DIRECT_DOWNLOAD: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true"),
   LOG_LEVEL: z.string().default("info"),
   ...minioShape,
 };

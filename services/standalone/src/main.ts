@@ -36,6 +36,8 @@ const stack = await startStack({
   deadlineMs: env.GRPC_DEADLINE_MS,
   authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
   maxBodyBytes: env.QUARRY_MAX_BODY_BYTES,
+  runner: env.QUARRY_RUNNER,
+  ciSettings: { runnerRegistrationToken: env.QUARRY_RUNNER_REGISTRATION_TOKEN, artifactsDirectDownload: env.QUARRY_ARTIFACTS_DIRECT_DOWNLOAD },
   log,
 });
 

@@ -10,6 +10,7 @@ import type { Logger } from "@quarry/logger";
 import { startMirrorService } from "@quarry/mirror-service";
 import { createObjectStore, type ObjectStore } from "@quarry/object-store";
 import { startRepoService } from "@quarry/repo-service";
+import { startBuiltinRunner } from "./builtin-runner.ts";
 
 export interface StackOptions {
   dataDir: string;
@@ -37,6 +38,10 @@ export interface StackOptions {
   jobRequestWaitMs?: number;
   /** ci-service tunables (watchdog timeouts, artifact expiry, registration token, direct downloads). */
   ciSettings?: Partial<CiSettings>;
+  /** Start the built-in shell runner (default true; QUARRY_RUNNER=0 turns it off). */
+  runner?: boolean;
+  /** The built-in runner's pause after an empty job request, ms. */
+  runnerPollIntervalMs?: number;
   /** GitLab's default_branch_protection for new projects' default branches (0–4, default 2). */
   defaultBranchProtection?: number;
   log: Logger;
@@ -141,6 +146,12 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       revision: QUARRY_REVISION,
     });
     stops.push(() => gateway.stop());
+    if (o.runner ?? true) {
+      // Local address: the runner need not go through QUARRY_EXTERNAL_URL.
+      const local = `http://${o.host === "0.0.0.0" || o.host === "::" ? "127.0.0.1" : o.host}:${gateway.port}`;
+      const runner = await startBuiltinRunner({ dataDir: o.dataDir, ciAddress: ci.address, url: local, pollIntervalMs: o.runnerPollIntervalMs, log: log("runner") });
+      stops.push(() => runner.stop());
+    }
     return {
       url: gateway.url,
       generatedRootToken: root.token,

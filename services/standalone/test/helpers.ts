@@ -25,7 +25,7 @@ export interface TestStack extends RunningStack {
 /** Starts the whole stack in-process on real PostgreSQL, with a fixed root token. */
 export async function startTestStack(
   reuse?: { dataDir: string; prefix: string; serverUrl: string },
-  extra: Pick<StackOptions, "jobRequestWaitMs" | "ciSettings" | "objectStore"> = {},
+  extra: Pick<StackOptions, "jobRequestWaitMs" | "ciSettings" | "objectStore" | "runner" | "runnerPollIntervalMs"> = {},
 ): Promise<TestStack> {
   const serverUrl = reuse?.serverUrl ?? (await testPostgresServer());
   const prefix = reuse?.prefix ?? `qt_${randomBytes(4).toString("hex")}`;
@@ -39,6 +39,8 @@ export async function startTestStack(
     rootToken: ROOT_TOKEN,
     authCacheTtlMs: 10_000,
     log: silentLogger(),
+    // Only the end-to-end CI tests run the built-in runner.
+    runner: false,
     ...extra,
   });
   const api: TestStack["api"] = (p, init = {}) => {

@@ -6,14 +6,21 @@ import { actor, requireUser } from "../../http/auth.ts";
 import { assertJobTokenScope } from "../../http/job-token.ts";
 import { httpCloneUrl, sshCloneUrl, webUrl, type Urls } from "../../entities/urls.ts";
 
-export type RepositoryAction = "read_repository" | "download_code" | "push_code" | "admin_project";
+const READ_ACTIONS = ["read_repository", "download_code", "read_build"] as const;
+export type ProjectAction =
+  | (typeof READ_ACTIONS)[number]
+  | "push_code"
+  | "admin_project"
+  | "update_build"
+  | "create_pipeline"
+  | "destroy_pipeline";
 
 /**
  * Resolves `:id` and asks identity-service whether the caller may do `action` on it: invisible
  * projects are 404, visible ones with too low a role 403. Writes need a signed-in user.
  */
-export async function authorizeProject(deps: GatewayDeps, req: Request, action: RepositoryAction) {
-  if (action !== "read_repository" && action !== "download_code") requireUser(req);
+export async function authorizeProject(deps: GatewayDeps, req: Request, action: ProjectAction) {
+  if (!(READ_ACTIONS as readonly string[]).includes(action)) requireUser(req);
   const res = await deps.identity.Authorize(
     { actor: actor(req), action, project: String(req.params.id) },
     { requestId: req.requestId },
