@@ -1,6 +1,6 @@
 import type { EventBus } from "@quarry/bus";
 import { applyMigrations } from "@quarry/database";
-import { clientStream, createGrpcServer, serverStream, ServiceError, status, type AsyncHandlers } from "@quarry/grpc";
+import { clientStream, createGrpcServer, type AsyncHandlers } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import type { ObjectStore } from "@quarry/object-store";
 import { ciV1, type CiServiceDefinition } from "@quarry/proto";
@@ -16,11 +16,18 @@ import { updateJob } from "./ci/update-job.ts";
 import { downloadArtifact } from "./ci/download-artifact.ts";
 import { uploadArtifact } from "./ci/upload-artifact.ts";
 import { createRunner } from "./ci/create-runner.ts";
+import { deletePipeline } from "./ci/delete-pipeline.ts";
 import { deleteRunnerByToken } from "./ci/delete-runner-by-token.ts";
+import { getJob } from "./ci/get-job.ts";
+import { getJobTrace } from "./ci/get-job-trace.ts";
 import { getJobTokenScope } from "./ci/get-job-token-scope.ts";
+import { getPipeline } from "./ci/get-pipeline.ts";
 import { getStorageInfo } from "./ci/get-storage-info.ts";
+import { latestPipelines } from "./ci/latest-pipelines.ts";
+import { listJobs } from "./ci/list-jobs.ts";
 import { listJobTokenGroupLinks } from "./ci/list-job-token-group-links.ts";
 import { listJobTokenProjectLinks } from "./ci/list-job-token-project-links.ts";
+import { listPipelines } from "./ci/list-pipelines.ts";
 import { notImplementedHandlers } from "./ci/not-implemented.ts";
 import { removeJobTokenGroupLink } from "./ci/remove-job-token-group-link.ts";
 import { removeJobTokenProjectLink } from "./ci/remove-job-token-project-link.ts";
@@ -48,6 +55,13 @@ export function ciHandlers(deps: CiDeps): AsyncHandlers<CiServiceDefinition> {
     CreateRunner: createRunner(deps),
     VerifyRunner: verifyRunner(deps),
     DeleteRunnerByToken: deleteRunnerByToken(deps),
+    ListPipelines: listPipelines(deps),
+    GetPipeline: getPipeline(deps),
+    DeletePipeline: deletePipeline(deps),
+    LatestPipelines: latestPipelines(deps),
+    ListJobs: listJobs(deps),
+    GetJob: getJob(deps),
+    GetJobTrace: getJobTrace(deps),
     ...notImplementedHandlers,
     CreatePipeline: createPipelineRpc(deps),
     RegisterRunner: registerRunner(deps),
@@ -56,10 +70,6 @@ export function ciHandlers(deps: CiDeps): AsyncHandlers<CiServiceDefinition> {
     AppendTrace: appendTrace(deps),
     AuthenticateJobToken: authenticateJobToken(deps),
     CheckJobTokenAccess: checkJobTokenAccess(deps),
-    GetJobTrace: serverStream(async function* () {
-      yield* [];
-      throw new ServiceError(status.UNIMPLEMENTED, { message: "501 Not Implemented" });
-    }),
     DownloadArtifact: downloadArtifact(deps),
     UploadArtifact: clientStream(uploadArtifact(deps)),
   };

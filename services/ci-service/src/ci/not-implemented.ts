@@ -3,14 +3,8 @@
 import { ServiceError, status } from "@quarry/grpc";
 
 const pending = [
-  "ListPipelines",
-  "GetPipeline",
   "CancelPipeline",
   "RetryPipeline",
-  "DeletePipeline",
-  "LatestPipelines",
-  "ListJobs",
-  "GetJob",
   "CancelJob",
   "RetryJob",
   "PlayJob",
