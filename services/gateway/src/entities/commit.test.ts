@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { Commit__Output as Commit } from "@quarry/proto/types/repo/v1/Commit";
 import { commitDetailEntity, commitEntity, commitSignatureEntity, commitWithStatsEntity, fullTitle } from "./commit.ts";
 import { diffEntity, unidiff } from "./diff.ts";
+import { pipelineMessage, urls } from "./ci-messages.test-helper.ts";
+import { pipelineBasic } from "./pipeline.ts";
 
 const commit: Commit = {
   id: "a".repeat(40),
@@ -27,11 +29,16 @@ describe("commit entities", () => {
   });
 
   it("adds stats, status, project_id and last_pipeline in GitLab's order", () => {
-    const detail = commitDetailEntity(commit, { additions: 1, deletions: 2, total: 3 }, "http://x/p", 7);
+    const detail = commitDetailEntity(commit, { additions: 1, deletions: 2, total: 3 }, "http://x/p", 7, null);
     expect(Object.keys(detail).slice(-5)).toEqual(["web_url", "stats", "status", "project_id", "last_pipeline"]);
     expect(detail).toMatchObject({ created_at: commit.committedDate, stats: { additions: 1, deletions: 2, total: 3 }, status: null, project_id: 7, last_pipeline: null });
-    expect(commitDetailEntity(commit, null, "http://x/p", 7)).not.toHaveProperty("stats");
+    expect(commitDetailEntity(commit, null, "http://x/p", 7, null)).not.toHaveProperty("stats");
     expect(commitWithStatsEntity(commit, null, "http://x/p").stats).toEqual({ additions: 0, deletions: 0, total: 0 });
+  });
+
+  it("shows the newest pipeline and its status on a single commit", () => {
+    const pipeline = pipelineBasic(pipelineMessage({ status: "running" }), urls);
+    expect(commitDetailEntity(commit, null, "http://x/p", 7, pipeline)).toMatchObject({ status: "running", last_pipeline: pipeline });
   });
 
   it("shapes SSH and X.509 signatures like GitLab, unverified", () => {

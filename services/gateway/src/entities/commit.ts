@@ -1,6 +1,7 @@
 import type { Commit__Output as Commit } from "@quarry/proto/types/repo/v1/Commit";
 import type { CommitSignature__Output as CommitSignature } from "@quarry/proto/types/repo/v1/CommitSignature";
 import type { CommitStats__Output as CommitStats } from "@quarry/proto/types/repo/v1/CommitStats";
+import type { pipelineBasic } from "./pipeline.ts";
 
 /**
  * GitLab's Commit#full_title, which the API shows as `title`: the whole first line of the
@@ -42,16 +43,22 @@ export function commitWithStatsEntity(c: Commit, stats: CommitStats | null, proj
 }
 
 /**
- * A single commit (API::Entities::CommitDetail): stats when asked for, the status and last
- * pipeline (null: there is no CI yet) and the project id.
+ * A single commit (API::Entities::CommitDetail): stats when asked for, the status of its newest
+ * pipeline and that pipeline (both null when it has none) and the project id.
  */
-export function commitDetailEntity(c: Commit, stats: CommitStats | null, projectWebUrl: string, projectId: number) {
+export function commitDetailEntity(
+  c: Commit,
+  stats: CommitStats | null,
+  projectWebUrl: string,
+  projectId: number,
+  lastPipeline: ReturnType<typeof pipelineBasic> | null,
+) {
   return {
     ...commitEntity(c, projectWebUrl),
     ...(stats ? { stats: commitStatsEntity(stats) } : {}),
-    status: null,
+    status: lastPipeline?.status ?? null,
     project_id: projectId,
-    last_pipeline: null,
+    last_pipeline: lastPipeline,
   };
 }
 

@@ -7,6 +7,7 @@ import { assertNotBlank, p, pageShape, params, parseParams, requestParams, wildc
 import { commitDetailEntity, commitEntity, commitSignatureEntity, commitWithStatsEntity } from "../../entities/commit.ts";
 import { diffEntity } from "../../entities/diff.ts";
 import { webUrl } from "../../entities/urls.ts";
+import { lastPipeline } from "./ci-context.ts";
 import { ctx } from "./context.ts";
 import { authorizeProject, pushContext } from "./project-access.ts";
 import type { CommitFileAction } from "@quarry/proto/types/repo/v1/CommitFileAction";
@@ -180,7 +181,8 @@ export function commitsRouter(deps: GatewayDeps): Router {
     const { project } = await authorizeProject(deps, req, "read_repository");
     const q = params(req, { stats: p.bool().optional() });
     const result = await repo.FindCommit({ diskPath: project.diskPath, revision: wildcardParam(req, "sha"), stats: q.stats ?? true }, c.call);
-    res.json(commitDetailEntity(result.commit!, result.stats, webUrl(c.urls, project.pathWithNamespace), Number(project.id)));
+    const pipeline = await lastPipeline(deps, project, result.commit!.id, c);
+    res.json(commitDetailEntity(result.commit!, result.stats, webUrl(c.urls, project.pathWithNamespace), Number(project.id), pipeline));
   });
 
   // Writes: one commit from actions[], cherry-pick, revert.
@@ -227,7 +229,8 @@ export function commitsRouter(deps: GatewayDeps): Router {
     );
     const web = webUrl(c.urls, auth.project.pathWithNamespace);
     const stats = { additions: written.additions, deletions: written.deletions, total: written.additions + written.deletions };
-    res.status(201).json(commitDetailEntity(written.commit!, q.stats === false ? null : stats, web, auth.project.id));
+    const pipeline = await lastPipeline(deps, auth.project, written.commit!.id, c);
+    res.status(201).json(commitDetailEntity(written.commit!, q.stats === false ? null : stats, web, auth.project.id, pipeline));
   });
 
   for (const [path, rpc] of [["cherry_pick", "CherryPickCommit"], ["revert", "RevertCommit"]] as const) {

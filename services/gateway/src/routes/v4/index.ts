@@ -4,9 +4,11 @@ import { branchesRouter } from "./branches.ts";
 import { filesRouter } from "./files.ts";
 import { commitsRouter } from "./commits.ts";
 import { groupsRouter } from "./groups.ts";
+import { jobsRouter } from "./jobs.ts";
 import { jobTokenScopeRouter } from "./job-token-scope.ts";
 import { membersRouter } from "./members.ts";
 import { personalAccessTokensRouter } from "./personal-access-tokens.ts";
+import { pipelinesRouter } from "./pipelines.ts";
 import { projectsRouter } from "./projects.ts";
 import { protectedBranchesRouter } from "./protected-branches.ts";
 import { tagsRouter } from "./tags.ts";
@@ -39,5 +41,7 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(runnerJobsRouter(deps));
   // Before any router with /projects/:id/jobs/:job_id: `artifacts` is not a job id.
   r.use(jobArtifactsRouter(deps));
+  r.use(pipelinesRouter(deps));
+  r.use(jobsRouter(deps));
   return r;
 }

@@ -4,6 +4,7 @@ import { commitDetailEntity } from "../../entities/commit.ts";
 import { webUrl } from "../../entities/urls.ts";
 import { scope } from "../../http/auth.ts";
 import { p, params, wildcardParam } from "../../http/params.ts";
+import { lastPipeline } from "./ci-context.ts";
 import { ctx } from "./context.ts";
 import { authorizeProject, pushContext } from "./project-access.ts";
 
@@ -26,7 +27,8 @@ export function submodulesRouter(deps: GatewayDeps): Router {
       },
       c.call,
     );
-    res.status(200).json(commitDetailEntity(commit, null, webUrl(c.urls, auth.project.pathWithNamespace), auth.project.id));
+    const pipeline = await lastPipeline(deps, auth.project, commit.id, c);
+    res.status(200).json(commitDetailEntity(commit, null, webUrl(c.urls, auth.project.pathWithNamespace), auth.project.id, pipeline));
   });
 
   return r;

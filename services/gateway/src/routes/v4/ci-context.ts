@@ -1,0 +1,58 @@
+import { status } from "@grpc/grpc-js";
+import type { Project__Output as Project } from "@quarry/proto/types/identity/v1/Project";
+import type { User__Output as User } from "@quarry/proto/types/identity/v1/User";
+import type { Request } from "express";
+import type { GatewayDeps } from "../../deps.ts";
+import { actor } from "../../http/auth.ts";
+import { p, z } from "../../http/params.ts";
+import { pipelineBasic, type CiUrls } from "../../entities/pipeline.ts";
+import type { Urls } from "../../entities/urls.ts";
+
+/** Ci::HasStatus::AVAILABLE_STATUSES: job `scope` and pipeline `status` values. */
+export const CI_STATUSES = [
+  "created",
+  "waiting_for_resource",
+  "preparing",
+  "pending",
+  "running",
+  "success",
+  "failed",
+  "canceling",
+  "canceled",
+  "skipped",
+  "manual",
+  "scheduled",
+] as const;
+
+/**
+ * The job lists' `scope`: one status, `scope[]=…` repeated, or a hash of them, as Grape coerces it
+ * (a single string is one value, never split at commas).
+ */
+export const scopeParam = z
+  .union([z.string(), z.array(z.string()), z.record(z.string(), z.string())])
+  .transform((v) => (typeof v === "string" ? [v] : Array.isArray(v) ? v : Object.values(v)))
+  .pipe(z.array(p.enum(CI_STATUSES)))
+  .optional();
+
+/** URLs of a project's CI pages, on its current path. */
+export const ciUrls = (urls: Urls, project: Project): CiUrls => ({ ...urls, projectId: project.id, projectPath: project.pathWithNamespace });
+
+/** The users of a page, each asked for once; users that no longer exist are left out. */
+export async function usersById(deps: GatewayDeps, req: Request, ids: readonly number[]): Promise<Map<number, User>> {
+  const distinct = [...new Set(ids.filter((id) => id > 0))];
+  const users = await Promise.all(
+    distinct.map((id) =>
+      deps.identity.GetUser({ actor: actor(req), id }, { requestId: req.requestId }).catch((err: { code?: number }) => {
+        if (err.code === status.NOT_FOUND) return null;
+        throw err;
+      }),
+    ),
+  );
+  return new Map(users.filter((u): u is User => u !== null).map((u) => [u.id, u]));
+}
+
+/** A commit's newest pipeline as CommitDetail shows it (`last_pipeline`, whose status is the commit's), or null. */
+export async function lastPipeline(deps: GatewayDeps, project: Project, sha: string, c: { urls: Urls; call: { requestId?: string } }) {
+  const [pipeline] = (await deps.ci.LatestPipelines({ projectId: project.id, shas: [sha], ref: "" }, c.call)).pipelines;
+  return pipeline ? pipelineBasic(pipeline, ciUrls(c.urls, project)) : null;
+}
