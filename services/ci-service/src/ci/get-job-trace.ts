@@ -9,11 +9,14 @@ const CHUNK_ROWS = 64;
 
 /**
  * Streams a build's trace: the archived `trace` artifact once the job has one, else the chunks
- * the runner has sent so far, in order. An erased job, or one without output, streams nothing.
+ * the runner has sent so far, in order. The first message is empty, sent once the job is found,
+ * so a caller can tell an empty trace from a refusal before it answers; an erased job, or one
+ * without output, sends nothing more.
  */
 export const getJobTrace = (deps: CiDeps) =>
   serverStream(async function* (req: JobRequest__Output): AsyncGenerator<JobTraceChunk> {
     const job = await findBuild(deps, Number(req.projectId), Number(req.jobId));
+    yield { data: Buffer.alloc(0) };
     if (job.erasedAt) return;
     const archived = job.artifacts.find((a) => a.fileType === "trace");
     if (archived) {

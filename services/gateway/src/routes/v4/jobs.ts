@@ -1,10 +1,11 @@
-import { callServerStream, status } from "@quarry/grpc";
+import { callServerStream } from "@quarry/grpc";
 import type { Job__Output as Job } from "@quarry/proto/types/ci/v1/Job";
 import type { JobTraceChunk__Output as JobTraceChunk } from "@quarry/proto/types/ci/v1/JobTraceChunk";
 import type { Project__Output as Project } from "@quarry/proto/types/identity/v1/Project";
-import { Router, type Request, type Response } from "express";
+import { Router, type Request } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { requireUser, scope } from "../../http/auth.ts";
+import { sendDownload } from "../../http/download.ts";
 import { formHashArray } from "../../http/form.ts";
 import { keysetBounds, keysetShape } from "../../http/keyset.ts";
 import { pageRequest, setKeysetHeaders } from "../../http/pagination.ts";
@@ -83,20 +84,17 @@ export function jobsRouter(deps: GatewayDeps): Router {
       { projectId: project.id, jobId: q.job_id },
       { requestId: req.requestId, deadlineMs: TRACE_DEADLINE_MS },
     );
-    res.on("close", () => {
-      if (!res.writableFinished) stream.cancel();
-    });
-    const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<JobTraceChunk>;
-    // A refusal (404) arrives before any data, while the status can still be chosen.
-    const first = await chunks.next().catch((err: { code?: number }) => {
-      if (err.code === status.CANCELLED) return null;
-      throw err;
-    });
-    if (!first) return;
-    res.status(200);
-    res.setHeader("Content-Type", "text/plain");
-    res.setHeader("Content-Disposition", `infile; filename="${q.job_id}.log"`);
-    await streamRest(first, chunks, res, deps);
+    await sendDownload(
+      res,
+      stream,
+      () => {
+        res.status(200);
+        res.setHeader("Content-Type", "text/plain");
+        res.setHeader("Content-Disposition", `infile; filename="${q.job_id}.log"`);
+        return true;
+      },
+      deps.log,
+    );
   });
 
   const action = (name: "cancel" | "retry" | "erase", rpc: "CancelJob" | "RetryJob" | "EraseJob") =>
@@ -161,17 +159,4 @@ export function jobsRouter(deps: GatewayDeps): Router {
   pipelineList("bridges");
 
   return r;
-}
-
-/** Writes the rest of a streamed body; once the headers are out a failure can only cut it short. */
-async function streamRest(first: IteratorResult<JobTraceChunk>, chunks: AsyncIterator<JobTraceChunk>, res: Response, deps: GatewayDeps) {
-  try {
-    for (let next = first; !next.done; next = await chunks.next()) {
-      if (!res.write(next.value.data)) await new Promise((resolve) => res.once("drain", resolve));
-    }
-    res.end();
-  } catch (err) {
-    if ((err as { code?: number }).code !== status.CANCELLED) deps.log.warn({ err }, "trace stream failed");
-    res.destroy();
-  }
 }
