@@ -111,4 +111,36 @@ describe("jobs", () => {
     const badVariables = await s.api(`/projects/${project.id}/jobs/${job!.id}/play`, { method: "POST", json: { job_variables_attributes: [{ key: "A" }] } });
     expect(await json(badVariables)).toEqual({ status: 400, body: { error: "job_variables_attributes does not have a valid value" } });
   });
+
+  it("shows a runner's job running with its runner and trace, and the archived trace once it succeeded", async () => {
+    const runner = await s.api("/user/runners", { method: "POST", json: { runner_type: "instance_type", tag_list: ["shell"], description: "box" } });
+    const runnerToken = ((await runner.json()) as { token: string }).token;
+    const taken = await s.api("/jobs/request", { method: "POST", json: { token: runnerToken, system_id: "s_000000000001", info: { version: "17.0.0" } }, token: null });
+    expect(taken.status).toBe(201);
+    const payload = (await taken.json()) as { id: number; token: string };
+    const appended = await s.api(`/jobs/${payload.id}/trace?token=${payload.token}`, {
+      method: "PATCH",
+      body: "$ make\nok\n",
+      headers: { "Content-Range": "0-10" },
+      token: null,
+    });
+    expect(appended.status).toBe(202);
+
+    const running = await s.gitlab().Jobs.show(project.id, payload.id);
+    expect(running).toMatchObject({
+      name: "compile",
+      status: "running",
+      runner: { description: "box", is_shared: true, runner_type: "instance_type", active: true, paused: false, ip_address: null },
+      runner_manager: { system_id: "s_000000000001", version: "17.0.0" },
+    });
+    expect(typeof running.duration).toBe("number");
+    expect(await (await s.api(`/projects/${project.id}/jobs/${payload.id}/trace`)).text()).toBe("$ make\nok\n");
+
+    const finished = await s.api(`/jobs/${payload.id}`, { method: "PUT", json: { token: payload.token, state: "success" }, token: null });
+    expect(finished.status).toBe(200);
+    expect(await (await s.api(`/projects/${project.id}/jobs/${payload.id}/trace`)).text()).toBe("$ make\nok\n");
+    const done = await s.gitlab().Jobs.show(project.id, payload.id);
+    expect(done).toMatchObject({ status: "success", artifacts: [{ file_type: "trace", size: 10, filename: "job.log", file_format: "raw" }] });
+    expect((await s.gitlab().Jobs.all(project.id, { scope: ["pending"] } as never)).map((j) => j.name)).toEqual(["rspec"]);
+  });
 });
