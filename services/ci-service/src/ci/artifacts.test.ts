@@ -103,7 +103,7 @@ describe.each([
     }
     expect(res.header.redirectUrl).toMatch(/X-Amz-Signature=/);
     expect(res.body.length).toBe(0);
-    const fetched = Buffer.from(await (await fetch(res.header.redirectUrl)).arrayBuffer());
+    const fetched = Buffer.from(await (await fetch(res.header.redirectUrl!)).arrayBuffer());
     expect(fetched.equals(archive)).toBe(true);
   });
 

@@ -4,7 +4,7 @@ import type { AuthenticateResponse__Output } from "@quarry/proto/types/identity/
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { GatewayDeps } from "../deps.ts";
 import { ApiError, forbidden, insufficientScope, unauthorized } from "./errors.ts";
-import { acceptsJobToken, jobTokenFrom, principalForJobToken } from "./job-token.ts";
+import { acceptsJobToken, isRunnerJobCall, jobTokenFrom, principalForJobToken } from "./job-token.ts";
 
 export interface Principal {
   userId: number;
@@ -120,6 +120,7 @@ export async function principalForToken(deps: GatewayDeps, token: string, reques
 export function authenticate(deps: GatewayDeps): RequestHandler {
   return async (req: Request, _res: Response, next: NextFunction) => {
     const jobToken = jobTokenFrom(req);
+    if (jobToken && isRunnerJobCall(req)) return next();
     if (jobToken) {
       // Job tokens only work where GitLab accepts them; elsewhere they are bad credentials.
       if (!acceptsJobToken(req)) return next(unauthorized());

@@ -20,6 +20,9 @@ const JOB_TOKEN_ROUTES = [
 
 export const acceptsJobToken = (req: Request): boolean => req.method === "GET" && JOB_TOKEN_ROUTES.some((r) => r.test(req.path));
 
+/** The runner's own calls on a job (trace, state, uploads) check the job token themselves. */
+export const isRunnerJobCall = (req: Request): boolean => req.method !== "GET" && /^\/jobs\/\d+(\/trace|\/artifacts)?$/.test(req.path);
+
 /** The job token from the JOB-TOKEN header or the job_token parameter. */
 export function jobTokenFrom(req: Request): string | undefined {
   const header = req.get("job-token");
