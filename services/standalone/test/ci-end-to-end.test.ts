@@ -104,8 +104,9 @@ describe("a pipeline run by the built-in runner", () => {
     expect(byName.test).toMatchObject({ status: "success" });
     expect(byName.flaky).toMatchObject({ status: "failed", allow_failure: true, failure_reason: "script_failure" });
     expect(byName.deploy).toMatchObject({ status: "manual" });
-    // The child pipeline's job is listed with the parent's.
-    expect(byName["child-job"]).toMatchObject({ status: "success" });
+    // The child pipeline's job is listed with the parent's; without `strategy: depend` the
+    // parent does not wait for it.
+    await expect.poll(async () => (await pipelineJobs(pipelineId)).find((j) => j.name === "child-job")?.status, { timeout: 60_000, interval: 300 }).toBe("success");
     expect(byName.build!.artifacts.map((a) => a.file_type).sort()).toEqual(["archive", "metadata", "trace"]);
     expect(byName.build!.artifacts_file).toMatchObject({ filename: "artifacts.zip" });
     const bridges = await json<{ name: string; status: string; downstream_pipeline: { id: number } }[]>(`/projects/${projectId}/pipelines/${pipelineId}/bridges`);
@@ -150,6 +151,40 @@ describe("a pipeline run by the built-in runner", () => {
     expect(played.status).toBe(200);
     await expect.poll(async () => (await json<Job>(`/projects/${projectId}/jobs/${deploy.id}`)).status, { timeout: 60_000, interval: 500 }).toBe("success");
   }, 90_000);
+
+  it("lets another project's job reach these artifacts and this repository only once the allowlist admits it", async () => {
+    const consumer = await s.api("/projects", { method: "POST", json: { name: "consumer", initialize_with_readme: true } });
+    const consumerId = ((await consumer.json()) as { id: number }).id;
+    const script = [
+      `- 'code=$(curl -s -o /dev/null -w "%{http_code}" --header "JOB-TOKEN: $CI_JOB_TOKEN" "$CI_API_V4_URL/projects/${projectId}/jobs/artifacts/main/download?job=build"); echo "artifacts=$code"'`,
+      `- 'if git ls-remote "$(echo "$CI_REPOSITORY_URL" | sed "s#/root/consumer.git#/root/e2e.git#")" >/dev/null 2>&1; then echo clone=ok; else echo clone=refused; fi'`,
+    ].join("\n    ");
+    await s.api(`/projects/${consumerId}/repository/commits`, {
+      method: "POST",
+      json: { branch: "main", commit_message: "ci", actions: [{ action: "create", file_path: ".gitlab-ci.yml", content: `fetch:\n  script:\n    ${script}\n` }] },
+    });
+    const runFetch = async (pipelineId?: number) => {
+      let id = pipelineId;
+      if (id === undefined) {
+        await expect.poll(async () => (await json<{ id: number }[]>(`/projects/${consumerId}/pipelines`)).length, { timeout: 30_000, interval: 300 }).toBe(1);
+        id = (await json<{ id: number }[]>(`/projects/${consumerId}/pipelines`))[0]!.id;
+      }
+      await expect.poll(async () => (await json<{ status: string }>(`/projects/${consumerId}/pipelines/${id}`)).status, { timeout: 60_000, interval: 300 }).toBe("success");
+      const [job] = await json<Job[]>(`/projects/${consumerId}/pipelines/${id}/jobs`);
+      return (await s.api(`/projects/${consumerId}/jobs/${job!.id}/trace`)).text();
+    };
+    const denied = await runFetch();
+    expect(denied).toContain("artifacts=404");
+    expect(denied).toContain("clone=refused");
+
+    const allow = await s.api(`/projects/${projectId}/job_token_scope/allowlist`, { method: "POST", json: { target_project_id: consumerId } });
+    expect(allow.status).toBe(201);
+    const again = await s.api(`/projects/${consumerId}/pipeline?ref=main`, { method: "POST" });
+    expect(again.status).toBe(201);
+    const allowed = await runFetch(((await again.json()) as { id: number }).id);
+    expect(allowed).toContain("artifacts=200");
+    expect(allowed).toContain("clone=ok");
+  }, 150_000);
 
   it("hides private artifacts from outsiders and refuses job tokens outside a running job", async () => {
     const outsider = await createUserWithToken(s);

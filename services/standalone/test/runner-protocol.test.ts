@@ -108,6 +108,19 @@ describe("runner protocol over HTTP", () => {
     expect((await requestJob()).status).toBe(204);
   });
 
+  it("gives a job to exactly one of two runners racing for it", async () => {
+    const second = await s.api("/user/runners", { method: "POST", json: { runner_type: "instance_type", description: "racer" } });
+    const secondToken = ((await second.json()) as { token: string }).token;
+    const created = await s.api(`/projects/${projectId}/pipeline?ref=main`, { method: "POST" });
+    expect(created.status).toBe(201);
+    // The new pipeline's first stage has one job: both runners ask at the same time.
+    const [a, b] = await Promise.all([requestJob(runnerToken), requestJob(secondToken)]);
+    expect([a.status, b.status].sort()).toEqual([201, 204]);
+    const winner = (await (a.status === 201 ? a : b).json()) as JobResponse;
+    expect(winner.job_info.name).toBe("build");
+    await update(winner.id, { token: winner.token, state: "success" });
+  });
+
   it("registers runners with the registration token (legacy flow)", async () => {
     const register = (token: string) =>
       fetch(`${s.url}/api/v4/runners`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token, description: "legacy", tag_list: "a,b" }) });
