@@ -40,6 +40,9 @@ import { subscribeToPushes } from "./pipelines/push-consumer.ts";
 import { JobQueueSignal } from "./pipelines/queue-signal.ts";
 import { migrations } from "./generated/migrations.ts";
 import { storageKind } from "./storage.ts";
+import { artifactCleanup } from "./workers/artifact-cleanup.ts";
+import { startWorkers } from "./workers/periodic.ts";
+import { stuckJobWatchdog } from "./workers/watchdog.ts";
 
 export function ciHandlers(deps: CiDeps): AsyncHandlers<CiServiceDefinition> {
   return {
@@ -124,11 +127,13 @@ export async function startCiService(o: CiServiceOptions): Promise<RunningCiServ
     throw err;
   }
   const subscriptions = await subscribeToPushes(deps, o.bus);
+  const workers = startWorkers([stuckJobWatchdog(deps), artifactCleanup(deps)], deps.settings.workerIntervalSeconds * 1000, o.log);
   o.log.info({ address, storage: kind, bucket: o.objectStore.bucket }, "ci-service listening");
   return {
     address,
     deps,
     async stop() {
+      await workers.stop();
       for (const s of subscriptions) await s.unsubscribe();
       await server.stop();
       repositories.close();

@@ -1,0 +1,66 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { InProcessBus } from "@quarry/bus";
+import { silentLogger } from "@quarry/logger";
+import { LocalDiskObjectStore } from "@quarry/object-store";
+import { createTestDatabase, type TestDatabase } from "@quarry/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startCiService, type RunningCiService } from "../server.ts";
+
+let db: TestDatabase;
+let root: string;
+let bus: InProcessBus;
+let svc: RunningCiService;
+beforeAll(async () => {
+  db = await createTestDatabase("ci_service_workers");
+  root = await mkdtemp(path.join(tmpdir(), "quarry-ci-workers-"));
+  const objectStore = new LocalDiskObjectStore({ root, bucket: "artifacts" });
+  await objectStore.ensureBucket();
+  bus = new InProcessBus({ log: silentLogger() });
+  // No pipelines are created through the services, so repo- and identity-service are never called.
+  svc = await startCiService({
+    databaseUrl: db.url,
+    grpcAddress: "127.0.0.1:0",
+    bus,
+    log: silentLogger(),
+    objectStore,
+    repoServiceAddress: "127.0.0.1:1",
+    identityServiceAddress: "127.0.0.1:1",
+    settings: { workerIntervalSeconds: 0.01 },
+  });
+});
+afterAll(async () => {
+  await svc?.stop();
+  await bus?.close();
+  await db?.drop();
+  await rm(root, { recursive: true, force: true });
+});
+
+/** Polls until `check` holds (the test's own timeout bounds the wait). */
+async function eventually(check: () => Promise<boolean>): Promise<void> {
+  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+describe("startCiService", () => {
+  it("runs the watchdog and the artifact cleanup in the background until stopped", async () => {
+    const { prisma, objectStore } = svc.deps;
+    const pipeline = await prisma.pipeline.create({
+      data: { iid: 1, projectId: 1, projectPath: "g/p", ref: "main", sha: "a".repeat(40), source: "push", userId: 1, status: "running" },
+    });
+    const silentSince = new Date(Date.now() - 2 * svc.deps.settings.runnerSilenceTimeoutSeconds * 1000);
+    const job = await prisma.job.create({
+      data: { pipelineId: pipeline.id, projectId: 1, name: "job", stage: "test", stageIdx: 0, status: "running", userId: 1, startedAt: silentSince, lastRunnerContactAt: silentSince },
+    });
+    await objectStore.put("expired/archive.zip", "zip");
+    await prisma.jobArtifact.create({
+      data: { jobId: job.id, projectId: 1, fileType: "archive", fileFormat: "zip", filename: "artifacts.zip", size: 3, objectKey: "expired/archive.zip", expireAt: new Date(Date.now() - 1000) },
+    });
+
+    await eventually(async () => (await prisma.job.findUniqueOrThrow({ where: { id: job.id } })).status === "failed");
+    await eventually(async () => (await prisma.jobArtifact.count({ where: { jobId: job.id } })) === 0);
+    expect(await prisma.job.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ failureReason: "stuck_or_timeout_failure" });
+    expect(await objectStore.stat("expired/archive.zip")).toBeNull();
+    expect(await prisma.pipeline.findUniqueOrThrow({ where: { id: pipeline.id } })).toMatchObject({ status: "failed" });
+  });
+});
