@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jobsOf, pipelineFrom, requestAs, runner, statuses } from "../../test/pipelines.ts";
+import { jobsOf, pipelineFrom, runner, statuses, takeJob } from "../../test/pipelines.ts";
 import { setUp, type TestContext } from "../../test/support.ts";
 import { appendTrace } from "../ci/append-trace.ts";
 import { PENDING_OUTDATED_SECONDS, stuckJobWatchdog, TIMEOUT_GRACE_SECONDS } from "./watchdog.ts";
@@ -12,11 +12,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => t.close());
 
-const take = async (token = runnerToken) => {
-  const job = await requestAs(t, token);
-  if (!job) throw new Error("no job");
-  return { id: Number(job.id), token: job.token };
-};
+const take = (token = runnerToken) => takeJob(t, token);
 const ago = (seconds: number) => new Date(Date.now() - seconds * 1000);
 const job = (id: number) => t.deps.prisma.job.findUniqueOrThrow({ where: { id } });
 const read = async (key: string) => {
