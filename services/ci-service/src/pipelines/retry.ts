@@ -31,12 +31,14 @@ const dependsOnChild = (bridge: Job): boolean => (bridge.options as { trigger?: 
 /**
  * GitLab's Pipeline#reset_source_bridge!: once a child pipeline runs again, the finished
  * `strategy: depend` bridge that started it goes back to `pending` (the parent's skipped jobs
- * after it are reset) and follows the child again; the same goes on up the pipeline tree.
+ * after it are reset) and follows the child again; the same goes on up the pipeline tree. The
+ * caller processes `pipeline` itself afterwards.
  */
 export async function resetSourceBridges(deps: CiDeps, pipeline: Pipeline): Promise<void> {
+  const parents: number[] = [];
   for (let child = pipeline; child.parentJobId; ) {
     const source = await deps.prisma.job.findUnique({ where: { id: child.parentJobId } });
-    if (!source) return;
+    if (!source) break;
     const parent = await deps.prisma.$transaction(async (tx) => {
       const locked = await lockPipeline(tx, source.pipelineId);
       const rows = await tx.job.findMany({ where: { pipelineId: source.pipelineId } });
@@ -46,8 +48,10 @@ export async function resetSourceBridges(deps: CiDeps, pipeline: Pipeline): Prom
       await applyStatusChanges(tx, [{ id: bridge.id, from: bridge.status as JobStatus, to: "pending" }, ...resetSkippedJobs(requeued, [bridge.id])]);
       return locked;
     });
-    if (!parent) return;
-    await processPipelineById(deps, parent.id);
+    if (!parent) break;
+    parents.push(parent.id);
     child = parent;
   }
+  // Top down: each pipeline's new status then reaches a bridge that already follows it again.
+  for (const id of parents.toReversed()) await processPipelineById(deps, id);
 }

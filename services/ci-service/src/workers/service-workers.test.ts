@@ -6,6 +6,7 @@ import { silentLogger } from "@quarry/logger";
 import { LocalDiskObjectStore } from "@quarry/object-store";
 import { createTestDatabase, type TestDatabase } from "@quarry/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedJob, seedPipeline } from "../../test/rows.ts";
 import { startCiService, type RunningCiService } from "../server.ts";
 
 let db: TestDatabase;
@@ -45,13 +46,9 @@ async function eventually(check: () => Promise<boolean>): Promise<void> {
 describe("startCiService", () => {
   it("runs the watchdog and the artifact cleanup in the background until stopped", async () => {
     const { prisma, objectStore } = svc.deps;
-    const pipeline = await prisma.pipeline.create({
-      data: { iid: 1, projectId: 1, projectPath: "g/p", ref: "main", sha: "a".repeat(40), source: "push", userId: 1, status: "running" },
-    });
+    const pipeline = await seedPipeline(prisma, { status: "running" });
     const silentSince = new Date(Date.now() - 2 * svc.deps.settings.runnerSilenceTimeoutSeconds * 1000);
-    const job = await prisma.job.create({
-      data: { pipelineId: pipeline.id, projectId: 1, name: "job", stage: "test", stageIdx: 0, status: "running", userId: 1, startedAt: silentSince, lastRunnerContactAt: silentSince },
-    });
+    const job = await seedJob(prisma, pipeline, { status: "running", startedAt: new Date(), lastRunnerContactAt: silentSince });
     await objectStore.put("expired/archive.zip", "zip");
     await prisma.jobArtifact.create({
       data: { jobId: job.id, projectId: 1, fileType: "archive", fileFormat: "zip", filename: "artifacts.zip", size: 3, objectKey: "expired/archive.zip", expireAt: new Date(Date.now() - 1000) },
