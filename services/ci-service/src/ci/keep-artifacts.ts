@@ -1,7 +1,7 @@
-import { ServiceError, status } from "@quarry/grpc";
 import type { Job } from "@quarry/proto/types/ci/v1/Job";
 import type { JobRequest__Output } from "@quarry/proto/types/ci/v1/JobRequest";
 import type { CiDeps } from "../deps.ts";
+import { plainNotFound } from "../pipelines/artifacts.ts";
 import { currentJobMessage } from "./actions.ts";
 import { findBuild } from "./get-job.ts";
 
@@ -16,7 +16,7 @@ export const keepArtifacts =
     const job = await findBuild(deps, Number(req.projectId), Number(req.jobId));
     const now = new Date();
     const archive = job.artifacts.find((a) => a.fileType === "archive" && (a.expireAt === null || a.expireAt > now));
-    if (!archive) throw new ServiceError(status.NOT_FOUND, { message: "404 Not Found" });
+    if (!archive) throw plainNotFound();
     await deps.prisma.jobArtifact.updateMany({ where: { jobId: job.id }, data: { expireAt: null } });
     return currentJobMessage(deps, job.id);
   };
