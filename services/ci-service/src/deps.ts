@@ -50,6 +50,8 @@ export interface CiSettings {
   maxArtifactSizeBytes: number;
   /** The instance runner registration token (legacy POST /runners); empty = registration closed. */
   runnerRegistrationToken: string;
+  /** How often each replica runs the stuck-job watchdog and the artifact cleanup, seconds. */
+  workerIntervalSeconds: number;
 }
 
 export const DEFAULT_CI_SETTINGS: CiSettings = {
@@ -58,6 +60,7 @@ export const DEFAULT_CI_SETTINGS: CiSettings = {
   artifactsDirectDownload: false,
   runnerRegistrationToken: "",
   maxArtifactSizeBytes: 100 * 1024 * 1024,
+  workerIntervalSeconds: 60,
 };
 
 /** Everything the handlers need, wired by hand in server.ts. */

@@ -24,6 +24,7 @@ const service = await startCiService({
     defaultArtifactsExpireIn: env.QUARRY_ARTIFACTS_DEFAULT_EXPIRE_IN,
     artifactsDirectDownload: env.QUARRY_ARTIFACTS_DIRECT_DOWNLOAD,
     runnerRegistrationToken: env.QUARRY_RUNNER_REGISTRATION_TOKEN,
+    workerIntervalSeconds: env.QUARRY_CI_WORKER_INTERVAL_SECONDS,
   },
 });
 

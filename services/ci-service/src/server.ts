@@ -7,6 +7,15 @@ import { ciV1, type CiServiceDefinition } from "@quarry/proto";
 import { addJobTokenGroupLink } from "./ci/add-job-token-group-link.ts";
 import { addJobTokenProjectLink } from "./ci/add-job-token-project-link.ts";
 import { appendTrace } from "./ci/append-trace.ts";
+import { cancelJob } from "./ci/cancel-job.ts";
+import { cancelPipeline } from "./ci/cancel-pipeline.ts";
+import { deleteJobArtifacts } from "./ci/delete-job-artifacts.ts";
+import { deleteProjectArtifacts } from "./ci/delete-project-artifacts.ts";
+import { eraseJob } from "./ci/erase-job.ts";
+import { keepArtifacts } from "./ci/keep-artifacts.ts";
+import { playJob } from "./ci/play-job.ts";
+import { retryJob } from "./ci/retry-job.ts";
+import { retryPipeline } from "./ci/retry-pipeline.ts";
 import { authenticateJobToken } from "./ci/authenticate-job-token.ts";
 import { checkJobTokenAccess } from "./ci/check-job-token-access.ts";
 import { createPipelineRpc } from "./ci/create-pipeline.ts";
@@ -28,7 +37,6 @@ import { listJobs } from "./ci/list-jobs.ts";
 import { listJobTokenGroupLinks } from "./ci/list-job-token-group-links.ts";
 import { listJobTokenProjectLinks } from "./ci/list-job-token-project-links.ts";
 import { listPipelines } from "./ci/list-pipelines.ts";
-import { notImplementedHandlers } from "./ci/not-implemented.ts";
 import { removeJobTokenGroupLink } from "./ci/remove-job-token-group-link.ts";
 import { removeJobTokenProjectLink } from "./ci/remove-job-token-project-link.ts";
 import { setJobTokenScope } from "./ci/set-job-token-scope.ts";
@@ -40,6 +48,9 @@ import { subscribeToPushes } from "./pipelines/push-consumer.ts";
 import { JobQueueSignal } from "./pipelines/queue-signal.ts";
 import { migrations } from "./generated/migrations.ts";
 import { storageKind } from "./storage.ts";
+import { artifactCleanup } from "./workers/artifact-cleanup.ts";
+import { startWorkers } from "./workers/periodic.ts";
+import { stuckJobWatchdog } from "./workers/watchdog.ts";
 
 export function ciHandlers(deps: CiDeps): AsyncHandlers<CiServiceDefinition> {
   return {
@@ -62,7 +73,15 @@ export function ciHandlers(deps: CiDeps): AsyncHandlers<CiServiceDefinition> {
     ListJobs: listJobs(deps),
     GetJob: getJob(deps),
     GetJobTrace: getJobTrace(deps),
-    ...notImplementedHandlers,
+    CancelPipeline: cancelPipeline(deps),
+    RetryPipeline: retryPipeline(deps),
+    CancelJob: cancelJob(deps),
+    RetryJob: retryJob(deps),
+    PlayJob: playJob(deps),
+    EraseJob: eraseJob(deps),
+    KeepArtifacts: keepArtifacts(deps),
+    DeleteJobArtifacts: deleteJobArtifacts(deps),
+    DeleteProjectArtifacts: deleteProjectArtifacts(deps),
     CreatePipeline: createPipelineRpc(deps),
     RegisterRunner: registerRunner(deps),
     RequestJob: requestJob(deps),
@@ -124,11 +143,13 @@ export async function startCiService(o: CiServiceOptions): Promise<RunningCiServ
     throw err;
   }
   const subscriptions = await subscribeToPushes(deps, o.bus);
+  const workers = startWorkers([stuckJobWatchdog(deps), artifactCleanup(deps)], deps.settings.workerIntervalSeconds * 1000, o.log);
   o.log.info({ address, storage: kind, bucket: o.objectStore.bucket }, "ci-service listening");
   return {
     address,
     deps,
     async stop() {
+      await workers.stop();
       for (const s of subscriptions) await s.unsubscribe();
       await server.stop();
       repositories.close();

@@ -68,3 +68,10 @@ export async function requestAs(t: TestContext, token: string, waitMs = 0, syste
 export const jobsOf = (t: TestContext, pipelineId: number) => t.deps.prisma.job.findMany({ where: { pipelineId }, orderBy: { id: "asc" } });
 export const statuses = async (t: TestContext, pipelineId: number) =>
   Object.fromEntries((await jobsOf(t, pipelineId)).filter((j) => !j.retried).map((j) => [j.name, j.status]));
+
+/** The next job a runner gets, as tests use it; fails when there is none. */
+export async function takeJob(t: TestContext, token: string) {
+  const job = await requestAs(t, token);
+  if (!job) throw new Error("no job");
+  return { id: Number(job.id), token: job.token, name: job.name, variables: job.variables };
+}

@@ -2,7 +2,7 @@
 // callbacks): store the outcome, archive the trace, read coverage, retry automatically when
 // `retry:` says so, then process the pipeline.
 import type { CiDeps } from "../deps.ts";
-import type { Job, Prisma } from "../generated/prisma/client.ts";
+import { Prisma, type Job } from "../generated/prisma/client.ts";
 import { fireEvent, isFailureReason, type FailureReason, type JobStatus } from "../processing/index.ts";
 import { processPipelineById } from "./process.ts";
 import { archiveTrace } from "./trace.ts";
@@ -29,11 +29,31 @@ export function shouldAutoRetry(retry: RetryOptions | null | undefined, retryCou
 
 /** Finishes a job that a runner (or the watchdog) reports on; a no-op for jobs already finished. */
 export async function finishJob(deps: CiDeps, jobId: number, verdict: Verdict): Promise<Job> {
+  const finished = await finishJobIf(deps, jobId, verdict, { skipLocked: false, applies: () => true });
+  return finished ?? deps.prisma.job.findUniqueOrThrow({ where: { id: jobId } });
+}
+
+/** When finishJobIf may finish a job. */
+export interface FinishGuard {
+  /** Leave the job alone while another transaction holds its row (another replica, a trace append). */
+  skipLocked: boolean;
+  /** Checked on the locked row: the reason to finish the job still holds. */
+  applies(job: Job): boolean;
+}
+
+/**
+ * finishJob for callers that decided from an earlier read (the watchdog): the job is finished
+ * only if `guard` still holds once its row is locked. Returns the finished job, or null when
+ * this call did not finish it, so concurrent callers finish each job exactly once.
+ */
+export async function finishJobIf(deps: CiDeps, jobId: number, verdict: Verdict, guard: FinishGuard): Promise<Job | null> {
   const now = new Date();
   const finished = await deps.prisma.$transaction(async (tx) => {
-    const [row] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM jobs WHERE id = ${jobId} FOR UPDATE`;
+    const [row] = await tx.$queryRaw<{ status: string }[]>`
+      SELECT status FROM jobs WHERE id = ${jobId} FOR UPDATE ${guard.skipLocked ? Prisma.sql`SKIP LOCKED` : Prisma.empty}`;
+    if (!row) return null;
     const job = await tx.job.findUniqueOrThrow({ where: { id: jobId } });
-    if (!row || !["running", "canceling", "pending"].includes(job.status)) return null;
+    if (!["running", "canceling", "pending"].includes(job.status) || !guard.applies(job)) return null;
     const from = job.status as JobStatus;
     const to = verdict.state === "success" ? fireEvent(from, "success") : verdict.state === "canceled" ? fireEvent(from, "cancel") ?? fireEvent(from, "force_cancel") : fireEvent(from, "drop");
     if (!to) return null;
@@ -56,7 +76,7 @@ export async function finishJob(deps: CiDeps, jobId: number, verdict: Verdict): 
     }
     return updated;
   });
-  if (!finished) return deps.prisma.job.findUniqueOrThrow({ where: { id: jobId } });
+  if (!finished) return null;
   if (finished.runnerId) await archiveTrace(deps, finished);
   await processPipelineById(deps, finished.pipelineId);
   return deps.prisma.job.findUniqueOrThrow({ where: { id: jobId } });

@@ -10,6 +10,7 @@ import {
   type JobStatus,
   type JobWhen,
   type ProcessableJob,
+  type StatusChange,
 } from "../processing/index.ts";
 import { createPipeline, type PipelineVariable } from "./create.ts";
 
@@ -65,19 +66,31 @@ export async function processPipelineById(deps: CiDeps, pipelineId: number): Pro
     if (!pipeline) return null;
     const jobs = await tx.job.findMany({ where: { pipelineId } });
     const result = processPipeline(jobs.map(toProcessable), { pipeline: pipeline.status as JobStatus });
-    const now = new Date();
-    for (const change of result.changes) {
-      await tx.job.updateMany({ where: { id: change.id, status: change.from }, data: { status: change.to, enqueueImmediately: false, ...jobTimestamps(change.to, now) } });
-    }
+    await applyStatusChanges(tx, result.changes);
     const byId = new Map(jobs.map((j) => [j.id, j]));
     const enqueued = result.changes.filter((c) => c.to === "pending").map((c) => byId.get(c.id)!);
     const updated = await updatePipelineStatus(tx, pipeline, result.status, result.warnings);
-    return { ...updated, builds: enqueued.some((j) => j.type === "build"), bridges: enqueued.filter((j) => j.type === "bridge") };
+    return { ...updated, enqueued };
   });
   if (!outcome) return;
-  if (outcome.builds) deps.queue.notify();
-  for (const bridge of outcome.bridges) await triggerChildPipeline(deps, bridge, outcome.pipeline);
+  await startEnqueued(deps, outcome.pipeline, outcome.enqueued);
   if (outcome.changed && outcome.pipeline.parentJobId) await mirrorChildStatus(deps, outcome.pipeline);
+}
+
+/** Stores job status changes; a job whose status moved on meanwhile keeps it. */
+export async function applyStatusChanges(tx: Tx, changes: readonly StatusChange[], now = new Date()): Promise<void> {
+  for (const change of changes) {
+    await tx.job.updateMany({ where: { id: change.id, status: change.from }, data: { status: change.to, enqueueImmediately: false, ...jobTimestamps(change.to, now) } });
+  }
+}
+
+/**
+ * What jobs that just became pending call for: runners are woken for builds, bridges create
+ * their child pipelines. Processing does this for the jobs it enqueues; a played job needs it too.
+ */
+export async function startEnqueued(deps: CiDeps, pipeline: Pipeline, enqueued: readonly Job[]): Promise<void> {
+  if (enqueued.some((j) => j.type === "build")) deps.queue.notify();
+  for (const bridge of enqueued.filter((j) => j.type === "bridge")) await triggerChildPipeline(deps, bridge, pipeline);
 }
 
 interface BridgeTrigger {

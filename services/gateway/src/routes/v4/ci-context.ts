@@ -1,10 +1,12 @@
 import { status } from "@grpc/grpc-js";
+import type { Job__Output as Job } from "@quarry/proto/types/ci/v1/Job";
 import type { Project__Output as Project } from "@quarry/proto/types/identity/v1/Project";
 import type { User__Output as User } from "@quarry/proto/types/identity/v1/User";
 import type { Request } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { actor } from "../../http/auth.ts";
 import { p, z } from "../../http/params.ts";
+import { bridgeEntity, jobEntity } from "../../entities/job.ts";
 import { pipelineBasic, type CiUrls } from "../../entities/pipeline.ts";
 import type { Urls } from "../../entities/urls.ts";
 
@@ -49,6 +51,13 @@ export async function usersById(deps: GatewayDeps, req: Request, ids: readonly n
     ),
   );
   return new Map(users.filter((u): u is User => u !== null).map((u) => [u.id, u]));
+}
+
+/** Jobs as GitLab shows them: builds as Job entities, trigger jobs as Bridge entities. */
+export async function presentJobs(deps: GatewayDeps, req: Request, project: Project, jobs: readonly Job[], urls: Urls) {
+  const users = await usersById(deps, req, jobs.map((j) => j.userId));
+  const u = ciUrls(urls, project);
+  return jobs.map((j) => (j.type === "bridge" ? bridgeEntity(j, users, u) : jobEntity(j, users, u)));
 }
 
 /** A commit's newest pipeline as CommitDetail shows it (`last_pipeline`, whose status is the commit's), or null. */

@@ -3,8 +3,11 @@ import type { ArtifactDownloadRequest } from "@quarry/proto/types/ci/v1/Artifact
 import type { ArtifactDownloadResponse__Output as DownloadMessage } from "@quarry/proto/types/ci/v1/ArtifactDownloadResponse";
 import { Router, type Request, type Response } from "express";
 import type { GatewayDeps } from "../../deps.ts";
+import { requireUser, scope } from "../../http/auth.ts";
 import { sendDownload } from "../../http/download.ts";
 import { p, params, wildcardParam } from "../../http/params.ts";
+import { presentJobs } from "./ci-context.ts";
+import { ctx } from "./context.ts";
 import { authorizeProject } from "./project-access.ts";
 
 /** Artifact downloads may be long: they stream for at most this long. */
@@ -48,7 +51,9 @@ export async function sendArtifact(deps: GatewayDeps, req: Request, res: Respons
 
 /**
  * Job artifacts (GitLab's lib/api/ci/job_artifacts.rb): downloads by job or by ref and job name,
- * whole archives or single files. Job tokens work here (within the target's allowlist).
+ * whole archives or single files, where job tokens work too (within the target's allowlist);
+ * keeping a job's artifacts (Developer), deleting them now, or expiring a whole project's
+ * (Maintainer: GitLab's destroy_artifacts).
  */
 export function jobArtifactsRouter(deps: GatewayDeps): Router {
   const r = Router();
@@ -77,6 +82,30 @@ export function jobArtifactsRouter(deps: GatewayDeps): Router {
     const q = params(req, { job_id: p.int() });
     const { project } = await authorizeProject(deps, req, "read_build");
     await sendArtifact(deps, req, res, { projectId: project.id, jobId: q.job_id, artifactPath: wildcardParam(req, "artifact_path") });
+  });
+
+  r.post(`${base}/:job_id/artifacts/keep`, scope("write"), async (req, res) => {
+    const q = params(req, { job_id: p.int() });
+    const c = ctx(deps, req, res);
+    const { project } = await authorizeProject(deps, req, "update_build");
+    const job = await deps.ci.KeepArtifacts({ projectId: project.id, jobId: q.job_id, userId: requireUser(req).userId }, c.call);
+    res.status(200).json((await presentJobs(deps, req, project, [job], c.urls))[0]);
+  });
+
+  r.delete(`${base}/:job_id/artifacts`, scope("write"), async (req, res) => {
+    const q = params(req, { job_id: p.int() });
+    const c = ctx(deps, req, res);
+    const { project } = await authorizeProject(deps, req, "admin_project");
+    await deps.ci.DeleteJobArtifacts({ projectId: project.id, jobId: q.job_id, userId: requireUser(req).userId }, c.call);
+    res.status(204).end();
+  });
+
+  r.delete("/projects/:id/artifacts", scope("write"), async (req, res) => {
+    const c = ctx(deps, req, res);
+    const { project } = await authorizeProject(deps, req, "admin_project");
+    await deps.ci.DeleteProjectArtifacts({ projectId: project.id }, c.call);
+    // GitLab's `accepted!`: the cleanup removes the artifacts later.
+    res.status(202).json({ message: "202 Accepted" });
   });
 
   return r;

@@ -1,8 +1,6 @@
 import { callServerStream } from "@quarry/grpc";
-import type { Job__Output as Job } from "@quarry/proto/types/ci/v1/Job";
 import type { JobTraceChunk__Output as JobTraceChunk } from "@quarry/proto/types/ci/v1/JobTraceChunk";
-import type { Project__Output as Project } from "@quarry/proto/types/identity/v1/Project";
-import { Router, type Request } from "express";
+import { Router } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { requireUser, scope } from "../../http/auth.ts";
 import { sendDownload } from "../../http/download.ts";
@@ -10,8 +8,7 @@ import { formHashArray } from "../../http/form.ts";
 import { keysetBounds, keysetShape } from "../../http/keyset.ts";
 import { pageRequest, setKeysetHeaders } from "../../http/pagination.ts";
 import { p, pageShape, params, parseParams, requestParams, z } from "../../http/params.ts";
-import { bridgeEntity, jobEntity } from "../../entities/job.ts";
-import { ciUrls, scopeParam, usersById } from "./ci-context.ts";
+import { presentJobs, scopeParam } from "./ci-context.ts";
 import { ctx } from "./context.ts";
 import { authorizeProject } from "./project-access.ts";
 
@@ -29,11 +26,6 @@ export function jobsRouter(deps: GatewayDeps): Router {
   const base = "/projects/:id/jobs";
   const jobShape = { job_id: p.int() };
 
-  const present = async (req: Request, project: Project, jobs: readonly Job[], urls: ReturnType<typeof ctx>["urls"]) => {
-    const users = await usersById(deps, req, jobs.map((j) => j.userId));
-    const u = ciUrls(urls, project);
-    return jobs.map((j) => (j.type === "bridge" ? bridgeEntity(j, users, u) : jobEntity(j, users, u)));
-  };
 
   r.get(base, scope("read"), async (req, res) => {
     requireUser(req);
@@ -62,7 +54,7 @@ export function jobsRouter(deps: GatewayDeps): Router {
       // GitLab pages the project's jobs without counting them.
       c.paginateWithoutCount({ ...page, hasMore: list.hasMore });
     }
-    res.json(await present(req, project, list.jobs, c.urls));
+    res.json(await presentJobs(deps, req, project, list.jobs, c.urls));
   });
 
   r.get(`${base}/:job_id`, scope("read"), async (req, res) => {
@@ -71,7 +63,7 @@ export function jobsRouter(deps: GatewayDeps): Router {
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_build");
     const job = await ci.GetJob({ projectId: project.id, jobId: q.job_id }, c.call);
-    res.json((await present(req, project, [job], c.urls))[0]);
+    res.json((await presentJobs(deps, req, project, [job], c.urls))[0]);
   });
 
   r.get(`${base}/:job_id/trace`, scope("read"), async (req, res) => {
@@ -103,7 +95,7 @@ export function jobsRouter(deps: GatewayDeps): Router {
       const c = ctx(deps, req, res);
       const { project } = await authorizeProject(deps, req, "update_build");
       const job = await ci[rpc]({ projectId: project.id, jobId: q.job_id, userId: requireUser(req).userId }, c.call);
-      res.status(201).json((await present(req, project, [job], c.urls))[0]);
+      res.status(201).json((await presentJobs(deps, req, project, [job], c.urls))[0]);
     });
   action("cancel", "CancelJob");
   action("retry", "RetryJob");
@@ -126,7 +118,7 @@ export function jobsRouter(deps: GatewayDeps): Router {
       },
       c.call,
     );
-    res.status(200).json((await present(req, project, [job], c.urls))[0]);
+    res.status(200).json((await presentJobs(deps, req, project, [job], c.urls))[0]);
   });
 
   const pipelineList = (path: "jobs" | "bridges") =>
@@ -153,7 +145,7 @@ export function jobsRouter(deps: GatewayDeps): Router {
         c.call,
       );
       c.paginate({ total: Number(list.total), ...page });
-      res.json(await present(req, project, list.jobs, c.urls));
+      res.json(await presentJobs(deps, req, project, list.jobs, c.urls));
     });
   pipelineList("jobs");
   pipelineList("bridges");

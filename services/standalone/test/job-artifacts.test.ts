@@ -1,0 +1,86 @@
+// Keeping and deleting job artifacts over HTTP: an artifact uploaded as a runner does, then kept,
+// deleted, and a project's artifacts expired, with GitLab's roles and answers.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ciProject, member } from "./ci-fixture.ts";
+import { createUserWithToken, startTestStack, type TestStack } from "./helpers.ts";
+
+let s: TestStack;
+let project: Awaited<ReturnType<typeof ciProject>>;
+let developer: { id: number; token: string };
+let maintainer: { id: number; token: string };
+let zip: Buffer;
+const work = mkdtempSync(path.join(tmpdir(), "quarry-keep-"));
+
+beforeAll(async () => {
+  s = await startTestStack(undefined, { jobRequestWaitMs: 0 });
+  project = await ciProject(s, "ci-artifacts");
+  developer = await member(s, project.id, 30, () => createUserWithToken(s));
+  maintainer = await member(s, project.id, 40, () => createUserWithToken(s));
+  writeFileSync(path.join(work, "app.txt"), "built\n");
+  execFileSync("zip", ["-q", "a.zip", "app.txt"], { cwd: work });
+  zip = readFileSync(path.join(work, "a.zip"));
+}, 120_000);
+afterAll(async () => {
+  await s?.destroy();
+  rmSync(work, { recursive: true, force: true });
+});
+
+const json = async (res: Response) => ({ status: res.status, body: (await res.json()) as Record<string, unknown> });
+
+/** Runs the pending `compile` job of a new pipeline as a runner would, uploading an archive. */
+async function compiledJob(): Promise<number> {
+  await s.gitlab().Pipelines.create(project.id, "main");
+  const runner = await s.api("/user/runners", { method: "POST", json: { runner_type: "instance_type", tag_list: ["shell"] } });
+  const runnerToken = ((await runner.json()) as { token: string }).token;
+  const taken = await s.api("/jobs/request", { method: "POST", json: { token: runnerToken, system_id: "s_000000000001" }, token: null });
+  const job = (await taken.json()) as { id: number; token: string };
+  const form = new FormData();
+  form.append("file", new Blob([zip]), "artifacts.zip");
+  const uploaded = await fetch(`${s.url}/api/v4/jobs/${job.id}/artifacts?artifact_type=archive&artifact_format=zip`, { method: "POST", headers: { "JOB-TOKEN": job.token }, body: form });
+  expect(uploaded.status).toBe(201);
+  expect((await s.api(`/jobs/${job.id}`, { method: "PUT", json: { token: job.token, state: "success" }, token: null })).status).toBe(200);
+  return job.id;
+}
+
+describe("job artifacts: keep and delete", () => {
+  it("keeps a job's artifacts for a Developer and answers the job; 404 without an archive", async () => {
+    const jobId = await compiledJob();
+    const before = (await s.gitlab().Jobs.show(project.id, jobId)) as unknown as { artifacts_expire_at: string | null };
+    expect(before.artifacts_expire_at).toEqual(expect.any(String));
+    const keep = (id: number, token: string) => s.api(`/projects/${project.id}/jobs/${id}/artifacts/keep`, { method: "POST", token });
+
+    expect(await json(await keep(jobId, developer.token))).toMatchObject({
+      status: 200,
+      body: { id: jobId, name: "compile", artifacts_expire_at: null, artifacts_file: { filename: "artifacts.zip" } },
+    });
+    const reporter = await member(s, project.id, 20, () => createUserWithToken(s));
+    expect(await json(await keep(jobId, reporter.token))).toEqual({ status: 403, body: { message: "403 Forbidden" } });
+    const [rspec] = await s.gitlab().Jobs.all(project.id, { scope: ["pending"] } as never);
+    expect(await json(await keep(rspec!.id, developer.token))).toEqual({ status: 404, body: { message: "404 Not Found" } });
+  });
+
+  it("deletes a job's artifacts for a Maintainer, keeping its trace", async () => {
+    const jobId = await compiledJob();
+    const remove = (token: string) => s.api(`/projects/${project.id}/jobs/${jobId}/artifacts`, { method: "DELETE", token });
+    expect(await json(await remove(developer.token))).toEqual({ status: 403, body: { message: "403 Forbidden" } });
+    expect((await s.api(`/projects/${project.id}/jobs/${jobId}/artifacts`)).status).toBe(200);
+
+    const removed = await remove(maintainer.token);
+    expect(removed.status).toBe(204);
+    expect(await removed.text()).toBe("");
+    expect((await s.api(`/projects/${project.id}/jobs/${jobId}/artifacts`)).status).toBe(404);
+    const job = (await s.gitlab().Jobs.show(project.id, jobId)) as unknown as { artifacts: { file_type: string }[] };
+    expect(job.artifacts.map((a) => a.file_type)).toEqual(["trace"]);
+  });
+
+  it("expires a project's artifacts for a Maintainer with 202; the latest successful pipeline's stay", async () => {
+    const expire = (token: string) => s.api(`/projects/${project.id}/artifacts`, { method: "DELETE", token });
+    expect(await json(await expire(developer.token))).toEqual({ status: 403, body: { message: "403 Forbidden" } });
+    expect(await json(await expire(maintainer.token))).toEqual({ status: 202, body: { message: "202 Accepted" } });
+    expect((await s.api(`/projects/${project.id}/artifacts`, { method: "DELETE", token: null })).status).toBe(401);
+  });
+});
