@@ -1,7 +1,7 @@
 // The other services ci-service reads from, behind the narrow interfaces of deps.ts.
 import { createClient, status } from "@quarry/grpc";
 import { identityV1, repoV1 } from "@quarry/proto";
-import type { ProjectDirectory, RepositoryReader } from "./deps.ts";
+import { projectFacts, type ProjectDirectory, type RepositoryReader } from "./deps.ts";
 
 const isNotFound = (err: unknown) => (err as { code?: number } | null)?.code === status.NOT_FOUND;
 const orNull = <T>(promise: Promise<T>): Promise<T | null> =>
@@ -40,15 +40,7 @@ export function projectDirectory(address: string, deadlineMs: number): ProjectDi
   return {
     async getProject(id, userId) {
       const p = await orNull(identity.GetProject({ actor: { userId, isAdmin: false }, idOrPath: String(id) }));
-      if (!p) return null;
-      return {
-        id: Number(p.id),
-        pathWithNamespace: p.pathWithNamespace,
-        defaultBranch: p.defaultBranch,
-        diskPath: p.diskPath,
-        ciConfigPath: p.ciConfigPath,
-        visibility: p.visibility,
-      };
+      return p ? projectFacts(p) : null;
     },
     close: () => identity.close(),
   };

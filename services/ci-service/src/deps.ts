@@ -33,6 +33,18 @@ export interface ProjectFacts {
   visibility: string;
 }
 
+/** ProjectFacts from any message carrying the same fields (identity's Project, ci's ProjectContext). */
+export function projectFacts(p: { id: number | string; pathWithNamespace: string; defaultBranch: string; diskPath: string; ciConfigPath: string; visibility: string }): ProjectFacts {
+  return {
+    id: Number(p.id),
+    pathWithNamespace: p.pathWithNamespace,
+    defaultBranch: p.defaultBranch,
+    diskPath: p.diskPath,
+    ciConfigPath: p.ciConfigPath,
+    visibility: p.visibility,
+  };
+}
+
 export interface ProjectDirectory {
   /** As `userId` sees it (the user who triggered the work); null when missing or invisible. */
   getProject(id: number, userId: number): Promise<ProjectFacts | null>;

@@ -1,7 +1,7 @@
 import { badRequest } from "@quarry/grpc";
 import type { CreatePipelineRequest__Output } from "@quarry/proto/types/ci/v1/CreatePipelineRequest";
 import type { Pipeline as PipelineMessage } from "@quarry/proto/types/ci/v1/Pipeline";
-import type { CiDeps } from "../deps.ts";
+import { projectFacts, type CiDeps } from "../deps.ts";
 import { createPipeline, type PipelineVariable } from "../pipelines/create.ts";
 import { toPipelineMessage } from "../pipelines/messages.ts";
 
@@ -16,14 +16,7 @@ export const createPipelineRpc =
     const p = req.project;
     if (!p || !p.id) throw badRequest("400 Bad request - project is missing");
     if (!req.ref) throw badRequest({ base: ["Reference not found"] });
-    const project = {
-      id: Number(p.id),
-      pathWithNamespace: p.pathWithNamespace,
-      defaultBranch: p.defaultBranch,
-      diskPath: p.diskPath,
-      ciConfigPath: p.ciConfigPath,
-      visibility: p.visibility,
-    };
+    const project = projectFacts(p);
     const branch = await deps.repositories.findCommit(project.diskPath, `refs/heads/${req.ref}`);
     const tag = branch ? null : await deps.repositories.findCommit(project.diskPath, `refs/tags/${req.ref}`);
     const commit = branch ?? tag;

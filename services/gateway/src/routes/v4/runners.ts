@@ -9,6 +9,18 @@ import { ctx } from "./context.ts";
 /** `tag_list` as an array or GitLab's comma-separated string. */
 const tagList = p.array(p.string()).optional();
 
+/** A runner's settings, as both creation endpoints take them. */
+const runnerSettings = {
+  description: p.string().optional(),
+  maintenance_note: p.string().optional(),
+  paused: p.bool().optional(),
+  locked: p.bool().optional(),
+  run_untagged: p.bool().optional(),
+  tag_list: tagList,
+  access_level: p.enum(["not_protected", "ref_protected"]).optional(),
+  maximum_timeout: p.int().optional(),
+};
+
 /**
  * Runners (GitLab's lib/api/users.rb `POST /user/runners` and lib/api/ci/runner.rb): users create
  * runners and get their `glrt-` token once; the runner verifies and unregisters itself with it.
@@ -40,14 +52,7 @@ export function runnersRouter(deps: GatewayDeps): Router {
       runner_type: p.enum(["instance_type", "group_type", "project_type"]),
       project_id: p.int().optional(),
       group_id: p.int().optional(),
-      description: p.string().optional(),
-      maintenance_note: p.string().optional(),
-      paused: p.bool().optional(),
-      locked: p.bool().optional(),
-      run_untagged: p.bool().optional(),
-      tag_list: tagList,
-      access_level: p.enum(["not_protected", "ref_protected"]).optional(),
-      maximum_timeout: p.int().optional(),
+      ...runnerSettings,
     });
     const c = ctx(deps, req, res);
     const owner = await authorizeCreation(req, q);
@@ -74,15 +79,8 @@ export function runnersRouter(deps: GatewayDeps): Router {
   r.post("/runners", async (req, res) => {
     const q = params(req, {
       token: p.string(),
-      description: p.string().optional(),
-      maintenance_note: p.string().optional(),
       active: p.bool().optional(),
-      paused: p.bool().optional(),
-      locked: p.bool().optional(),
-      run_untagged: p.bool().optional(),
-      tag_list: tagList,
-      access_level: p.enum(["not_protected", "ref_protected"]).optional(),
-      maximum_timeout: p.int().optional(),
+      ...runnerSettings,
     });
     const c = ctx(deps, req, res);
     const created = await ci.RegisterRunner(
