@@ -31,24 +31,36 @@ afterAll(async () => {
 
 const json = async (res: Response) => ({ status: res.status, body: (await res.json()) as Record<string, unknown> });
 
-/** Runs the pending `compile` job of a new pipeline as a runner would, uploading an archive. */
-async function compiledJob(): Promise<number> {
+/**
+ * A successful pipeline of main, run as a runner would: `compile` uploads an archive, `rspec`
+ * passes (the manual deploy does not hold the pipeline up).
+ */
+async function successfulPipeline(): Promise<{ compile: number; rspec: number }> {
   await s.gitlab().Pipelines.create(project.id, "main");
   const runner = await s.api("/user/runners", { method: "POST", json: { runner_type: "instance_type", tag_list: ["shell"] } });
   const runnerToken = ((await runner.json()) as { token: string }).token;
-  const taken = await s.api("/jobs/request", { method: "POST", json: { token: runnerToken, system_id: "s_000000000001" }, token: null });
-  const job = (await taken.json()) as { id: number; token: string };
-  const form = new FormData();
-  form.append("file", new Blob([zip]), "artifacts.zip");
-  const uploaded = await fetch(`${s.url}/api/v4/jobs/${job.id}/artifacts?artifact_type=archive&artifact_format=zip`, { method: "POST", headers: { "JOB-TOKEN": job.token }, body: form });
-  expect(uploaded.status).toBe(201);
-  expect((await s.api(`/jobs/${job.id}`, { method: "PUT", json: { token: job.token, state: "success" }, token: null })).status).toBe(200);
-  return job.id;
+  const run = async (name: string, upload: boolean) => {
+    const taken = await s.api("/jobs/request", { method: "POST", json: { token: runnerToken, system_id: "s_000000000001" }, token: null });
+    const job = (await taken.json()) as { id: number; token: string; job_info: { name: string } };
+    expect(job.job_info.name).toBe(name);
+    if (upload) {
+      const form = new FormData();
+      form.append("file", new Blob([zip]), "artifacts.zip");
+      const uploaded = await fetch(`${s.url}/api/v4/jobs/${job.id}/artifacts?artifact_type=archive&artifact_format=zip`, { method: "POST", headers: { "JOB-TOKEN": job.token }, body: form });
+      expect(uploaded.status).toBe(201);
+    }
+    expect((await s.api(`/jobs/${job.id}`, { method: "PUT", json: { token: job.token, state: "success" }, token: null })).status).toBe(200);
+    return job.id;
+  };
+  return { compile: await run("compile", true), rspec: await run("rspec", false) };
 }
+
+let keptJobId = 0;
 
 describe("job artifacts: keep and delete", () => {
   it("keeps a job's artifacts for a Developer and answers the job; 404 without an archive", async () => {
-    const jobId = await compiledJob();
+    const pipeline = await successfulPipeline();
+    const jobId = (keptJobId = pipeline.compile);
     const before = (await s.gitlab().Jobs.show(project.id, jobId)) as unknown as { artifacts_expire_at: string | null };
     expect(before.artifacts_expire_at).toEqual(expect.any(String));
     const keep = (id: number, token: string) => s.api(`/projects/${project.id}/jobs/${id}/artifacts/keep`, { method: "POST", token });
@@ -59,12 +71,11 @@ describe("job artifacts: keep and delete", () => {
     });
     const reporter = await member(s, project.id, 20, () => createUserWithToken(s));
     expect(await json(await keep(jobId, reporter.token))).toEqual({ status: 403, body: { message: "403 Forbidden" } });
-    const [rspec] = await s.gitlab().Jobs.all(project.id, { scope: ["pending"] } as never);
-    expect(await json(await keep(rspec!.id, developer.token))).toEqual({ status: 404, body: { message: "404 Not Found" } });
+    expect(await json(await keep(pipeline.rspec, developer.token))).toEqual({ status: 404, body: { message: "404 Not Found" } });
   });
 
   it("deletes a job's artifacts for a Maintainer, keeping its trace", async () => {
-    const jobId = await compiledJob();
+    const jobId = (await successfulPipeline()).compile;
     const remove = (token: string) => s.api(`/projects/${project.id}/jobs/${jobId}/artifacts`, { method: "DELETE", token });
     expect(await json(await remove(developer.token))).toEqual({ status: 403, body: { message: "403 Forbidden" } });
     expect((await s.api(`/projects/${project.id}/jobs/${jobId}/artifacts`)).status).toBe(200);
@@ -77,10 +88,18 @@ describe("job artifacts: keep and delete", () => {
     expect(job.artifacts.map((a) => a.file_type)).toEqual(["trace"]);
   });
 
-  it("expires a project's artifacts for a Maintainer with 202; the latest successful pipeline's stay", async () => {
-    const expire = (token: string) => s.api(`/projects/${project.id}/artifacts`, { method: "DELETE", token });
+  it("expires a project's artifacts for a Maintainer with 202, but those of the latest successful pipeline", async () => {
+    const latest = await successfulPipeline();
+    expect((await s.gitlab().Jobs.show(project.id, latest.compile)).pipeline).toMatchObject({ status: "success" });
+
+    const expire = (token: string | null) => s.api(`/projects/${project.id}/artifacts`, { method: "DELETE", token });
     expect(await json(await expire(developer.token))).toEqual({ status: 403, body: { message: "403 Forbidden" } });
+    expect((await expire(null)).status).toBe(401);
+    expect((await s.api(`/projects/${project.id}/jobs/${keptJobId}/artifacts`)).status).toBe(200);
     expect(await json(await expire(maintainer.token))).toEqual({ status: 202, body: { message: "202 Accepted" } });
-    expect((await s.api(`/projects/${project.id}/artifacts`, { method: "DELETE", token: null })).status).toBe(401);
+    // Even kept artifacts of older pipelines expire; the cleanup worker removes them later.
+    expect((await s.api(`/projects/${project.id}/jobs/${keptJobId}/artifacts`)).status).toBe(404);
+    expect((await s.gitlab().Jobs.show(project.id, keptJobId)) as unknown).toMatchObject({ artifacts_expire_at: expect.any(String) });
+    expect((await s.api(`/projects/${project.id}/jobs/${latest.compile}/artifacts`)).status).toBe(200);
   });
 });

@@ -1,7 +1,7 @@
 import type { Pipeline } from "@quarry/proto/types/ci/v1/Pipeline";
 import type { PipelineRequest__Output } from "@quarry/proto/types/ci/v1/PipelineRequest";
 import type { CiDeps } from "../deps.ts";
-import { applyStatusChanges, lockPipeline, processPipelineById } from "../pipelines/process.ts";
+import { applyStatusChanges, lockPipeline, pipelineJobs, processPipelineById } from "../pipelines/process.ts";
 import { cancelPipeline as planCancel, type JobStatus } from "../processing/index.ts";
 import { currentPipelineMessage } from "./actions.ts";
 import { findPipeline, selfAndDescendantIds } from "./pipelines.ts";
@@ -20,7 +20,7 @@ export const cancelPipeline =
     for (const id of ids) {
       await deps.prisma.$transaction(async (tx) => {
         if (!(await lockPipeline(tx, id))) return;
-        const jobs = await tx.job.findMany({ where: { pipelineId: id } });
+        const jobs = await pipelineJobs(tx, id);
         const { changes } = planCancel(
           // Only builds have a runner that can run `after_script`; a bridge is canceled at once.
           jobs.map((j) => ({ id: j.id, status: j.status as JobStatus, allowFailure: j.allowFailure, retried: j.retried, supportsCanceling: j.type === "build" })),

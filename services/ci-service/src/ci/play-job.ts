@@ -2,7 +2,7 @@ import { badRequest } from "@quarry/grpc";
 import type { Job } from "@quarry/proto/types/ci/v1/Job";
 import type { JobRequest__Output } from "@quarry/proto/types/ci/v1/JobRequest";
 import type { CiDeps } from "../deps.ts";
-import { lockPipeline, processPipelineById, startEnqueued, toProcessable } from "../pipelines/process.ts";
+import { lockPipeline, pipelineJobs, processPipelineById, startEnqueued, toProcessable } from "../pipelines/process.ts";
 import { persistRetryPlan } from "../pipelines/retry.ts";
 import { playJob as planPlay } from "../processing/index.ts";
 import { currentJobMessage, findJob } from "./actions.ts";
@@ -20,7 +20,7 @@ export const playJob =
     const userId = Number(req.userId) || job.userId;
     const played = await deps.prisma.$transaction(async (tx) => {
       const pipeline = await lockPipeline(tx, job.pipelineId);
-      const jobs = await tx.job.findMany({ where: { pipelineId: job.pipelineId } });
+      const jobs = await pipelineJobs(tx, job.pipelineId);
       const plan = planPlay(jobs.map(toProcessable), job.id);
       if (!plan) throw badRequest("400 Bad request - Unplayable Job");
       const clones = await persistRetryPlan(tx, jobs, plan, userId);

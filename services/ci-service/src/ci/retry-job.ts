@@ -2,7 +2,7 @@ import { forbidden } from "@quarry/grpc";
 import type { Job } from "@quarry/proto/types/ci/v1/Job";
 import type { JobRequest__Output } from "@quarry/proto/types/ci/v1/JobRequest";
 import type { CiDeps } from "../deps.ts";
-import { lockPipeline, processPipelineById, toProcessable } from "../pipelines/process.ts";
+import { lockPipeline, pipelineJobs, processPipelineById, toProcessable } from "../pipelines/process.ts";
 import { persistRetryPlan } from "../pipelines/retry.ts";
 import { retryJob as planRetry } from "../processing/index.ts";
 import { currentJobMessage, findJob } from "./actions.ts";
@@ -18,7 +18,7 @@ export const retryJob =
     const job = await findJob(deps, Number(req.projectId), Number(req.jobId));
     const cloneId = await deps.prisma.$transaction(async (tx) => {
       await lockPipeline(tx, job.pipelineId);
-      const jobs = await tx.job.findMany({ where: { pipelineId: job.pipelineId } });
+      const jobs = await pipelineJobs(tx, job.pipelineId);
       const plan = planRetry(jobs.map(toProcessable), job.id);
       if (!plan) throw forbidden("403 Forbidden - Job is not retryable");
       const clones = await persistRetryPlan(tx, jobs, plan, Number(req.userId));

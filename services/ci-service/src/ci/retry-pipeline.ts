@@ -1,7 +1,7 @@
 import type { Pipeline } from "@quarry/proto/types/ci/v1/Pipeline";
 import type { PipelineRequest__Output } from "@quarry/proto/types/ci/v1/PipelineRequest";
 import type { CiDeps } from "../deps.ts";
-import { lockPipeline, processPipelineById, toProcessable } from "../pipelines/process.ts";
+import { lockPipeline, pipelineJobs, processPipelineById, toProcessable } from "../pipelines/process.ts";
 import { persistRetryPlan, resetSourceBridges } from "../pipelines/retry.ts";
 import { retryPipeline as planRetry } from "../processing/index.ts";
 import { currentPipelineMessage } from "./actions.ts";
@@ -19,7 +19,7 @@ export const retryPipeline =
     const pipeline = await findPipeline(deps.prisma, Number(req.projectId), Number(req.pipelineId));
     const retried = await deps.prisma.$transaction(async (tx) => {
       await lockPipeline(tx, pipeline.id);
-      const jobs = await tx.job.findMany({ where: { pipelineId: pipeline.id } });
+      const jobs = await pipelineJobs(tx, pipeline.id);
       const plan = planRetry(jobs.map(toProcessable));
       await persistRetryPlan(tx, jobs, plan, Number(req.userId));
       return plan.clones.length + plan.changes.length > 0;

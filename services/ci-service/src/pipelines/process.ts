@@ -37,6 +37,9 @@ export async function lockPipeline(tx: Tx, pipelineId: number): Promise<Pipeline
   return rows.length ? tx.pipeline.findUnique({ where: { id: pipelineId } }) : null;
 }
 
+/** A pipeline's jobs, retried ones included, in creation order (as GitLab's services walk them). */
+export const pipelineJobs = (tx: Tx, pipelineId: number): Promise<Job[]> => tx.job.findMany({ where: { pipelineId }, orderBy: { id: "asc" } });
+
 /** Timestamps that go with a job entering `to`. */
 export function jobTimestamps(to: JobStatus, now: Date): Prisma.JobUpdateManyMutationInput {
   if (to === "pending") return { queuedAt: now };

@@ -5,7 +5,7 @@ import type { Tx } from "../db.ts";
 import type { Job, Pipeline } from "../generated/prisma/client.ts";
 import { isComplete, resetSkippedJobs, type JobStatus, type RetryPlan } from "../processing/index.ts";
 import { cloneForRetry } from "./finish.ts";
-import { applyStatusChanges, lockPipeline, processPipelineById, toProcessable } from "./process.ts";
+import { applyStatusChanges, lockPipeline, pipelineJobs, processPipelineById, toProcessable } from "./process.ts";
 
 /**
  * Stores a plan made from `jobs` (the locked pipeline's rows): each original becomes `retried`
@@ -41,7 +41,7 @@ export async function resetSourceBridges(deps: CiDeps, pipeline: Pipeline): Prom
     if (!source) break;
     const parent = await deps.prisma.$transaction(async (tx) => {
       const locked = await lockPipeline(tx, source.pipelineId);
-      const rows = await tx.job.findMany({ where: { pipelineId: source.pipelineId } });
+      const rows = await pipelineJobs(tx, source.pipelineId);
       const bridge = rows.find((j) => j.id === source.id);
       if (!locked || !bridge || bridge.retried || !dependsOnChild(bridge) || !isComplete(bridge.status as JobStatus)) return null;
       const requeued = rows.map(toProcessable).map((j) => (j.id === bridge.id ? { ...j, status: "pending" as const } : j));
