@@ -36,3 +36,30 @@ export async function member(s: TestStack, projectId: number, level: number, cre
   if (res.status !== 201) throw new Error(`member: ${res.status} ${await res.text()}`);
   return user;
 }
+
+/** A new instance runner's token. */
+export async function instanceRunner(s: TestStack, tagList: string[] = []): Promise<string> {
+  const res = await s.api("/user/runners", { method: "POST", json: { runner_type: "instance_type", tag_list: tagList } });
+  if (res.status !== 201) throw new Error(`runner: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { token: string }).token;
+}
+
+export interface RunnerJob {
+  id: number;
+  token: string;
+  job_info: { name: string };
+  variables: { key: string; value: string }[];
+}
+
+/** The next job for a runner, as it asks for one over HTTP; fails when there is none. */
+export async function requestJobAs(s: TestStack, runnerToken: string): Promise<RunnerJob> {
+  const res = await s.api("/jobs/request", { method: "POST", json: { token: runnerToken, system_id: "s_000000000001" }, token: null });
+  if (res.status !== 201) throw new Error(`no job: ${res.status}`);
+  return (await res.json()) as RunnerJob;
+}
+
+/** A runner's final update of its job. */
+export async function reportJob(s: TestStack, job: RunnerJob, state: "success" | "failed"): Promise<void> {
+  const res = await s.api(`/jobs/${job.id}`, { method: "PUT", json: { token: job.token, state, failure_reason: state === "failed" ? "script_failure" : undefined }, token: null });
+  if (res.status !== 200) throw new Error(`update: ${res.status} ${await res.text()}`);
+}

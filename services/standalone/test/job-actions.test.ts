@@ -1,7 +1,7 @@
 // Job and pipeline actions over HTTP, with GitLab's status codes and refusals: cancel, retry,
 // play and erase a job; cancel and retry a pipeline.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ciProject } from "./ci-fixture.ts";
+import { ciProject, instanceRunner, reportJob, requestJobAs } from "./ci-fixture.ts";
 import { startTestStack, type TestStack } from "./helpers.ts";
 
 let s: TestStack;
@@ -11,8 +11,7 @@ let runnerToken: string;
 beforeAll(async () => {
   s = await startTestStack(undefined, { jobRequestWaitMs: 0 });
   project = await ciProject(s, "ci-actions");
-  const runner = await s.api("/user/runners", { method: "POST", json: { runner_type: "instance_type", tag_list: ["shell"] } });
-  runnerToken = ((await runner.json()) as { token: string }).token;
+  runnerToken = await instanceRunner(s, ["shell"]);
 }, 120_000);
 afterAll(() => s?.destroy());
 
@@ -25,10 +24,9 @@ const jobsOf = async (pipelineId: number) => {
 };
 /** Takes the next job as the runner and reports `state`; returns its id. */
 async function runNext(state: "success" | "failed", trace = "") {
-  const taken = await s.api("/jobs/request", { method: "POST", json: { token: runnerToken, system_id: "s_000000000001" }, token: null });
-  const job = (await taken.json()) as { id: number; token: string };
+  const job = await requestJobAs(s, runnerToken);
   if (trace) await s.api(`/jobs/${job.id}/trace`, { method: "PATCH", body: trace, headers: { "JOB-TOKEN": job.token, "Content-Range": `0-${trace.length - 1}` }, token: null });
-  await s.api(`/jobs/${job.id}`, { method: "PUT", json: { token: job.token, state, failure_reason: state === "failed" ? "script_failure" : undefined }, token: null });
+  await reportJob(s, job, state);
   return job.id;
 }
 
@@ -59,11 +57,10 @@ describe("job actions", () => {
     expect(await json(await post(`/jobs/${compile!.id}/play`))).toEqual({ status: 400, body: { message: "400 Bad request - Unplayable Job" } });
     const played = await json(await post(`/jobs/${deploy!.id}/play`, { job_variables_attributes: [{ key: "TARGET", value: "prod" }] }));
     expect(played).toMatchObject({ status: 200, body: { id: deploy!.id, name: "deploy", status: "pending" } });
-    const taken = await s.api("/jobs/request", { method: "POST", json: { token: runnerToken, system_id: "s_000000000001" }, token: null });
-    const job = (await taken.json()) as { id: number; token: string; variables: { key: string; value: string }[] };
+    const job = await requestJobAs(s, runnerToken);
     expect(job.id).toBe(deploy!.id);
     expect(job.variables).toContainEqual(expect.objectContaining({ key: "TARGET", value: "prod" }));
-    await s.api(`/jobs/${job.id}`, { method: "PUT", json: { token: job.token, state: "success" }, token: null });
+    await reportJob(s, job, "success");
   });
 });
 

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ciProject, member } from "./ci-fixture.ts";
+import { ciProject, instanceRunner, member, reportJob, requestJobAs } from "./ci-fixture.ts";
 import { createUserWithToken, startTestStack, type TestStack } from "./helpers.ts";
 
 let s: TestStack;
@@ -37,11 +37,9 @@ const json = async (res: Response) => ({ status: res.status, body: (await res.js
  */
 async function successfulPipeline(): Promise<{ compile: number; rspec: number }> {
   await s.gitlab().Pipelines.create(project.id, "main");
-  const runner = await s.api("/user/runners", { method: "POST", json: { runner_type: "instance_type", tag_list: ["shell"] } });
-  const runnerToken = ((await runner.json()) as { token: string }).token;
+  const runnerToken = await instanceRunner(s, ["shell"]);
   const run = async (name: string, upload: boolean) => {
-    const taken = await s.api("/jobs/request", { method: "POST", json: { token: runnerToken, system_id: "s_000000000001" }, token: null });
-    const job = (await taken.json()) as { id: number; token: string; job_info: { name: string } };
+    const job = await requestJobAs(s, runnerToken);
     expect(job.job_info.name).toBe(name);
     if (upload) {
       const form = new FormData();
@@ -49,7 +47,7 @@ async function successfulPipeline(): Promise<{ compile: number; rspec: number }>
       const uploaded = await fetch(`${s.url}/api/v4/jobs/${job.id}/artifacts?artifact_type=archive&artifact_format=zip`, { method: "POST", headers: { "JOB-TOKEN": job.token }, body: form });
       expect(uploaded.status).toBe(201);
     }
-    expect((await s.api(`/jobs/${job.id}`, { method: "PUT", json: { token: job.token, state: "success" }, token: null })).status).toBe(200);
+    await reportJob(s, job, "success");
     return job.id;
   };
   return { compile: await run("compile", true), rspec: await run("rspec", false) };

@@ -24,7 +24,8 @@ export const playJob =
       const plan = planPlay(jobs.map(toProcessable), job.id);
       if (!plan) throw badRequest("400 Bad request - Unplayable Job");
       const clones = await persistRetryPlan(tx, jobs, plan, userId);
-      const variables = { ...(job.variables as Record<string, string>), ...Object.fromEntries(req.jobVariables.map((v) => [v.key, v.value])) };
+      const own = jobs.find((j) => j.id === job.id)!.variables as Record<string, string>;
+      const variables = { ...own, ...Object.fromEntries(req.jobVariables.map((v) => [v.key, v.value])) };
       const runs = await tx.job.update({ where: { id: clones.get(job.id)?.id ?? job.id }, data: { userId, variables } });
       return { pipeline: pipeline!, runs };
     });
