@@ -11,13 +11,15 @@ export interface DownloadStream<M extends { data?: Buffer }> extends AsyncIterab
  * Streams a download to the client. The first message arrives before any header is sent, so a
  * refusal there still becomes a proper error status (thrown to the route); `start` turns the
  * first message into headers, or answers by itself (a redirect) by returning false. A client
- * that goes away cancels the call, so the service stops reading for nobody.
+ * that goes away cancels the call, so the service stops reading for nobody. A stream that ends
+ * before its first message answers 404 with `emptyMessage`.
  */
 export async function sendDownload<M extends { data?: Buffer }>(
   res: Response,
   stream: DownloadStream<M>,
   start: (first: M) => boolean,
   log: Logger,
+  emptyMessage = "404 Not Found",
 ): Promise<void> {
   res.on("close", () => {
     if (!res.writableFinished) stream.cancel();
@@ -31,7 +33,7 @@ export async function sendDownload<M extends { data?: Buffer }>(
     throw err;
   }
   if (first.done || !start(first.value)) {
-    if (!res.headersSent) res.status(404).json({ message: "404 Not Found" });
+    if (!res.headersSent) res.status(404).json({ message: emptyMessage });
     return;
   }
   try {

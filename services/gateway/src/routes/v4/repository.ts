@@ -3,6 +3,7 @@ import type { GetArchiveResponse__Output as ArchiveChunk } from "@quarry/proto/t
 import { Router, type Response } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { scope } from "../../http/auth.ts";
+import { sendDownload } from "../../http/download.ts";
 import { ApiError } from "../../http/errors.ts";
 import { pageRequest, setNextPageLink, setPaginationHeaders } from "../../http/pagination.ts";
 import { p, pageShape, params } from "../../http/params.ts";
@@ -122,37 +123,21 @@ export function repositoryRouter(deps: GatewayDeps): Router {
       },
       { requestId: req.requestId, deadlineMs: ARCHIVE_DEADLINE_MS },
     );
-    // The client went away: stop git (through the cancelled call) instead of archiving for nobody.
-    res.on("close", () => {
-      if (!res.writableFinished) stream.cancel();
-    });
-    const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<ArchiveChunk>;
-    let first: IteratorResult<ArchiveChunk>;
-    try {
-      first = await chunks.next();
-    } catch (err) {
-      // Refusals arrive before any data, while the status can still be chosen.
-      const e = err as { code?: number };
-      if (e.code === status.CANCELLED) return;
-      throw err;
-    }
-    if (first.done) throw new ApiError(404, { message: "404 File Not Found" });
-    const fileName = first.value.fileName;
-    res.status(200);
-    // Workhorse's archive headers: zip is application/zip, every tar flavour an octet stream.
-    res.setHeader("Content-Type", fileName.endsWith(".zip") ? "application/zip" : "application/octet-stream");
-    res.setHeader("Content-Disposition", `attachment; filename="${fileName}"`);
-    res.setHeader("Content-Transfer-Encoding", "binary");
-    try {
-      for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
-        if (!res.write(next.value.data)) await new Promise((resolve) => res.once("drain", resolve));
-      }
-      res.end();
-    } catch (err) {
-      // Headers are out: all that is left is to cut the download short.
-      if ((err as { code?: number }).code !== status.CANCELLED) deps.log.warn({ err }, "archive stream failed");
-      res.destroy();
-    }
+    await sendDownload(
+      res,
+      stream,
+      (first) => {
+        const fileName = first.fileName;
+        res.status(200);
+        // Workhorse's archive headers: zip is application/zip, every tar flavour an octet stream.
+        res.setHeader("Content-Type", fileName.endsWith(".zip") ? "application/zip" : "application/octet-stream");
+        res.setHeader("Content-Disposition", `attachment; filename="${fileName}"`);
+        res.setHeader("Content-Transfer-Encoding", "binary");
+        return true;
+      },
+      deps.log,
+      "404 File Not Found",
+    );
   });
 
   r.get(`${base}/compare`, scope("read"), async (req, res) => {
