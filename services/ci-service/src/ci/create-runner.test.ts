@@ -1,8 +1,8 @@
+import { tokenDigest } from "../token-digest.ts";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { CreateRunnerRequest__Output } from "@quarry/proto/types/ci/v1/CreateRunnerRequest";
 import { setUp, type TestContext } from "../../test/support.ts";
 import { createRunner } from "./create-runner.ts";
-import { runnerTokenDigest } from "./runners.ts";
 
 let t: TestContext;
 beforeAll(async () => (t = await setUp("ci_create_runner")));
@@ -29,7 +29,7 @@ it("creates a runner and returns a glrt- token whose digest alone is stored", as
   expect(token).toMatch(/^glrt-[A-Za-z0-9_-]{20,}$/);
   expect(runner).toMatchObject({ runnerType: "project_type", projectId: 4, description: "builder", tagList: ["linux", "docker"], accessLevel: "not_protected", runUntagged: true });
   const row = await t.deps.prisma.runner.findUniqueOrThrow({ where: { id: Number(runner!.id) } });
-  expect(row.tokenDigest).toBe(runnerTokenDigest(token));
+  expect(row.tokenDigest).toBe(tokenDigest(token));
   expect(JSON.stringify(row)).not.toContain(token);
 });
 

@@ -2,8 +2,9 @@ import { paramError } from "@quarry/grpc";
 import type { CreateRunnerRequest__Output } from "@quarry/proto/types/ci/v1/CreateRunnerRequest";
 import type { CreateRunnerResponse__Output as CreateRunnerResponse } from "@quarry/proto/types/ci/v1/CreateRunnerResponse";
 import type { CiDeps } from "../deps.ts";
+import { tokenDigest } from "../token-digest.ts";
 import { validId } from "./job-token-scope.ts";
-import { newRunnerToken, RUNNER_ACCESS_LEVELS, RUNNER_TYPES, runnerTokenDigest, toRunnerMessage } from "./runners.ts";
+import { newRunnerToken, RUNNER_ACCESS_LEVELS, RUNNER_TYPES, toRunnerMessage } from "./runners.ts";
 
 /**
  * Creates a runner (GitLab's `POST /user/runners`): a project runner belongs to `project_id`, a
@@ -21,7 +22,7 @@ export const createRunner =
     const token = newRunnerToken();
     const runner = await deps.prisma.runner.create({
       data: {
-        tokenDigest: runnerTokenDigest(token),
+        tokenDigest: tokenDigest(token),
         runnerType: req.runnerType,
         projectId,
         groupId,

@@ -1,9 +1,10 @@
 // Shared pieces of the runner RPCs: tokens (GitLab's `glrt-` format, stored as SHA-256 digests)
 // and the wire form of a runner row.
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { forbidden } from "@quarry/grpc";
 import type { Runner__Output as RunnerMessage } from "@quarry/proto/types/ci/v1/Runner";
 import type { CiDeps } from "../deps.ts";
+import { tokenDigest } from "../token-digest.ts";
 import type { Runner } from "../generated/prisma/client.ts";
 
 export const RUNNER_TYPES = ["instance_type", "group_type", "project_type"] as const;
@@ -14,14 +15,10 @@ export function newRunnerToken(): string {
   return `glrt-${randomBytes(20).toString("base64url")}`;
 }
 
-/** Tokens are high-entropy, so a plain SHA-256 digest suffices and allows an indexed lookup. */
-export function runnerTokenDigest(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
-}
 
 /** The runner a token belongs to, or GitLab's bare 403 (the runner API never says more). */
 export async function runnerForToken(deps: CiDeps, token: string): Promise<Runner> {
-  const runner = token ? await deps.prisma.runner.findUnique({ where: { tokenDigest: runnerTokenDigest(token) } }) : null;
+  const runner = token ? await deps.prisma.runner.findUnique({ where: { tokenDigest: tokenDigest(token) } }) : null;
   if (!runner) throw forbidden();
   return runner;
 }

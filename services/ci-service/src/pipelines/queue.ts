@@ -3,7 +3,8 @@
 // number of ci-service replicas never hand one job to two runners.
 import type { CiDeps } from "../deps.ts";
 import type { Job, Runner, RunnerManager } from "../generated/prisma/client.ts";
-import { jobTokenDigest, newJobToken } from "./job-token.ts";
+import { tokenDigest } from "../token-digest.ts";
+import { newJobToken } from "./job-token.ts";
 import { processPipelineById } from "./process.ts";
 
 export interface ClaimedJob {
@@ -36,7 +37,7 @@ export async function claimJob(deps: CiDeps, runner: Runner, manager: RunnerMana
         startedAt: now,
         runnerId: runner.id,
         runnerManagerId: manager.id,
-        tokenDigest: jobTokenDigest(token),
+        tokenDigest: tokenDigest(token),
         lastRunnerContactAt: now,
       },
     });
