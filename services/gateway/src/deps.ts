@@ -1,6 +1,12 @@
 import type { PromiseClient } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
-import type { CiServiceDefinition, IdentityServiceDefinition, RepoServiceDefinition } from "@quarry/proto";
+import type {
+  CiServiceDefinition,
+  HookServiceDefinition,
+  IdentityServiceDefinition,
+  MirrorServiceDefinition,
+  RepoServiceDefinition,
+} from "@quarry/proto";
 import type { GitHttpServiceClient } from "@quarry/proto/types/repo/v1/GitHttpService";
 import type { TokenCache } from "./http/auth.ts";
 
@@ -11,6 +17,10 @@ export interface GatewayDeps {
   /** repo-service's streaming git smart HTTP RPCs (raw grpc-js client, no deadline: transfers take as long as they take). */
   gitHttp: GitHttpServiceClient;
   ci: PromiseClient<CiServiceDefinition>;
+  /** Webhooks and their delivery records. */
+  hook: PromiseClient<HookServiceDefinition>;
+  /** Push mirrors. */
+  mirror: PromiseClient<MirrorServiceDefinition>;
   tokenCache: TokenCache;
   log: Logger;
   config: {

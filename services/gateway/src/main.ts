@@ -16,6 +16,8 @@ const gateway = await startGateway({
   identityAddress: env.IDENTITY_SERVICE_ADDRESS,
   repoAddress: env.REPO_SERVICE_ADDRESS,
   ciAddress: env.CI_SERVICE_ADDRESS,
+  hookAddress: env.HOOK_SERVICE_ADDRESS,
+  mirrorAddress: env.MIRROR_SERVICE_ADDRESS,
   deadlineMs: env.GRPC_DEADLINE_MS,
   authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
   maxBodyBytes: env.QUARRY_MAX_BODY_BYTES,

@@ -12,6 +12,8 @@ beforeAll(async () => {
     identityAddress: "127.0.0.1:1",
     repoAddress: "127.0.0.1:1",
     ciAddress: "127.0.0.1:1",
+    hookAddress: "127.0.0.1:1",
+    mirrorAddress: "127.0.0.1:1",
     deadlineMs: 2000,
     authCacheTtlMs: 1000,
     maxBodyBytes: 1024,

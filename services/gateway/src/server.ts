@@ -3,7 +3,18 @@ import type { AddressInfo } from "node:net";
 import { Subjects, type EventBus, type TokenRevokeEvent } from "@quarry/bus";
 import { createClient, createStreamingClient, type PromiseClient } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
-import { ciV1, identityV1, repoV1, type CiServiceDefinition, type IdentityServiceDefinition, type RepoServiceDefinition } from "@quarry/proto";
+import {
+  ciV1,
+  hookV1,
+  identityV1,
+  mirrorV1,
+  repoV1,
+  type CiServiceDefinition,
+  type HookServiceDefinition,
+  type IdentityServiceDefinition,
+  type MirrorServiceDefinition,
+  type RepoServiceDefinition,
+} from "@quarry/proto";
 import { randomUUID } from "node:crypto";
 import { createApp } from "./app.ts";
 import type { GatewayDeps } from "./deps.ts";
@@ -17,6 +28,8 @@ export interface GatewayOptions {
   identityAddress: string;
   repoAddress: string;
   ciAddress: string;
+  hookAddress: string;
+  mirrorAddress: string;
   deadlineMs: number;
   authCacheTtlMs: number;
   maxBodyBytes: number;
@@ -44,12 +57,16 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
   const repo: PromiseClient<RepoServiceDefinition> = createClient(repoV1.RepoService, o.repoAddress, { deadlineMs: o.deadlineMs });
   const gitHttp = createStreamingClient(repoV1.GitHttpService, o.repoAddress);
   const ci: PromiseClient<CiServiceDefinition> = createClient(ciV1.CiService, o.ciAddress, { deadlineMs: o.deadlineMs });
+  const hook: PromiseClient<HookServiceDefinition> = createClient(hookV1.HookService, o.hookAddress, { deadlineMs: o.deadlineMs });
+  const mirror: PromiseClient<MirrorServiceDefinition> = createClient(mirrorV1.MirrorService, o.mirrorAddress, { deadlineMs: o.deadlineMs });
   const tokenCache = new TokenCache(o.authCacheTtlMs);
   const deps: GatewayDeps = {
     identity,
     repo,
     gitHttp,
     ci,
+    hook,
+    mirror,
     tokenCache,
     log: o.log,
     config: { externalUrl: "", maxBodyBytes: o.maxBodyBytes, jobRequestWaitMs: o.jobRequestWaitMs ?? 10_000, maxArtifactBytes: o.maxArtifactBytes ?? 100 * 1024 * 1024, version: o.version, revision: o.revision },
@@ -83,6 +100,8 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
       repo.close();
       gitHttp.close();
       ci.close();
+      hook.close();
+      mirror.close();
     },
   };
 }

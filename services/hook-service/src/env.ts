@@ -1,4 +1,4 @@
-import { envAddress, parseEnv, z } from "@quarry/env";
+import { envAddress, envBoolean, envInt, parseEnv, z } from "@quarry/env";
 
 /** hook-service configuration; the only module that reads process.env. */
 export const hookEnvShape = {
@@ -6,6 +6,15 @@ export const hookEnvShape = {
   /** NATS JetStream; unset = in-process bus (only useful inside the one-process launcher). */
   NATS_URL: z.string().optional(),
   GRPC_ADDRESS: envAddress("0.0.0.0:50055"),
+  /** identity-service: group ancestry of projects (group hooks). */
+  IDENTITY_SERVICE_ADDRESS: envAddress("127.0.0.1:50051"),
+  /** repo-service: sample commits for test deliveries. */
+  REPO_SERVICE_ADDRESS: envAddress("127.0.0.1:50052"),
+  GRPC_DEADLINE_MS: envInt(10_000),
+  /** Secret that hook tokens, custom header values and URL variables are encrypted with (at least 32 characters). */
+  QUARRY_HOOK_ENCRYPTION_KEY: z.string().min(32),
+  /** Let webhooks reach loopback and private-network addresses. */
+  QUARRY_ALLOW_LOCAL_REQUESTS: envBoolean(false),
   LOG_LEVEL: z.string().default("info"),
 };
 

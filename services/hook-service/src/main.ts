@@ -11,6 +11,11 @@ const bus = await createBus({ natsUrl: env.NATS_URL, name: "hook-service", log }
 const service = await startHookService({
   databaseUrl: env.DATABASE_URL,
   grpcAddress: env.GRPC_ADDRESS,
+  identityAddress: env.IDENTITY_SERVICE_ADDRESS,
+  repoAddress: env.REPO_SERVICE_ADDRESS,
+  deadlineMs: env.GRPC_DEADLINE_MS,
+  encryptionKey: env.QUARRY_HOOK_ENCRYPTION_KEY,
+  allowLocalRequests: env.QUARRY_ALLOW_LOCAL_REQUESTS,
   bus,
   log,
 });

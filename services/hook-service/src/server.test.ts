@@ -129,7 +129,12 @@ describe.each(impls)("hook-service over $name", (impl) => {
   let client: PromiseClient<HookServiceDefinition>;
 
   const start = async () => {
-    svc = await startHookService({ databaseUrl: db.url, grpcAddress: "127.0.0.1:0", bus: h.bus, log, subjects: h.subjects });
+    svc = await startHookService({ databaseUrl: db.url, grpcAddress: "127.0.0.1:0",
+      identityAddress: "127.0.0.1:1",
+      repoAddress: "127.0.0.1:1",
+      deadlineMs: 5_000,
+      encryptionKey: "k".repeat(32),
+      allowLocalRequests: true, bus: h.bus, log, subjects: h.subjects });
     client = createClient(hookV1.HookService, svc.address, { deadlineMs: 5000 });
     return svc;
   };

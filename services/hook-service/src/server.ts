@@ -18,6 +18,16 @@ export function hookHandlers(deps: HookDeps): AsyncHandlers<HookServiceDefinitio
 export interface HookServiceOptions {
   databaseUrl: string;
   grpcAddress: string;
+  /** identity-service: a project's group ancestry (group hooks), projects for sample payloads. */
+  identityAddress: string;
+  /** repo-service: sample commits for test deliveries. */
+  repoAddress: string;
+  /** gRPC deadline towards identity- and repo-service, ms. */
+  deadlineMs: number;
+  /** Secret that hook tokens, custom header values and URL variables are sealed with (≥ 32 characters). */
+  encryptionKey: string;
+  /** Let hooks deliver to loopback and private addresses (QUARRY_ALLOW_LOCAL_REQUESTS). */
+  allowLocalRequests: boolean;
   bus: EventBus;
   log: Logger;
   /** Subjects to consume; defaults `quarry.identity.>` and `quarry.repo.>`. */

@@ -1,4 +1,4 @@
-import { envAddress, parseEnv, z } from "@quarry/env";
+import { envAddress, envBoolean, envInt, parseEnv, z } from "@quarry/env";
 
 /** mirror-service configuration; the only module that reads process.env. */
 export const mirrorEnvShape = {
@@ -6,11 +6,13 @@ export const mirrorEnvShape = {
   /** NATS JetStream; unset = in-process bus (only useful inside the one-process launcher). */
   NATS_URL: z.string().optional(),
   GRPC_ADDRESS: envAddress("0.0.0.0:50054"),
-  /**
-   * Secret that mirror credentials are encrypted with (at least 32 characters). Optional until
-   * mirrors with credentials can be created; required from then on.
-   */
-  QUARRY_MIRROR_ENCRYPTION_KEY: z.string().min(32).optional(),
+  /** repo-service, which runs the `git push` of a sync. */
+  REPO_SERVICE_ADDRESS: envAddress("127.0.0.1:50052"),
+  GRPC_DEADLINE_MS: envInt(10_000),
+  /** Secret that mirror passwords and SSH private keys are encrypted with (at least 32 characters). */
+  QUARRY_MIRROR_ENCRYPTION_KEY: z.string().min(32),
+  /** Let mirrors push to loopback and private-network addresses. */
+  QUARRY_ALLOW_LOCAL_REQUESTS: envBoolean(false),
   LOG_LEVEL: z.string().default("info"),
 };
 

@@ -17,7 +17,15 @@ export function mirrorHandlers(deps: MirrorDeps): AsyncHandlers<MirrorServiceDef
 export interface MirrorServiceOptions {
   databaseUrl: string;
   grpcAddress: string;
-  /** Not consumed yet; syncs will be triggered by push events. */
+  /** repo-service: runs the `git push` of a sync. */
+  repoAddress: string;
+  /** gRPC deadline towards repo-service for short calls, ms. */
+  deadlineMs: number;
+  /** Secret that mirror passwords and SSH private keys are sealed with (≥ 32 characters). */
+  encryptionKey: string;
+  /** Let mirrors push to loopback and private addresses (QUARRY_ALLOW_LOCAL_REQUESTS). */
+  allowLocalRequests: boolean;
+  /** Push events schedule syncs; sync requests travel on it as work. */
   bus: EventBus;
   log: Logger;
 }

@@ -35,6 +35,13 @@ export const standaloneEnvShape = {
     .enum(["true", "false"])
     .default("false")
     .transform((v) => v === "true"),
+  /** Secret for the credentials hook- and mirror-service store (≥ 32 characters); unset = generated into <data>/encryption.key. */
+  QUARRY_ENCRYPTION_KEY: z.string().min(32).optional(),
+  /** Let webhooks and push mirrors reach loopback and private-network addresses. */
+  QUARRY_ALLOW_LOCAL_REQUESTS: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true"),
   LOG_LEVEL: z.string().default("info"),
   ...minioShape,
 };

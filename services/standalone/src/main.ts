@@ -37,6 +37,8 @@ const stack = await startStack({
   authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
   maxBodyBytes: env.QUARRY_MAX_BODY_BYTES,
   runner: env.QUARRY_RUNNER,
+  encryptionKey: env.QUARRY_ENCRYPTION_KEY,
+  allowLocalRequests: env.QUARRY_ALLOW_LOCAL_REQUESTS,
   ciSettings: { runnerRegistrationToken: env.QUARRY_RUNNER_REGISTRATION_TOKEN, artifactsDirectDownload: env.QUARRY_ARTIFACTS_DIRECT_DOWNLOAD },
   log,
 });

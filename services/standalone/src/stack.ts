@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { createBus, type EventBus } from "@quarry/bus";
@@ -44,6 +45,13 @@ export interface StackOptions {
   runnerPollIntervalMs?: number;
   /** GitLab's default_branch_protection for new projects' default branches (0–4, default 2). */
   defaultBranchProtection?: number;
+  /**
+   * Secret that hook- and mirror-service encrypt stored credentials with (at least 32
+   * characters); when absent one is generated once and kept in <dataDir>/encryption.key.
+   */
+  encryptionKey?: string;
+  /** Let webhooks and mirrors reach loopback and private addresses (default false). */
+  allowLocalRequests?: boolean;
   log: Logger;
 }
 
@@ -57,6 +65,19 @@ export interface RunningStack {
 }
 
 const LOOPBACK = "127.0.0.1:0";
+
+/** The embedded mode's encryption secret: generated on first start, kept readable by the owner only. */
+export function loadOrCreateEncryptionKey(dataDir: string): string {
+  const file = path.join(dataDir, "encryption.key");
+  try {
+    return fs.readFileSync(file, "utf8").trim();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+  }
+  const key = randomBytes(32).toString("base64url");
+  fs.writeFileSync(file, key + "\n", { mode: 0o600, flag: "wx" });
+  return key;
+}
 
 /**
  * Starts all six services in this process, each on its own loopback gRPC port, in dependency
@@ -88,8 +109,6 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
     const deadlineMs = o.deadlineMs ?? 10_000;
     const log = (name: string) => o.log.child({ service: name });
 
-    const hook = await startHookService({ databaseUrl: await dbUrl("hook"), grpcAddress: LOOPBACK, bus, log: log("hook-service") });
-    stops.push(() => hook.stop());
     const repo = await startRepoService({
       databaseUrl: await dbUrl("repo"),
       grpcAddress: LOOPBACK,
@@ -103,8 +122,6 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
     const objectStore =
       o.objectStore ?? createObjectStore({ kind: "local", root: path.join(o.dataDir, "objects"), bucket: o.artifactsBucket ?? "artifacts" });
     await objectStore.ensureBucket();
-    const mirror = await startMirrorService({ databaseUrl: await dbUrl("mirror"), grpcAddress: LOOPBACK, bus, log: log("mirror-service") });
-    stops.push(() => mirror.stop());
     const identity = await startIdentityService({
       databaseUrl: await dbUrl("identity"),
       grpcAddress: LOOPBACK,
@@ -129,6 +146,33 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       settings: o.ciSettings,
     });
     stops.push(() => ci.stop());
+    // The event consumers start after the publishers: durables replay what they missed, and both
+    // need the addresses of services started above.
+    const encryptionKey = o.encryptionKey ?? loadOrCreateEncryptionKey(o.dataDir);
+    const allowLocalRequests = o.allowLocalRequests ?? false;
+    const hook = await startHookService({
+      databaseUrl: await dbUrl("hook"),
+      grpcAddress: LOOPBACK,
+      identityAddress: identity.address,
+      repoAddress: repo.address,
+      deadlineMs,
+      encryptionKey,
+      allowLocalRequests,
+      bus,
+      log: log("hook-service"),
+    });
+    stops.push(() => hook.stop());
+    const mirror = await startMirrorService({
+      databaseUrl: await dbUrl("mirror"),
+      grpcAddress: LOOPBACK,
+      repoAddress: repo.address,
+      deadlineMs,
+      encryptionKey,
+      allowLocalRequests,
+      bus,
+      log: log("mirror-service"),
+    });
+    stops.push(() => mirror.stop());
     const gateway = await startGateway({
       host: o.host,
       port: o.port,
@@ -136,6 +180,8 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       identityAddress: identity.address,
       repoAddress: repo.address,
       ciAddress: ci.address,
+      hookAddress: hook.address,
+      mirrorAddress: mirror.address,
       deadlineMs,
       authCacheTtlMs: o.authCacheTtlMs ?? 10_000,
       maxBodyBytes: o.maxBodyBytes ?? 64 * 1024 * 1024,

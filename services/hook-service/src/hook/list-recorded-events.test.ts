@@ -16,7 +16,12 @@ describe("ListRecordedEvents", () => {
   beforeAll(async () => {
     db = await createTestDatabase("hook_list");
     bus = new InProcessBus({ log: silentLogger() });
-    svc = await startHookService({ databaseUrl: db.url, grpcAddress: "127.0.0.1:0", bus, log: silentLogger() });
+    svc = await startHookService({ databaseUrl: db.url, grpcAddress: "127.0.0.1:0",
+      identityAddress: "127.0.0.1:1",
+      repoAddress: "127.0.0.1:1",
+      deadlineMs: 5_000,
+      encryptionKey: "k".repeat(32),
+      allowLocalRequests: true, bus, log: silentLogger() });
     client = createClient(hookV1.HookService, svc.address, { deadlineMs: 10_000 });
     // 1100 rows, inserted in id order: every third one is a "push".
     await svc.deps.prisma.recordedEvent.createMany({
