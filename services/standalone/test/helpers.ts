@@ -25,7 +25,7 @@ export interface TestStack extends RunningStack {
 /** Starts the whole stack in-process on real PostgreSQL, with a fixed root token. */
 export async function startTestStack(
   reuse?: { dataDir: string; prefix: string; serverUrl: string },
-  extra: Pick<StackOptions, "jobRequestWaitMs" | "ciSettings" | "objectStore" | "runner" | "runnerPollIntervalMs"> = {},
+  extra: Pick<StackOptions, "jobRequestWaitMs" | "ciSettings" | "objectStore" | "runner" | "runnerPollIntervalMs" | "allowLocalRequests"> = {},
 ): Promise<TestStack> {
   const serverUrl = reuse?.serverUrl ?? (await testPostgresServer());
   const prefix = reuse?.prefix ?? `qt_${randomBytes(4).toString("hex")}`;
@@ -41,6 +41,8 @@ export async function startTestStack(
     log: silentLogger(),
     // Only the end-to-end CI tests run the built-in runner.
     runner: false,
+    // Webhook receivers and mirror remotes in tests listen on loopback; tests of the refusal turn this off.
+    allowLocalRequests: true,
     ...extra,
   });
   const api: TestStack["api"] = (p, init = {}) => {
