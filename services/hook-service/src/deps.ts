@@ -1,8 +1,50 @@
+import type { PromiseClient } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
+import type { IdentityServiceDefinition } from "@quarry/proto";
+import type { SecretBox } from "@quarry/secret-box";
 import type { PrismaClient } from "./db.ts";
+
+/** How deliveries are made; tests lower the timings. */
+export interface HookSettings {
+  /** Let hooks reach loopback and private addresses (QUARRY_ALLOW_LOCAL_REQUESTS). */
+  allowLocalRequests: boolean;
+  /** X-Service-Instance: the instance's external URL (the launcher may set it once the gateway listens). */
+  instanceUrl: string;
+  /** User-Agent of deliveries. */
+  userAgent: string;
+  /** Per-request timeout, ms (GitLab: 10 s). */
+  timeoutMs: number;
+  /** Attempts per delivery, the first included, for network errors, timeouts and 5xx. */
+  maxAttempts: number;
+  /** Delay before the first retry, ms; doubles with every further retry. */
+  retryBaseMs: number;
+  /** How often the delivery worker looks for due deliveries, ms (new ones wake it at once). */
+  pollIntervalMs: number;
+  /** Resends (per hook and user) and tests (per hook owner and user) allowed per minute. */
+  rateLimitPerMinute: number;
+}
+
+export const DEFAULT_HOOK_SETTINGS: HookSettings = {
+  allowLocalRequests: false,
+  instanceUrl: "http://localhost:8080",
+  userAgent: "GitLab/18.5.0",
+  timeoutMs: 10_000,
+  maxAttempts: 4,
+  retryBaseMs: 10_000,
+  pollIntervalMs: 1_000,
+  rateLimitPerMinute: 5,
+};
 
 /** Everything the handlers need, wired by hand in server.ts. */
 export interface HookDeps {
   prisma: PrismaClient;
   log: Logger;
+  /** Seals hook secrets (context "web_hooks"). */
+  box: SecretBox;
+  /** Mutable: the launcher may set instanceUrl after start. */
+  settings: HookSettings;
+  /** identity-service: a project's group ancestry. */
+  identity: PromiseClient<IdentityServiceDefinition>;
+  /** Wakes the delivery worker (new deliveries were queued). */
+  wake(): void;
 }

@@ -15,6 +15,14 @@ export const hookEnvShape = {
   QUARRY_HOOK_ENCRYPTION_KEY: z.string().min(32),
   /** Let webhooks reach loopback and private-network addresses. */
   QUARRY_ALLOW_LOCAL_REQUESTS: envBoolean(false),
+  /** The instance's external URL, sent as X-Service-Instance. */
+  QUARRY_EXTERNAL_URL: z.string().url().default("http://localhost:8080"),
+  /** Per-request webhook timeout (GitLab: 10 s). */
+  QUARRY_HOOK_TIMEOUT_MS: envInt(10_000),
+  /** Attempts per delivery, the first included (network errors, timeouts, 5xx are retried). */
+  QUARRY_HOOK_MAX_ATTEMPTS: envInt(4),
+  /** Delay before the first retry; doubles with each further one. */
+  QUARRY_HOOK_RETRY_BASE_MS: envInt(10_000),
   LOG_LEVEL: z.string().default("info"),
 };
 

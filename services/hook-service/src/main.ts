@@ -16,6 +16,12 @@ const service = await startHookService({
   deadlineMs: env.GRPC_DEADLINE_MS,
   encryptionKey: env.QUARRY_HOOK_ENCRYPTION_KEY,
   allowLocalRequests: env.QUARRY_ALLOW_LOCAL_REQUESTS,
+  settings: {
+    instanceUrl: env.QUARRY_EXTERNAL_URL.replace(/\/+$/, ""),
+    timeoutMs: env.QUARRY_HOOK_TIMEOUT_MS,
+    maxAttempts: env.QUARRY_HOOK_MAX_ATTEMPTS,
+    retryBaseMs: env.QUARRY_HOOK_RETRY_BASE_MS,
+  },
   bus,
   log,
 });

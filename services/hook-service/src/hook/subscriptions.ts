@@ -1,5 +1,6 @@
 import type { EventBus, Subscription } from "@quarry/bus";
 import type { HookDeps } from "../deps.ts";
+import { fanOut } from "../delivery/fan-out.ts";
 import { recordEvent } from "./record-event.ts";
 
 /** Bus subjects hook-service consumes; tests point them at a private prefix. */
@@ -15,12 +16,16 @@ export const DEFAULT_SUBJECTS: HookSubjects = { identity: "quarry.identity.>", r
 /** Durable consumer names: every hook-service replica shares them, so each event is handled once. */
 export const DURABLES = { identity: "hook-service-identity", repo: "hook-service-repo" } as const;
 
-/** Subscribes durably to the domain events and records each one; returns the subscriptions. */
+/**
+ * Subscribes durably to the domain events; records each one and queues a delivery to every
+ * matching webhook (both idempotent, so redeliveries change nothing). Returns the subscriptions.
+ */
 export async function subscribeToEvents(bus: EventBus, deps: HookDeps, subjects: HookSubjects): Promise<Subscription[]> {
   const record = recordEvent(deps);
   const handler = async (msg: Parameters<typeof record>[0]) => {
     const inserted = await record(msg);
-    deps.log.debug({ subject: msg.subject, id: msg.id, inserted }, "event recorded");
+    const queued = await fanOut(deps, msg);
+    deps.log.debug({ subject: msg.subject, id: msg.id, inserted, queued }, "event recorded");
   };
   const subs: Subscription[] = [];
   try {

@@ -1,0 +1,38 @@
+// Which hook switch, trigger name and X-Service-Event header belong to each event kind.
+import { createHash } from "node:crypto";
+import type { SwitchName } from "../hook/hook-common.ts";
+
+export interface EventKind {
+  /** The hook's event switch. */
+  switch: SwitchName;
+  /** GitLab's hooks scope, stored as the delivery record's trigger. */
+  trigger: string;
+  /** X-Service-Event (GitLab's X-Gitlab-Event). */
+  header: string;
+}
+
+/** Event kinds by event_name (the bus payload's). */
+export const EVENT_KINDS: Record<string, EventKind> = {
+  push: { switch: "pushEvents", trigger: "push_hooks", header: "Push Hook" },
+  tag_push: { switch: "tagPushEvents", trigger: "tag_push_hooks", header: "Tag Push Hook" },
+};
+
+/** X-Service-Event by trigger, for resends and tests. */
+export const EVENT_HEADERS: Record<string, string> = Object.fromEntries(Object.values(EVENT_KINDS).map((k) => [k.trigger, k.header]));
+
+/** Test triggers (API `:trigger`) → event kind. */
+export const TEST_TRIGGERS: Record<string, string> = { push_events: "push", tag_push_events: "tag_push" };
+
+/** A deterministic UUID (version 8 layout, SHA-256 based) for a name: stable across bus redeliveries. */
+export function nameUuid(name: string): string {
+  const h = createHash("sha256").update(name).digest();
+  h[6] = (h[6]! & 0x0f) | 0x80;
+  h[8] = (h[8]! & 0x3f) | 0x80;
+  const x = h.subarray(0, 16).toString("hex");
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
+}
+
+/** X-Service-Event-UUID: one per event, shared by every hook that receives it. */
+export const eventUuid = (eventId: string) => nameUuid(`event:${eventId}`);
+/** Idempotency-Key: one per (event, hook), the same on every retry and resend. */
+export const idempotencyKey = (eventId: string, hookId: number) => nameUuid(`delivery:${eventId}:${hookId}`);
