@@ -5,7 +5,7 @@ import { createBus, type EventBus } from "@quarry/bus";
 import { databaseUrlFor, ensureDatabase, startEmbeddedPostgres } from "@quarry/database";
 import { startCiService, type CiSettings } from "@quarry/ci-service";
 import { QUARRY_REVISION, QUARRY_VERSION, startGateway } from "@quarry/gateway";
-import { startHookService } from "@quarry/hook-service";
+import { startHookService, type HookServiceOptions } from "@quarry/hook-service";
 import { startIdentityService } from "@quarry/identity-service";
 import type { Logger } from "@quarry/logger";
 import { startMirrorService } from "@quarry/mirror-service";
@@ -52,6 +52,8 @@ export interface StackOptions {
   encryptionKey?: string;
   /** Let webhooks and mirrors reach loopback and private addresses (default false). */
   allowLocalRequests?: boolean;
+  /** hook-service delivery tunables (timeout, retries, rate limit); the instance URL is the gateway's. */
+  hookSettings?: HookServiceOptions["settings"];
   log: Logger;
 }
 
@@ -158,6 +160,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       deadlineMs,
       encryptionKey,
       allowLocalRequests,
+      settings: o.hookSettings,
       bus,
       log: log("hook-service"),
     });
@@ -192,6 +195,8 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       revision: QUARRY_REVISION,
     });
     stops.push(() => gateway.stop());
+    // X-Service-Instance: known once the gateway listens.
+    hook.deps.settings.instanceUrl = gateway.url;
     if (o.runner ?? true) {
       // Local address: the runner need not go through QUARRY_EXTERNAL_URL.
       const local = `http://${o.host === "0.0.0.0" || o.host === "::" ? "127.0.0.1" : o.host}:${gateway.port}`;

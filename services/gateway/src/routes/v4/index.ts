@@ -4,6 +4,7 @@ import { branchesRouter } from "./branches.ts";
 import { filesRouter } from "./files.ts";
 import { commitsRouter } from "./commits.ts";
 import { groupsRouter } from "./groups.ts";
+import { hooksRouter } from "./hooks.ts";
 import { jobsRouter } from "./jobs.ts";
 import { jobTokenScopeRouter } from "./job-token-scope.ts";
 import { membersRouter } from "./members.ts";
@@ -27,6 +28,7 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(usersRouter(deps));
   r.use(personalAccessTokensRouter(deps));
   r.use(groupsRouter(deps));
+  r.use(hooksRouter(deps));
   r.use(membersRouter(deps));
   r.use(projectsRouter(deps));
   r.use(branchesRouter(deps));
