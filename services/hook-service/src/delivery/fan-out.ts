@@ -7,10 +7,12 @@ import { toEventRecord } from "../hook/record-event.ts";
 import { branchFilterPasses } from "./branch-filter.ts";
 import { EVENT_KINDS, eventUuid, idempotencyKey } from "./events.ts";
 
-const ADMIN = { userId: 0, isAdmin: true };
-
-/** The project's group and all its ancestors, nearest first; [] for personal projects. */
-export async function projectGroupChain(deps: HookDeps, projectId: number): Promise<number[]> {
+/**
+ * The project's group and all its ancestors, nearest first; [] for personal projects. Asked as an
+ * administrator (identity-service counts that only for a real user id: the event's user, else root).
+ */
+export async function projectGroupChain(deps: HookDeps, projectId: number, userId = 1): Promise<number[]> {
+  const ADMIN = { userId: userId > 0 ? userId : 1, isAdmin: true };
   const project = await deps.identity.GetProject({ actor: ADMIN, idOrPath: String(projectId) });
   const chain: number[] = [];
   if (project.namespace?.kind !== "group") return chain;
@@ -52,7 +54,7 @@ export async function fanOut(deps: HookDeps, msg: BusMessage<unknown>): Promise<
 
   const hooks = await deps.prisma.webHook.findMany({ where: { projectId, [kind.switch]: true } });
   if ((await deps.prisma.webHook.count({ where: { groupId: { not: null }, [kind.switch]: true } })) > 0) {
-    const groups = await projectGroupChain(deps, projectId).catch((err: unknown) => {
+    const groups = await projectGroupChain(deps, projectId, Number(data.user_id) || 1).catch((err: unknown) => {
       // The project is gone (or identity is unreachable, and the bus will redeliver).
       if ((err as { code?: number }).code === 5) return [] as number[];
       throw err;

@@ -282,10 +282,10 @@ export function hooksRouter(deps: GatewayDeps): Router {
     };
   }
 
-  /** A group hook's sample: from the group's first project (GitLab's TestHooks for group hooks). */
+  /** A group hook's sample: from the first project of the group or its subgroups (GitLab EE's group hook test). */
   async function groupSample(req: Request, o: HookOwner, trigger: string): Promise<unknown> {
     const c = ctx(deps, req, undefined as never);
-    const list = await identity.ListProjects({ actor: c.actor, namespaceId: o.groupId, page: { page: 1, perPage: 1 } }, c.call);
+    const list = await identity.ListProjects({ actor: c.actor, namespaceId: o.groupId, includeSubgroups: true, page: { page: 1, perPage: 1 } }, c.call);
     const first = list.projects[0];
     if (!first) throw new ApiError(422, { message: "Ensure the group has a project with commits." });
     const projectReq = Object.assign(Object.create(req) as Request, { params: { ...req.params, id: String(first.id) } });
