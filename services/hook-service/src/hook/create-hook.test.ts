@@ -1,0 +1,86 @@
+import { status } from "@grpc/grpc-js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFixture, type Fixture } from "../test-fixture.ts";
+
+const errorOf = async (p: Promise<unknown>) => (await p.then(() => null, (e: unknown) => e)) as { code: number; metadata: { get(k: string): unknown[] } } | null;
+const body = (e: { metadata: { get(k: string): unknown[] } } | null) => JSON.parse(String(e!.metadata.get("quarry-error-body")[0]));
+
+describe("CreateHook", () => {
+  let f: Fixture;
+  let guarded: Fixture;
+  beforeAll(async () => {
+    f = await startFixture("hook_create");
+    guarded = await startFixture("hook_create_guarded", { allowLocalRequests: false });
+  });
+  afterAll(async () => {
+    await f?.stop();
+    await guarded?.stop();
+  });
+
+  it("creates a project hook with defaults; secrets are sealed, never returned", async () => {
+    const hook = await f.client.CreateHook({
+      owner: { projectId: 5 },
+      input: {
+        url: "http://127.0.0.1:9/{v}",
+        token: "tok-plain",
+        customHeaders: [{ key: "X-A", value: "header-plain" }],
+        urlVariables: [{ key: "v", value: "variable-plain" }],
+        subgroupEvents: true, // not a project hook switch: ignored
+      },
+    });
+    expect(hook).toMatchObject({
+      projectId: 5,
+      groupId: 0,
+      url: "http://127.0.0.1:9/{v}",
+      pushEvents: true,
+      tagPushEvents: false,
+      subgroupEvents: false,
+      enableSslVerification: true,
+      branchFilterStrategy: "wildcard",
+      alertStatus: "executable",
+      disabledUntil: "",
+      urlVariableKeys: ["v"],
+      customHeaderKeys: ["X-A"],
+      tokenSet: true,
+    });
+    expect(hook.uuid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(JSON.stringify(hook)).not.toMatch(/plain/);
+    const row = await f.svc.deps.prisma.webHook.findUniqueOrThrow({ where: { id: Number(hook.id) } });
+    expect(Buffer.from(row.encryptedSecrets!).toString("latin1")).not.toMatch(/plain/);
+  });
+
+  it("creates a group hook with the group switches", async () => {
+    const hook = await f.client.CreateHook({ owner: { groupId: 3 }, input: { url: "http://127.0.0.1:9/", memberEvents: true, pushEvents: false } });
+    expect(hook).toMatchObject({ groupId: 3, projectId: 0, memberEvents: true, pushEvents: false, tokenSet: false });
+  });
+
+  it.each([
+    [{ url: "" }, { url: ["can't be blank"] }],
+    [{ url: "gopher://x" }, { url: ["is blocked: Only allowed schemes are http, https"] }],
+    [{ url: "http://127.0.0.1/{a}/{b}", urlVariables: [{ key: "a", value: "1" }] }, { url: ['Invalid URL template. Missing keys: ["b"]'] }],
+    [{ url: "http://127.0.0.1/", customHeaders: [{ key: "Bad Header", value: "v" }] }, { custom_headers: ["must be a valid json schema"] }],
+    [{ url: "http://127.0.0.1/", urlVariables: [{ key: "a", value: "" }] }, { url_variables: ["must be a valid json schema"] }],
+    [{ url: "http://127.0.0.1/", branchFilterStrategy: "regex", pushEventsBranchFilter: "[" }, { push_events_branch_filter: ["should be a valid regular expression"] }],
+    [{ url: "http://127.0.0.1/", branchFilterStrategy: "some" }, { branch_filter_strategy: ["is not included in the list"] }],
+  ])("refuses %j", async (input, message) => {
+    const before = await f.svc.deps.prisma.webHook.count();
+    const err = await errorOf(f.client.CreateHook({ owner: { projectId: 5 }, input: input as never }));
+    expect(err?.code).toBe(status.INVALID_ARGUMENT);
+    expect(body(err)).toEqual({ message });
+    expect(await f.svc.deps.prisma.webHook.count()).toBe(before);
+  });
+
+  it("refuses local addresses unless local requests are allowed", async () => {
+    const err = await errorOf(guarded.client.CreateHook({ owner: { projectId: 5 }, input: { url: "http://localhost:9/" } }));
+    expect(body(err)).toEqual({ message: { url: ["is blocked: Requests to localhost are not allowed"] } });
+    const viaVariable = await errorOf(
+      guarded.client.CreateHook({ owner: { projectId: 5 }, input: { url: "http://{h}/", urlVariables: [{ key: "h", value: "10.0.0.1" }] } }),
+    );
+    expect(body(viaVariable)).toEqual({ message: { url: ["is blocked: Requests to the local network are not allowed"] } });
+  });
+
+  it("needs exactly one owner", async () => {
+    expect((await errorOf(f.client.CreateHook({ owner: {}, input: { url: "http://127.0.0.1/" } })))?.code).toBe(status.INVALID_ARGUMENT);
+    expect((await errorOf(f.client.CreateHook({ owner: { projectId: 1, groupId: 1 }, input: { url: "http://127.0.0.1/" } })))?.code).toBe(status.INVALID_ARGUMENT);
+  });
+});
