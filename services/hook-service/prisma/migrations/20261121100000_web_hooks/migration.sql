@@ -88,7 +88,7 @@ CREATE TABLE "web_hook_rate_limits" (
     "window_start" TIMESTAMP(3) NOT NULL,
     "count" INTEGER NOT NULL DEFAULT 0,
 
-    CONSTRAINT "web_hook_rate_limits_pkey" PRIMARY KEY ("key","window_start")
+    CONSTRAINT "web_hook_rate_limits_pkey" PRIMARY KEY ("key")
 );
 
 -- CreateIndex
