@@ -224,7 +224,7 @@ describe("push delivery", () => {
       "User-Agent": "GitLab/18.5.0",
       "Idempotency-Key": got.headers["idempotency-key"],
       "X-Service-Event": "Push Hook",
-      "X-Service-Webhook-UUID": hook.id && got.headers["x-service-webhook-uuid"],
+      "X-Service-Webhook-UUID": got.headers["x-service-webhook-uuid"],
       "X-Service-Instance": s.url,
       "X-Service-Event-UUID": got.headers["x-service-event-uuid"],
       "X-Service-Token": "[REDACTED]",

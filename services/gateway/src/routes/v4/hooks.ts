@@ -3,7 +3,7 @@ import type { HookOwner } from "@quarry/proto/types/hook/v1/HookOwner";
 import { Router, type Request } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { ApiError } from "../../http/errors.ts";
-import { requireUser, scope } from "../../http/auth.ts";
+import { actor, requireUser, scope } from "../../http/auth.ts";
 import { pageRequest } from "../../http/pagination.ts";
 import { p, pageShape, params, z } from "../../http/params.ts";
 import { hookEntity } from "../../entities/hook.ts";
@@ -115,8 +115,7 @@ export function hooksRouter(deps: GatewayDeps): Router {
     },
     group: async (req: Request): Promise<HookOwner> => {
       requireUser(req);
-      const c = ctx(deps, req, undefined as never);
-      const res = await identity.Authorize({ actor: c.actor, action: "admin_group", group: String(req.params.id) }, c.call);
+      const res = await identity.Authorize({ actor: actor(req), action: "admin_group", group: String(req.params.id) }, { requestId: req.requestId });
       return { groupId: res.group!.id };
     },
   };
@@ -208,7 +207,7 @@ export function hooksRouter(deps: GatewayDeps): Router {
   /** GitLab's Gitlab::DataBuilder::Push.build_sample: the default branch's last three commits. */
   async function samplePayload(req: Request, auth: Awaited<ReturnType<typeof authorizeProject>>, trigger: string): Promise<unknown> {
     if (trigger !== "push_events" && trigger !== "tag_push_events") return {};
-    const c = ctx(deps, req, undefined as never);
+    const c = { urls: { base: deps.config.externalUrl }, call: { requestId: req.requestId } };
     const { project } = auth;
     const commits = await deps.repo
       .ListCommits({ diskPath: project.diskPath, refName: project.defaultBranch, defaultBranch: project.defaultBranch, page: 1, perPage: 3 }, c.call)
@@ -284,8 +283,7 @@ export function hooksRouter(deps: GatewayDeps): Router {
 
   /** A group hook's sample: from the first project of the group or its subgroups (GitLab EE's group hook test). */
   async function groupSample(req: Request, o: HookOwner, trigger: string): Promise<unknown> {
-    const c = ctx(deps, req, undefined as never);
-    const list = await identity.ListProjects({ actor: c.actor, namespaceId: o.groupId, includeSubgroups: true, page: { page: 1, perPage: 1 } }, c.call);
+    const list = await identity.ListProjects({ actor: actor(req), namespaceId: o.groupId, includeSubgroups: true, page: { page: 1, perPage: 1 } }, { requestId: req.requestId });
     const first = list.projects[0];
     if (!first) throw new ApiError(422, { message: "Ensure the group has a project with commits." });
     const projectReq = Object.assign(Object.create(req) as Request, { params: { ...req.params, id: String(first.id) } });
