@@ -93,13 +93,18 @@ describe("executeHook", () => {
       expect(s).toMatchObject({ recentFailures: 4, backoffCount: 1 });
       expect(s.disabledUntil!.getTime() - t0).toBeGreaterThanOrEqual(60_000);
       expect(s.disabledUntil!.getTime() - t0).toBeLessThan(120_000);
+      // A failure while disabled (a test or resend) does not count.
+      await executeHook(f.svc.deps, hook, delivery());
+      expect(await state()).toMatchObject({ recentFailures: 4, backoffCount: 1 });
+      // Once the disablement has run out, the next failure disables it for twice as long.
+      await f.svc.deps.prisma.webHook.update({ where: { id: hook.id }, data: { disabledUntil: new Date(Date.now() - 1000) } });
       t0 = Date.now();
       await executeHook(f.svc.deps, hook, delivery());
       s = await state();
       expect(s).toMatchObject({ recentFailures: 5, backoffCount: 2 });
       expect(s.disabledUntil!.getTime() - t0).toBeGreaterThanOrEqual(120_000);
 
-      await f.svc.deps.prisma.webHook.update({ where: { id: hook.id }, data: { recentFailures: PERMANENTLY_DISABLED_AFTER - 1 } });
+      await f.svc.deps.prisma.webHook.update({ where: { id: hook.id }, data: { recentFailures: PERMANENTLY_DISABLED_AFTER - 1, disabledUntil: new Date(Date.now() - 1000) } });
       await executeHook(f.svc.deps, hook, delivery());
       expect(await state()).toMatchObject({ recentFailures: 40, permanentlyDisabled: true, disabledUntil: null });
       expect((await f.client.GetHook({ owner: { projectId: 1 }, hookId: hook.id })).alertStatus).toBe("disabled");

@@ -93,10 +93,11 @@ async function recordOutcome(deps: HookDeps, hookId: number, success: boolean): 
     return;
   }
   await deps.prisma.$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<{ recent_failures: number; backoff_count: number; permanently_disabled: boolean }[]>`
-      SELECT recent_failures, backoff_count, permanently_disabled FROM web_hooks WHERE id = ${hookId} FOR UPDATE`;
+    const rows = await tx.$queryRaw<{ recent_failures: number; backoff_count: number; permanently_disabled: boolean; disabled_until: Date | null }[]>`
+      SELECT recent_failures, backoff_count, permanently_disabled, disabled_until FROM web_hooks WHERE id = ${hookId} FOR UPDATE`;
     const h = rows[0];
-    if (!h || h.permanently_disabled) return;
+    // GitLab's backoff! counts only failures of an executable hook (not those of a test or resend while disabled).
+    if (!h || h.permanently_disabled || (h.disabled_until && new Date(h.disabled_until) > new Date())) return;
     const failures = h.recent_failures + 1;
     if (failures >= PERMANENTLY_DISABLED_AFTER) {
       await tx.webHook.update({ where: { id: hookId }, data: { recentFailures: failures, permanentlyDisabled: true, disabledUntil: null } });
