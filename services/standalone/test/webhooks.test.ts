@@ -114,6 +114,11 @@ describe("project hooks CRUD", () => {
     expect(updated).toMatchObject({ name: "renamed", issues_events: false, push_events: true, branch_filter_strategy: "all_branches", push_events_branch_filter: null });
     expect(updated.url_variables).toEqual([{ key: "path" }]);
     expect(updated.custom_headers).toEqual([{ key: "X-Custom" }]);
+    const merged = await s.api(`/projects/${project.id}/hooks/${created.id}`, { method: "PUT", json: { custom_headers: [{ key: "X-Second", value: "v2" }] } });
+    expect(((await merged.json()) as { custom_headers: unknown }).custom_headers).toEqual([{ key: "X-Custom" }, { key: "X-Second" }]);
+    const empty = await s.api(`/projects/${project.id}/hooks/${created.id}`, { method: "PUT", json: {} });
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toEqual({ error: "No parameters provided" });
 
     const del = await s.api(`/projects/${project.id}/hooks/${created.id}`, { method: "DELETE" });
     expect(del.status).toBe(204);

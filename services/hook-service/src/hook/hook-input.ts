@@ -75,24 +75,25 @@ export async function applyHookInput(
   let headerKeys = was?.customHeaderKeys ?? [];
   let variableKeys = was?.urlVariableKeys ?? [];
 
+  // Given headers and variables are merged into the stored ones (GitLab's update_hook_params).
   if (!current || input.setCustomHeaders) {
-    secrets.headers = keyValues(input.customHeaders, "custom_headers", HEADER_NAME, errors);
-    headerKeys = Object.keys(secrets.headers);
+    const given = keyValues(input.customHeaders, "custom_headers", HEADER_NAME, errors);
+    secrets.headers = { ...secrets.headers, ...given };
+    headerKeys = [...headerKeys, ...Object.keys(given).filter((k) => !headerKeys.includes(k))];
   }
-  if (!current || input.setUrlVariables) {
-    secrets.variables = keyValues(input.urlVariables, "url_variables", VARIABLE_KEY, errors);
-    variableKeys = Object.keys(secrets.variables);
-  }
+  const givenVariables = !current || input.setUrlVariables ? keyValues(input.urlVariables, "url_variables", VARIABLE_KEY, errors) : {};
   if (input.token !== undefined) secrets.token = input.token === "" ? null : input.token;
 
   if (current && input.url !== undefined && input.url !== was!.url) {
     // GitLab's reset_token / reset_url_variables: a new URL does not inherit secrets meant for the old one.
     if (input.token === undefined) secrets.token = null;
-    if (!input.setUrlVariables && variableKeys.length > 0) {
+    if (Object.keys(givenVariables).length === 0) {
       secrets.variables = {};
       variableKeys = [];
     }
   }
+  secrets.variables = { ...secrets.variables, ...givenVariables };
+  variableKeys = [...variableKeys, ...Object.keys(givenVariables).filter((k) => !variableKeys.includes(k))];
 
   if (url.trim() === "") add(errors, "url", "can't be blank");
   else {

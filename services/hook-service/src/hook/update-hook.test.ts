@@ -26,8 +26,14 @@ describe("UpdateHook", () => {
     const hook = await f.client.UpdateHook({ owner: { projectId: 8 }, hookId: id, input: { name: "n", tagPushEvents: true } });
     expect(hook).toMatchObject({ name: "n", tagPushEvents: true, pushEvents: true, url: "http://127.0.0.1:9/{v}", customHeaderKeys: ["X-H"], urlVariableKeys: ["v"] });
     expect(await secretsOf(id)).toEqual({ token: "t1", headers: { "X-H": "h1" }, variables: { v: "x" } });
-    await f.client.UpdateHook({ owner: { projectId: 8 }, hookId: id, input: { token: "", setCustomHeaders: true, customHeaders: [] } });
-    expect(await secretsOf(id)).toEqual({ token: null, headers: {}, variables: { v: "x" } });
+    // Given headers and variables are merged by name (GitLab's update_hook_params); an empty token clears it.
+    const merged = await f.client.UpdateHook({
+      owner: { projectId: 8 },
+      hookId: id,
+      input: { token: "", setCustomHeaders: true, customHeaders: [{ key: "X-New", value: "n" }, { key: "X-H", value: "h2" }], setUrlVariables: true, urlVariables: [{ key: "w", value: "z" }] },
+    });
+    expect(merged).toMatchObject({ customHeaderKeys: ["X-H", "X-New"], urlVariableKeys: ["v", "w"] });
+    expect(await secretsOf(id)).toEqual({ token: null, headers: { "X-H": "h2", "X-New": "n" }, variables: { v: "x", w: "z" } });
   });
 
   it("a new URL drops the token and URL variables unless they are given again", async () => {

@@ -149,6 +149,7 @@ export function hooksRouter(deps: GatewayDeps): Router {
 
     r.put(`${base}/:hook_id`, scope("write"), async (req, res) => {
       const q = params(req, { ...hookShape(kind, false), ...hookIdShape });
+      if (!Object.entries(q).some(([k, v]) => v !== undefined && k !== "hook_id")) throw new ApiError(400, { error: "No parameters provided" });
       const c = ctx(deps, req, res);
       const updated = await hook.UpdateHook({ owner: await owner(req), hookId: q.hook_id as number, input: hookInput(q) }, c.call);
       res.json(hookEntity(updated));
