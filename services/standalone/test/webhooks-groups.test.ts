@@ -90,4 +90,53 @@ describe("group hooks", () => {
     await api.GroupHooks.remove(top.id, added.id);
     expect(await api.GroupHooks.all(top.id)).toEqual([]);
   });
+
+  it("project_events and subgroup_events: projects created or deleted and subgroups created anywhere below the group", async () => {
+    const api = s.gitlab();
+    const top = await api.Groups.create("Org", "org-hooks");
+    const hook = (await (await s.api(`/groups/${top.id}/hooks`, {
+      method: "POST",
+      json: { url: `${r.url}/org`, push_events: false, project_events: true, subgroup_events: true },
+    })).json()) as { id: number };
+    const seen = () => r.requests.filter((q) => q.path === "/org");
+
+    const team = await api.Groups.create("Team", "team", { parentId: top.id });
+    const sub = await waitFor(() => seen().find((q) => q.json.event_name === "subgroup_create"), { message: "subgroup_create" });
+    expect(sub.headers["x-service-event"]).toBe("Subgroup Hook");
+    expect(sub.json).toEqual({
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      event_name: "subgroup_create",
+      name: "Team",
+      path: "team",
+      full_path: "org-hooks/team",
+      group_id: team.id,
+      parent_group_id: top.id,
+      parent_name: "Org",
+      parent_path: "org-hooks",
+      parent_full_path: "org-hooks",
+    });
+
+    const project = await api.Projects.create({ name: "svc", namespaceId: team.id } as never);
+    const created = await waitFor(() => seen().find((q) => q.json.event_name === "project_create"), { message: "project_create" });
+    expect(created.headers["x-service-event"]).toBe("Project Hook");
+    expect(created.json).toMatchObject({ event_name: "project_create", project_id: project.id, path_with_namespace: "org-hooks/team/svc", project_visibility: "private" });
+    expect(created.json).not.toHaveProperty("event_id");
+
+    await api.Projects.remove(project.id);
+    const destroyed = await waitFor(() => seen().find((q) => q.json.event_name === "project_destroy"), { message: "project_destroy" });
+    expect(destroyed.json).toMatchObject({ project_id: project.id, path_with_namespace: "org-hooks/team/svc" });
+
+    // A personal project concerns no group: by the time a later group project arrives, it has not.
+    await api.Projects.create({ name: "mine" } as never);
+    const later = await api.Projects.create({ name: "later", namespaceId: top.id } as never);
+    await waitFor(() => seen().find((q) => q.json.project_id === later.id), { message: "later project_create" });
+    expect(seen().filter((q) => q.json.event_name === "project_create").map((q) => q.json.name)).toEqual(["svc", "later"]);
+
+    const triggers = await waitFor(async () => {
+      const list = (await (await s.api(`/groups/${top.id}/hooks/${hook.id}/events`)).json()) as { trigger: string }[];
+      return list.length === 4 && list;
+    });
+    expect(triggers.map((e) => e.trigger).sort()).toEqual(["project_hooks", "project_hooks", "project_hooks", "subgroup_hooks"]);
+  });
 });

@@ -15,6 +15,10 @@ export interface EventKind {
 export const EVENT_KINDS: Record<string, EventKind> = {
   push: { switch: "pushEvents", trigger: "push_hooks", header: "Push Hook" },
   tag_push: { switch: "tagPushEvents", trigger: "tag_push_hooks", header: "Tag Push Hook" },
+  // Group hooks only: projects created or deleted in the group, subgroups created in it.
+  project_create: { switch: "projectEvents", trigger: "project_hooks", header: "Project Hook" },
+  project_destroy: { switch: "projectEvents", trigger: "project_hooks", header: "Project Hook" },
+  group_create: { switch: "subgroupEvents", trigger: "subgroup_hooks", header: "Subgroup Hook" },
 };
 
 /** X-Service-Event by trigger, for resends and tests. */

@@ -1,5 +1,6 @@
-// Bus event → one queued delivery per matching hook (GitLab's project.execute_hooks +
-// group hooks of the project's group and its ancestors).
+// Bus event → one queued delivery per matching hook (GitLab's project.execute_hooks, and group
+// hooks of the group concerned and all its ancestors).
+import { status } from "@grpc/grpc-js";
 import type { BusMessage } from "@quarry/bus";
 import type { HookDeps } from "../deps.ts";
 import type { WebHook } from "../generated/prisma/client.ts";
@@ -7,26 +8,39 @@ import { toEventRecord } from "../hook/record-event.ts";
 import { branchFilterPasses } from "./branch-filter.ts";
 import { EVENT_KINDS, eventUuid, idempotencyKey } from "./events.ts";
 
+type Actor = { userId: number; isAdmin: boolean };
+type Payload = Record<string, unknown>;
+
 /**
- * The project's group and all its ancestors, nearest first; [] for personal projects. Asked as an
- * administrator (identity-service counts that only for a real user id: the event's user, else root).
+ * Asked as an administrator: identity-service counts that only for a real user id (the event's
+ * user, else root).
  */
-export async function projectGroupChain(deps: HookDeps, projectId: number, userId = 1): Promise<number[]> {
-  const ADMIN = { userId: userId > 0 ? userId : 1, isAdmin: true };
-  const project = await deps.identity.GetProject({ actor: ADMIN, idOrPath: String(projectId) });
+const adminActor = (userId: unknown): Actor => ({ userId: Number(userId) > 0 ? Number(userId) : 1, isAdmin: true });
+
+const isNotFound = (err: unknown) => (err as { code?: number }).code === status.NOT_FOUND;
+
+/** A group and all its ancestors, nearest first. */
+export async function groupChain(deps: HookDeps, actor: Actor, groupId: number): Promise<number[]> {
   const chain: number[] = [];
-  if (project.namespace?.kind !== "group") return chain;
-  let id = Number(project.namespace.id);
+  let id = groupId;
   while (id > 0 && !chain.includes(id)) {
     chain.push(id);
-    const group = await deps.identity.GetGroup({ actor: ADMIN, idOrPath: String(id) });
+    const group = await deps.identity.GetGroup({ actor, idOrPath: String(id) });
     id = Number(group.parentId);
   }
   return chain;
 }
 
+/** The project's group and all its ancestors, nearest first; [] for personal projects. */
+export async function projectGroupChain(deps: HookDeps, projectId: number, userId = 1): Promise<number[]> {
+  const actor = adminActor(userId);
+  const project = await deps.identity.GetProject({ actor, idOrPath: String(projectId) });
+  if (project.namespace?.kind !== "group") return [];
+  return groupChain(deps, actor, Number(project.namespace.id));
+}
+
 /** Whether a hook takes a new event now: enabled switch, branch filter, not disabled (GitLab drops those). */
-export function hookMatches(hook: WebHook, eventName: string, payload: Record<string, unknown>, now: Date): boolean {
+export function hookMatches(hook: WebHook, eventName: string, payload: Payload, now: Date): boolean {
   const kind = EVENT_KINDS[eventName];
   if (!kind || !hook[kind.switch]) return false;
   if (hook.permanentlyDisabled || (hook.disabledUntil && hook.disabledUntil > now)) return false;
@@ -35,9 +49,77 @@ export function hookMatches(hook: WebHook, eventName: string, payload: Record<st
 }
 
 /** The payload as sent: GitLab's, without our internal event_id. */
-export function hookPayload(data: Record<string, unknown>): Record<string, unknown> {
+export function hookPayload(data: Payload): Payload {
   const { event_id: _omit, ...rest } = data;
   return rest;
+}
+
+interface Targets {
+  hooks: WebHook[];
+  payload: Payload;
+}
+
+/** Push and tag push: the project's hooks and its groups' hooks; the payload as published. */
+async function pushTargets(deps: HookDeps, data: Payload, sw: string): Promise<Targets | null> {
+  const projectId = Number(data.project_id);
+  if (!Number.isSafeInteger(projectId) || projectId <= 0) return null;
+  const hooks = await deps.prisma.webHook.findMany({ where: { projectId, [sw]: true } });
+  if ((await deps.prisma.webHook.count({ where: { groupId: { not: null }, [sw]: true } })) > 0) {
+    const groups = await projectGroupChain(deps, projectId, Number(data.user_id)).catch((err: unknown) => {
+      if (isNotFound(err)) return [] as number[]; // the project is gone; anything else: the bus redelivers
+      throw err;
+    });
+    if (groups.length) hooks.push(...(await deps.prisma.webHook.findMany({ where: { groupId: { in: groups }, [sw]: true } })));
+  }
+  return { hooks, payload: hookPayload(data) };
+}
+
+/** Group hooks of `start` and its ancestors having the switch on (no identity call when none could match). */
+async function groupHooks(deps: HookDeps, sw: string, start: () => Promise<number>): Promise<WebHook[]> {
+  if ((await deps.prisma.webHook.count({ where: { groupId: { not: null }, [sw]: true } })) === 0) return [];
+  let groups: number[];
+  try {
+    groups = await groupChain(deps, adminActor(1), await start());
+  } catch (err) {
+    if (isNotFound(err)) return [];
+    throw err;
+  }
+  return deps.prisma.webHook.findMany({ where: { groupId: { in: groups }, [sw]: true } });
+}
+
+/** project_create / project_destroy: hooks of the project's group and ancestors (GitLab's project_hooks). */
+async function projectEventTargets(deps: HookDeps, data: Payload, sw: string): Promise<Targets | null> {
+  const fullPath = String(data.path_with_namespace ?? "");
+  const namespace = fullPath.includes("/") ? fullPath.slice(0, fullPath.lastIndexOf("/")) : "";
+  if (!namespace) return null;
+  // By path: a destroyed project can no longer be looked up, its group can (user namespaces are NOT_FOUND here).
+  const hooks = await groupHooks(deps, sw, async () => Number((await deps.identity.GetGroup({ actor: adminActor(1), idOrPath: namespace })).id));
+  return { hooks, payload: hookPayload(data) };
+}
+
+/** group_create of a subgroup: hooks of its parent and the parent's ancestors, GitLab's subgroup payload. */
+async function subgroupTargets(deps: HookDeps, data: Payload, sw: string): Promise<Targets | null> {
+  const parentId = Number(data.parent_id);
+  if (!Number.isSafeInteger(parentId) || parentId <= 0) return null;
+  const hooks = await groupHooks(deps, sw, async () => parentId);
+  if (!hooks.length) return { hooks, payload: {} };
+  const parent = await deps.identity.GetGroup({ actor: adminActor(1), idOrPath: String(parentId) });
+  return {
+    hooks,
+    payload: {
+      created_at: data.created_at,
+      updated_at: data.updated_at,
+      event_name: "subgroup_create",
+      name: data.name,
+      path: data.path,
+      full_path: data.full_path,
+      group_id: data.group_id,
+      parent_group_id: parentId,
+      parent_name: parent.name,
+      parent_path: parent.path,
+      parent_full_path: parent.fullPath,
+    },
+  };
 }
 
 /**
@@ -47,30 +129,24 @@ export function hookPayload(data: Record<string, unknown>): Record<string, unkno
 export async function fanOut(deps: HookDeps, msg: BusMessage<unknown>): Promise<number> {
   const record = toEventRecord(msg);
   const kind = EVENT_KINDS[record.eventName];
-  const data = msg.data as Record<string, unknown> | null;
-  if (!kind || !data || typeof data !== "object") return 0;
-  const projectId = Number(data.project_id);
-  if (!Number.isSafeInteger(projectId) || projectId <= 0) return 0;
-
-  const hooks = await deps.prisma.webHook.findMany({ where: { projectId, [kind.switch]: true } });
-  if ((await deps.prisma.webHook.count({ where: { groupId: { not: null }, [kind.switch]: true } })) > 0) {
-    const groups = await projectGroupChain(deps, projectId, Number(data.user_id) || 1).catch((err: unknown) => {
-      // The project is gone (or identity is unreachable, and the bus will redeliver).
-      if ((err as { code?: number }).code === 5) return [] as number[];
-      throw err;
-    });
-    if (groups.length) hooks.push(...(await deps.prisma.webHook.findMany({ where: { groupId: { in: groups }, [kind.switch]: true } })));
-  }
+  const data = msg.data as Payload | null;
+  if (!kind || !data || typeof data !== "object" || Array.isArray(data)) return 0;
+  const targets =
+    record.eventName === "push" || record.eventName === "tag_push"
+      ? await pushTargets(deps, data, kind.switch)
+      : record.eventName === "group_create"
+        ? await subgroupTargets(deps, data, kind.switch)
+        : await projectEventTargets(deps, data, kind.switch);
+  if (!targets) return 0;
   const now = new Date();
-  const matching = hooks.filter((h) => hookMatches(h, record.eventName, data, now));
+  const matching = targets.hooks.filter((h) => hookMatches(h, record.eventName, data, now));
   if (!matching.length) return 0;
-  const payload = hookPayload(data);
   const result = await deps.prisma.webHookDelivery.createMany({
     data: matching.map((h) => ({
       hookId: h.id,
       eventId: record.eventId,
       trigger: kind.trigger,
-      payload: payload as object,
+      payload: targets.payload as object,
       idempotencyKey: idempotencyKey(record.eventId, h.id),
       eventUuid: eventUuid(record.eventId),
     })),
