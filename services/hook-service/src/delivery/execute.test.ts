@@ -68,6 +68,33 @@ describe("executeHook", () => {
     expect(log.internalErrorMessage).toMatch(/ECONNREFUSED/);
   });
 
+  it("times out, follows no redirect, and verifies TLS certificates unless told not to", async () => {
+    const hook = await newHook(f);
+    const quick = { ...f.svc.deps, settings: { ...f.svc.deps.settings, timeoutMs: 200 } };
+    r.queue.push({ status: 0 });
+    const timedOut = await executeHook(quick, hook, delivery());
+    expect(timedOut).toMatchObject({ status: null, success: false, retryable: true, error: "execution expired" });
+
+    const before = r.requests.length;
+    r.queue.push({ status: 302 });
+    expect(await executeHook(f.svc.deps, hook, delivery())).toMatchObject({ status: 302, success: false, retryable: false });
+    expect(r.requests.slice(before).map((q) => q.path)).toEqual(["/x"]);
+
+    const tls = await startReceiver(200, { tls: true });
+    try {
+      const verified = await newHook(f, { url: tls.url });
+      const refused = await executeHook(f.svc.deps, verified, delivery());
+      expect(refused).toMatchObject({ status: null, success: false });
+      expect(refused.error).toMatch(/self[- ]signed/i);
+      expect(tls.requests).toHaveLength(0);
+      const unverified = await newHook(f, { url: tls.url, enableSslVerification: false });
+      expect(await executeHook(f.svc.deps, unverified, delivery())).toMatchObject({ status: 200, success: true });
+      expect(tls.requests).toHaveLength(1);
+    } finally {
+      await tls.close();
+    }
+  });
+
   it("re-checks the address at delivery: a local address is refused without local requests allowed", async () => {
     // Stored directly (as if DNS had pointed elsewhere when it was saved), delivered by a service that refuses local addresses.
     const hook = await guarded.svc.deps.prisma.webHook.create({ data: { projectId: 1, url: `${r.url}/x`, uuid: "33333333-3333-4333-8333-333333333333" } });

@@ -1,7 +1,7 @@
 // Fan-out from the bus and the delivery worker: real bus, PostgreSQL and HTTP receiver.
 import { Subjects } from "@quarry/bus";
 import { silentLogger } from "@quarry/logger";
-import { waitFor } from "@quarry/testing";
+import { createTestDatabase, waitFor } from "@quarry/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHookService } from "../server.ts";
 import { FAST, pushEvent, startFixture, startReceiver, type Fixture, type Receiver } from "../test-fixture.ts";
@@ -125,6 +125,51 @@ describe("fan-out and delivery worker", () => {
       expect(new Set(at(p).map((q) => q.headers["idempotency-key"])).size).toBe(30);
     } finally {
       await second.stop();
+    }
+  });
+
+  it("a delivery waiting for its retry is sent by the next service started on the database", async () => {
+    const db = await createTestDatabase("hook_restart");
+    const options = {
+      databaseUrl: db.url,
+      grpcAddress: "127.0.0.1:0",
+      identityAddress: "127.0.0.1:1",
+      repoAddress: "127.0.0.1:1",
+      deadlineMs: 5000,
+      encryptionKey: "k".repeat(32),
+      allowLocalRequests: true,
+      bus: f.bus,
+      log: silentLogger(),
+    };
+    try {
+      // A service whose retries are an hour apart fails once and goes away…
+      const first = await startHookService({ ...options, settings: { ...FAST, retryBaseMs: 3600_000 } });
+      const p = project++;
+      const hook = await first.deps.prisma.webHook.create({ data: { projectId: p, url: `${r.url}/p${p}`, uuid: "66666666-6666-4666-8666-666666666666" } });
+      r.queue.push({ status: 500 });
+      const keys = { idempotencyKey: idempotencyKey("restart", hook.id), eventUuid: idempotencyKey("restart", 0) };
+      await first.deps.prisma.webHookDelivery.create({ data: { hookId: hook.id, eventId: "restart", trigger: "push_hooks", payload: { n: 1 }, ...keys } });
+      first.deps.wake();
+      const pending = await waitFor(async () => {
+        const d = await first.deps.prisma.webHookDelivery.findFirst({ where: { hookId: hook.id } });
+        return d?.attempts === 1 && d;
+      }, { message: "first attempt" });
+      await first.stop();
+      expect(pending.state).toBe("pending");
+      expect(pending.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + 3000_000);
+
+      // …time passes (the retry is due), and the service started next sends it.
+      const second = await startHookService({ ...options, settings: FAST });
+      try {
+        await second.deps.prisma.webHookDelivery.update({ where: { id: pending.id }, data: { nextAttemptAt: new Date() } });
+        second.deps.wake();
+        await waitFor(async () => (await second.deps.prisma.webHookDelivery.findUniqueOrThrow({ where: { id: pending.id } })).state === "delivered");
+        expect(at(p).map((q) => q.headers["idempotency-key"])).toEqual([keys.idempotencyKey, keys.idempotencyKey]);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await db.drop();
     }
   });
 });
