@@ -188,7 +188,8 @@ export function hooksRouter(deps: GatewayDeps): Router {
       const c = ctx(deps, req, res);
       if (kind === "group") {
         const o = await owner(req);
-        // Group hooks are tested with the group's first project; only push samples are built.
+        await hook.GetHook({ owner: o, hookId: q.hook_id }, c.call);
+        // Group hooks are tested with a project of the group; only push samples are built.
         const sample = await groupSample(req, o, q.trigger);
         await hook.TestHook({ owner: o, hookId: q.hook_id, trigger: q.trigger, payloadJson: JSON.stringify(sample), userId: c.actor.userId }, c.call);
       } else {
