@@ -1,7 +1,16 @@
-import type { EventBus, Subscription } from "@quarry/bus";
+import type { BusMessage, EventBus, Subscription } from "@quarry/bus";
 import type { HookDeps } from "../deps.ts";
 import { fanOut } from "../delivery/fan-out.ts";
 import { recordEvent } from "./record-event.ts";
+
+/** A destroyed project's hooks go with it (with their records and queued deliveries), as in GitLab. */
+export async function dropHooksOfDestroyedProject(deps: Pick<HookDeps, "prisma">, msg: BusMessage<unknown>): Promise<number> {
+  const data = msg.data as { event_name?: unknown; project_id?: unknown } | null;
+  if (!data || data.event_name !== "project_destroy") return 0;
+  const projectId = Number(data.project_id);
+  if (!Number.isSafeInteger(projectId) || projectId <= 0) return 0;
+  return (await deps.prisma.webHook.deleteMany({ where: { projectId } })).count;
+}
 
 /** Bus subjects hook-service consumes; tests point them at a private prefix. */
 export interface HookSubjects {
@@ -25,6 +34,7 @@ export async function subscribeToEvents(bus: EventBus, deps: HookDeps, subjects:
   const handler = async (msg: Parameters<typeof record>[0]) => {
     const inserted = await record(msg);
     const queued = await fanOut(deps, msg);
+    await dropHooksOfDestroyedProject(deps, msg);
     deps.log.debug({ subject: msg.subject, id: msg.id, inserted, queued }, "event recorded");
   };
   const subs: Subscription[] = [];
