@@ -24,6 +24,8 @@ export interface MirrorTestContext {
   storage: string;
   /** Starts a mirror-service on the shared database (tests may run two, or restart one). */
   startMirror(o?: Partial<MirrorServiceOptions>): Promise<{ svc: RunningMirrorService; client: PromiseClient<MirrorServiceDefinition> }>;
+  /** Stops every mirror-service started so far (between tests: they share the bus's durables). */
+  stopMirrors(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -35,7 +37,14 @@ export async function setUp(prefix: string): Promise<MirrorTestContext> {
   const repoSvc = await startRepoService({ databaseUrl: repoDb.url, grpcAddress: "127.0.0.1:0", storageRoot: storage, bus, log });
   const repo = createClient(repoV1.RepoService, repoSvc.address, { deadlineMs: 10_000 });
   const started: { svc: RunningMirrorService; client: PromiseClient<MirrorServiceDefinition> }[] = [];
+  const stopMirrors = async () => {
+    for (const s of started.splice(0)) {
+      s.client.close();
+      await s.svc.stop().catch(() => {});
+    }
+  };
   return {
+    stopMirrors,
     mirrorDb,
     repoSvc,
     repo,
@@ -59,10 +68,7 @@ export async function setUp(prefix: string): Promise<MirrorTestContext> {
       return s;
     },
     async close() {
-      for (const s of started) {
-        s.client.close();
-        await s.svc.stop().catch(() => {});
-      }
+      await stopMirrors();
       repo.close();
       await repoSvc.stop();
       await bus.close();
