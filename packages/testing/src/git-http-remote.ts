@@ -21,6 +21,8 @@ export interface GitHttpRemote {
   refs(name: string): Record<string, string>;
   /** The Authorization headers seen, in order (to check what clients sent). */
   authorizations: string[];
+  /** Holds every request until the returned function is called (to observe work in progress). */
+  pause(): () => void;
   close(): Promise<void>;
 }
 
@@ -36,7 +38,9 @@ export async function startGitHttpRemote(o: { username: string; password: string
   const expected = "Basic " + Buffer.from(`${o.username}:${o.password}`).toString("base64");
   const authorizations: string[] = [];
 
-  const handle = (req: IncomingMessage, res: ServerResponse) => {
+  let gate: Promise<void> | null = null;
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    if (gate) await gate;
     const auth = req.headers.authorization ?? "";
     if (auth) authorizations.push(auth);
     if (auth !== expected) {
@@ -90,7 +94,7 @@ export async function startGitHttpRemote(o: { username: string; password: string
     });
   };
 
-  const server = createServer(handle);
+  const server = createServer((req, res) => void handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const repositoryPath = (name: string) => path.join(root, `${name}.git`);
@@ -99,6 +103,14 @@ export async function startGitHttpRemote(o: { username: string; password: string
     root,
     authorizations,
     repositoryPath,
+    pause() {
+      let release!: () => void;
+      gate = new Promise<void>((r) => (release = r));
+      return () => {
+        gate = null;
+        release();
+      };
+    },
     createRepository(name) {
       const dir = repositoryPath(name);
       execFileSync("git", ["init", "--quiet", "--bare", "--initial-branch=main", dir], { env: cleanEnv() });
