@@ -11,6 +11,8 @@ export const Subjects = {
   groupCreate: "quarry.identity.group_create",
   push: "quarry.repo.push",
   tagPush: "quarry.repo.tag_push",
+  /** Work for mirror-service: push one mirror (scheduled by the sync endpoint or a push). */
+  mirrorSync: "quarry.mirror.sync",
 } as const;
 
 export type Subject = (typeof Subjects)[keyof typeof Subjects];
@@ -140,6 +142,11 @@ export interface PushEvent {
   repository: PushEventRepository;
 }
 
+/** A scheduled push-mirror sync (work message; the mirror row in mirror-service is the truth). */
+export interface MirrorSyncRequest {
+  mirror_id: number;
+}
+
 /** Payload type per subject, for typed publish/subscribe helpers in services. */
 export interface EventPayloads {
   [Subjects.userCreate]: UserCreateEvent;
@@ -148,4 +155,5 @@ export interface EventPayloads {
   [Subjects.groupCreate]: GroupCreateEvent;
   [Subjects.push]: PushEvent;
   [Subjects.tagPush]: PushEvent;
+  [Subjects.mirrorSync]: MirrorSyncRequest;
 }

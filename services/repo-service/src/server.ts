@@ -15,6 +15,7 @@ import { compareRefs } from "./repository/compare-refs.ts";
 import { commitFiles } from "./repository/commit-files.ts";
 import { cherryPickCommit, revertCommit } from "./repository/pick-commit.ts";
 import { updateSubmodule } from "./repository/update-submodule.ts";
+import { updateRemoteMirror } from "./repository/update-remote-mirror.ts";
 import { createBranch } from "./repository/create-branch.ts";
 import { createRepository } from "./repository/create-repository.ts";
 import { createTag } from "./repository/create-tag.ts";
@@ -88,6 +89,7 @@ export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinitio
     CherryPickCommit: cherryPickCommit(deps),
     RevertCommit: revertCommit(deps),
     UpdateSubmodule: updateSubmodule(deps),
+    UpdateRemoteMirror: updateRemoteMirror(deps),
   };
 }
 

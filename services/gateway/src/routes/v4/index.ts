@@ -14,6 +14,7 @@ import { projectsRouter } from "./projects.ts";
 import { protectedBranchesRouter } from "./protected-branches.ts";
 import { tagsRouter } from "./tags.ts";
 import { repositoryRouter } from "./repository.ts";
+import { remoteMirrorsRouter } from "./remote-mirrors.ts";
 import { jobArtifactsRouter } from "./job-artifacts.ts";
 import { runnerJobsRouter } from "./runner-jobs.ts";
 import { runnersRouter } from "./runners.ts";
@@ -39,6 +40,7 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(repositoryRouter(deps));
   r.use(submodulesRouter(deps));
   r.use(jobTokenScopeRouter(deps));
+  r.use(remoteMirrorsRouter(deps));
   r.use(runnersRouter(deps));
   r.use(runnerJobsRouter(deps));
   // Before any router with /projects/:id/jobs/:job_id: `artifacts` is not a job id.
