@@ -332,27 +332,33 @@ describe("push delivery", () => {
     expect(missing.status).toBe(404);
   });
 
-  it("disables a failing hook temporarily after four failures; it gets no new events; a successful resend re-enables it", async () => {
+  it("disables a failing hook temporarily after four failed deliveries; it gets no new events; a successful resend re-enables it", async () => {
     const failing = await receiver(500);
     const healthy = await receiver();
     const project = await createProject();
     const hook = await createHook(project.id, { url: failing.url });
     await createHook(project.id, { url: healthy.url });
-    await commitFile(project.id, "f1.txt"); // 3 attempts
-    await waitFor(() => failing.requests.length === 3, { message: "three attempts" });
-    await commitFile(project.id, "f2.txt"); // the 4th failure disables it
+    const hookState = async () => (await (await s.api(`/projects/${project.id}/hooks/${hook.id}`)).json()) as Record<string, any>;
+    // Each push is one delivery of 3 attempts (maxAttempts 3): one failure, not three.
+    for (let i = 1; i <= 3; i++) {
+      await commitFile(project.id, `f${i}.txt`);
+      await waitFor(() => failing.requests.length === 3 * i, { message: `delivery ${i} exhausted` });
+      await waitFor(() => healthy.requests.length === i, { message: `delivery ${i} at the healthy hook` });
+    }
+    expect(await hookState()).toMatchObject({ alert_status: "executable", disabled_until: null });
+    await commitFile(project.id, "f4.txt"); // the 4th failed delivery disables it
     const disabled = await waitFor(async () => {
-      const h = (await (await s.api(`/projects/${project.id}/hooks/${hook.id}`)).json()) as Record<string, any>;
+      const h = await hookState();
       return h.alert_status === "temporarily_disabled" && h;
     }, { message: "temporarily disabled" });
     expect(Date.parse(disabled.disabled_until)).toBeGreaterThan(Date.now());
-    expect(failing.requests).toHaveLength(4);
+    expect(failing.requests).toHaveLength(12);
 
-    await commitFile(project.id, "f3.txt");
-    await waitFor(() => healthy.requests.length === 3, { message: "third push at the healthy hook" });
+    await commitFile(project.id, "f5.txt");
+    await waitFor(() => healthy.requests.length === 5, { message: "fifth push at the healthy hook" });
     const list = await events(project.id, hook.id);
-    expect(list).toHaveLength(4);
-    expect(failing.requests).toHaveLength(4);
+    expect(list).toHaveLength(12);
+    expect(failing.requests).toHaveLength(12);
 
     failing.defaultStatus = 200;
     const res = await s.api(`/projects/${project.id}/hooks/${hook.id}/events/${list[0]!.id}/resend`, { method: "POST" });

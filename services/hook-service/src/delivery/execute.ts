@@ -113,8 +113,12 @@ async function recordOutcome(deps: HookDeps, hookId: number, success: boolean): 
   });
 }
 
-/** Sends `delivery` to `hook` once and records the attempt. Never throws for delivery failures. */
-export async function executeHook(deps: HookDeps, hook: WebHook, delivery: Delivery): Promise<ExecutionResult> {
+/**
+ * Sends `delivery` to `hook` once and records the attempt. Never throws for delivery failures.
+ * `retriesLeft`: the worker will try a retryable failure again, so it does not count towards
+ * auto-disabling yet — a delivery counts once, by its final outcome, as one GitLab execution does.
+ */
+export async function executeHook(deps: HookDeps, hook: WebHook, delivery: Delivery, options: { retriesLeft?: boolean } = {}): Promise<ExecutionResult> {
   const secrets = openSecrets(deps, hook);
   const headers: Record<string, string> = {};
   hook.customHeaderKeys.forEach((k) => {
@@ -163,12 +167,13 @@ export async function executeHook(deps: HookDeps, hook: WebHook, delivery: Deliv
       eventUuid: delivery.eventUuid,
     },
   });
-  await recordOutcome(deps, hook.id, success);
   const blocked = error?.startsWith("URL is blocked") ?? false;
+  const retryable = !success && !blocked && (response === null || response.status >= 500);
+  if (!(retryable && options.retriesLeft)) await recordOutcome(deps, hook.id, success);
   return {
     status: response?.status ?? null,
     success,
-    retryable: !success && !blocked && (response === null || response.status >= 500),
+    retryable,
     error,
     logId: log.id,
   };

@@ -55,6 +55,8 @@ describe("fan-out and delivery worker", () => {
     await waitFor(async () => (await f.svc.deps.prisma.webHookDelivery.findFirst({ where: { hookId: id } }))?.state === "failed", { message: "failed" });
     expect(at(p).map((q) => q.headers["idempotency-key"])).toEqual(Array(3).fill(at(p)[0]!.headers["idempotency-key"]));
     expect(await f.svc.deps.prisma.webHookLog.count({ where: { hookId: id } })).toBe(3);
+    // The three attempts are one delivery: one failure towards auto-disabling.
+    expect(await f.svc.deps.prisma.webHook.findUniqueOrThrow({ where: { id } })).toMatchObject({ recentFailures: 1, disabledUntil: null });
 
     const p2 = project++;
     r.queue.push({ status: 410 });

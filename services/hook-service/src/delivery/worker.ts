@@ -42,8 +42,13 @@ export async function processDelivery(deps: HookDeps, d: WebHookDelivery & { hoo
     await deps.prisma.webHookDelivery.update({ where: { id: d.id }, data: { nextAttemptAt: hook.disabledUntil } });
     return;
   }
-  const result = await executeHook(deps, hook, { trigger: d.trigger, payload: d.payload, idempotencyKey: d.idempotencyKey, eventUuid: d.eventUuid });
   const attempts = d.attempts + 1;
+  const result = await executeHook(
+    deps,
+    hook,
+    { trigger: d.trigger, payload: d.payload, idempotencyKey: d.idempotencyKey, eventUuid: d.eventUuid },
+    { retriesLeft: attempts < deps.settings.maxAttempts },
+  );
   if (result.success) {
     await deps.prisma.webHookDelivery.update({ where: { id: d.id }, data: { attempts, state: "delivered" } });
   } else if (result.retryable && attempts < deps.settings.maxAttempts) {
