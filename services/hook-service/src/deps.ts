@@ -22,6 +22,8 @@ export interface HookSettings {
   pollIntervalMs: number;
   /** Resends (per hook and user) and tests (per hook owner and user) allowed per minute. */
   rateLimitPerMinute: number;
+  /** How often the worker deletes what is past retention (delivery/prune.ts), ms. */
+  pruneIntervalMs: number;
 }
 
 export const DEFAULT_HOOK_SETTINGS: HookSettings = {
@@ -33,6 +35,7 @@ export const DEFAULT_HOOK_SETTINGS: HookSettings = {
   retryBaseMs: 10_000,
   pollIntervalMs: 1_000,
   rateLimitPerMinute: 5,
+  pruneIntervalMs: 3600_000,
 };
 
 /** Everything the handlers need, wired by hand in server.ts. */

@@ -3,6 +3,7 @@
 import type { HookDeps } from "../deps.ts";
 import type { WebHook, WebHookDelivery } from "../generated/prisma/client.ts";
 import { executeHook } from "./execute.ts";
+import { pruneDeliveryData } from "./prune.ts";
 
 const BATCH = 10;
 /** A claimed delivery is invisible to other workers this long beyond the request timeout. */
@@ -73,8 +74,14 @@ export function startDeliveryWorker(deps: HookDeps): DeliveryWorker {
   let running: Promise<void> | null = null;
   let again = false;
   let timer: NodeJS.Timeout | null = null;
+  let lastPrune = 0;
 
   const pass = async () => {
+    if (Date.now() - lastPrune >= deps.settings.pruneIntervalMs) {
+      lastPrune = Date.now();
+      const pruned = await pruneDeliveryData(deps);
+      if (pruned.logs || pruned.deliveries) deps.log.info(pruned, "pruned webhook delivery data");
+    }
     for (;;) {
       const batch = await claimDeliveries(deps);
       if (!batch.length || stopped) return;
