@@ -6,6 +6,7 @@ export type { BusHandler, BusLogger, BusMessage, EventBus, SubscribeOptions, Sub
 export { InProcessBus, type InProcessBusOptions } from "./in-process.ts";
 export { NatsJetStreamBus, type NatsBusOptions } from "./nats.ts";
 export * from "./events.ts";
+export * from "./push-payload.ts";
 
 export interface CreateBusOptions {
   /** When set, connect to NATS JetStream; otherwise use the in-process bus (embedded mode). */

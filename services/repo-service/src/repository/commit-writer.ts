@@ -12,7 +12,7 @@ import { branchHead, HEADS } from "./branches.ts";
 import { readCommit, type Commit } from "./commits.ts";
 import { branchRefs, git, isValidBranchName, NULL_SHA, resolveCommit } from "./git.ts";
 import { BranchProtection } from "./protection.ts";
-import type { PushedCommit } from "./push-event.ts";
+import type { PushedCommit } from "@quarry/bus";
 import { changeRefWithEvent, RefUpdateError } from "./ref-change.ts";
 
 /** The id of the empty tree (the "parent tree" of a root commit). */

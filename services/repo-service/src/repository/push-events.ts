@@ -1,13 +1,12 @@
 // Push / tag_push events for the refs a git push changed, built as GitLab's post-receive
 // processing does (Git::BranchHooksService, Git::TagHooksService) and written to the outbox.
-import { enqueueEvent } from "@quarry/bus";
+import { buildPushEvent, enqueueEvent, PUSH_COMMITS_LIMIT, pushSubject, type PushedCommit, type PushEventInput } from "@quarry/bus";
 import type { PushContext__Output as PushContext } from "@quarry/proto/types/repo/v1/PushContext";
 import type { RepoDeps } from "../deps.ts";
 import { logCommits } from "./commits.ts";
 import { git, resolveCommit } from "./git.ts";
 import { isNullSha, type RefCommand } from "./pkt-line.ts";
 import type { BranchProtection } from "./protection.ts";
-import { buildPushEvent, PUSH_COMMITS_LIMIT, pushSubject, type PushedCommit, type PushEventInput } from "./push-event.ts";
 import { protectIfNewDefaultBranch } from "./protection.ts";
 
 const HEADS = "refs/heads/";

@@ -10,7 +10,7 @@ import { installPushHooks } from "./hooks.ts";
 import { CommandReader, type RefCommand } from "./pkt-line.ts";
 import { BranchProtection } from "./protection.ts";
 import { parseRefUpdates, pushEventInput, recordPushEvents } from "./push-events.ts";
-import type { PushEventInput } from "./push-event.ts";
+import type { PushEventInput } from "@quarry/bus";
 import { checkPush } from "./push-rules.ts";
 import { gitProtocolEnv, readFirst, runGitService, streamingHandler } from "./smart-http.ts";
 import { repositoryPath } from "./validate.ts";

@@ -1,9 +1,8 @@
-import { enqueueEvent } from "@quarry/bus";
+import { buildPushEvent, enqueueEvent, pushSubject, type PushEventInput } from "@quarry/bus";
 import type { PushContext__Output as PushContext } from "@quarry/proto/types/repo/v1/PushContext";
 import type { RepoDeps } from "../deps.ts";
 import { git, GitError, NULL_SHA } from "./git.ts";
 import { protectIfNewDefaultBranch } from "./protection.ts";
-import { buildPushEvent, pushSubject, type PushEventInput } from "./push-event.ts";
 
 /** A compare-and-swap ref change; NULL_SHA as `oldSha` creates the ref, as `newSha` deletes it. */
 export interface RefChange {

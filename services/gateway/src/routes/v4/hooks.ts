@@ -1,3 +1,4 @@
+import { buildPushEvent } from "@quarry/bus";
 import type { HookInput } from "@quarry/proto/types/hook/v1/HookInput";
 import type { HookOwner } from "@quarry/proto/types/hook/v1/HookOwner";
 import { Router, type Request } from "express";
@@ -8,7 +9,6 @@ import { pageRequest } from "../../http/pagination.ts";
 import { p, pageShape, params, z } from "../../http/params.ts";
 import { hookEntity } from "../../entities/hook.ts";
 import { hookEventEntity } from "../../entities/hook-event.ts";
-import { webUrl, httpCloneUrl, sshCloneUrl } from "../../entities/urls.ts";
 import { ctx } from "./context.ts";
 import { authorizeProject, pushContext } from "./project-access.ts";
 
@@ -221,66 +221,14 @@ export function hooksRouter(deps: GatewayDeps): Router {
       const tags = await deps.repo.ListTags({ diskPath: project.diskPath, page: 1, perPage: 1 }, c.call).catch(() => ({ tags: [] }));
       ref = `refs/tags/${tags.tags[0]?.name ?? project.defaultBranch}`;
     }
-    const ctxData = pushContext(auth, req, c.urls);
-    const web = webUrl(c.urls, project.pathWithNamespace);
-    const kindName = trigger === "tag_push_events" ? "tag_push" : "push";
-    const projectData = {
-      id: Number(project.id),
-      name: project.name,
-      description: project.description || null,
-      web_url: web,
-      avatar_url: null,
-      git_ssh_url: sshCloneUrl(c.urls, project.pathWithNamespace),
-      git_http_url: httpCloneUrl(c.urls, project.pathWithNamespace),
-      namespace: project.namespace?.name ?? "",
-      visibility_level: ctxData.visibilityLevel,
-      path_with_namespace: project.pathWithNamespace,
-      default_branch: project.defaultBranch || null,
-      ci_config_path: project.ciConfigPath || null,
-      homepage: web,
-      url: sshCloneUrl(c.urls, project.pathWithNamespace),
-      ssh_url: sshCloneUrl(c.urls, project.pathWithNamespace),
-      http_url: httpCloneUrl(c.urls, project.pathWithNamespace),
-    };
-    return {
-      object_kind: kindName,
-      event_name: kindName,
+    // Newest first, as listed: before is the oldest of them, after (and checkout) the newest.
+    return buildPushEvent({
+      context: pushContext(auth, req, c.urls),
       before: commits[commits.length - 1]!.id,
       after: commits[0]!.id,
       ref,
-      ref_protected: false,
-      checkout_sha: commits[0]!.id,
-      message: null,
-      user_id: ctxData.userId,
-      user_name: ctxData.userName,
-      user_username: ctxData.userUsername,
-      user_email: ctxData.userEmail || null,
-      user_avatar: null,
-      project_id: Number(project.id),
-      project: projectData,
-      commits: commits.map((cm) => ({
-        id: cm.id,
-        message: cm.message,
-        title: cm.title,
-        timestamp: cm.committedDate,
-        url: `${web}/-/commit/${cm.id}`,
-        author: { name: cm.authorName, email: cm.authorEmail },
-        added: [],
-        modified: [],
-        removed: [],
-      })),
-      total_commits_count: commits.length,
-      push_options: {},
-      repository: {
-        name: project.name,
-        url: projectData.url,
-        description: projectData.description,
-        homepage: web,
-        git_http_url: projectData.git_http_url,
-        git_ssh_url: projectData.git_ssh_url,
-        visibility_level: ctxData.visibilityLevel,
-      },
-    };
+      commits: commits.map((commit) => ({ commit })),
+    });
   }
 
   /** A group hook's sample: from the first project of the group or its subgroups (GitLab EE's group hook test). */

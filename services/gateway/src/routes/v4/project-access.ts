@@ -1,3 +1,4 @@
+import type { PushPayloadContext } from "@quarry/bus";
 import type { Project__Output as Project } from "@quarry/proto/types/identity/v1/Project";
 import type { PushContext } from "@quarry/proto/types/repo/v1/PushContext";
 import type { Request } from "express";
@@ -40,7 +41,7 @@ export function ruleLevel(req: Request, accessLevel: number): number {
 }
 
 /** The facts a push event needs about the project and the acting user, and the user's level. */
-export function pushContext(auth: { project: Project; accessLevel: number }, req: Request, urls: Urls): PushContext {
+export function pushContext(auth: { project: Project; accessLevel: number }, req: Request, urls: Urls): PushContext & PushPayloadContext {
   const { project } = auth;
   const p = requireUser(req);
   const full = project.pathWithNamespace;

@@ -1,24 +1,36 @@
-import { Subjects } from "@quarry/bus";
 import { describe, expect, it } from "vitest";
-import { pushContext } from "../../test/support.ts";
-import type { Commit } from "./commits.ts";
-import { NULL_SHA } from "./git.ts";
-import { buildPushEvent, PUSH_COMMITS_LIMIT, pushSubject } from "./push-event.ts";
+import { Subjects } from "./events.ts";
+import { buildPushEvent, PUSH_COMMITS_LIMIT, pushSubject, type PushPayloadCommit, type PushPayloadContext } from "./push-payload.ts";
 
-const commit = (n: number): Commit => ({
+const NULL_SHA = "0".repeat(40);
+
+const pushContext = (projectId: number, overrides: Partial<PushPayloadContext> = {}): PushPayloadContext => ({
+  projectId,
+  projectName: "My Project",
+  projectDescription: "",
+  pathWithNamespace: "ada/my-project",
+  namespaceName: "Ada Lovelace",
+  visibilityLevel: 20,
+  defaultBranch: "main",
+  webUrl: "http://quarry.example/ada/my-project",
+  httpUrl: "http://quarry.example/ada/my-project.git",
+  sshUrl: "git@quarry.example:ada/my-project.git",
+  ciConfigPath: "",
+  userId: 1,
+  userName: "Ada Lovelace",
+  userUsername: "ada",
+  userEmail: "ada@example.com",
+  userAvatar: "",
+  ...overrides,
+});
+
+const commit = (n: number): PushPayloadCommit => ({
   id: String(n).padStart(40, "a"),
-  shortId: String(n).padStart(40, "a").slice(0, 8),
   title: `Commit ${n}`,
   message: `Commit ${n}\n\nBody\n`,
   authorName: "Ada",
   authorEmail: "ada@example.com",
-  authoredDate: "2026-11-21T10:00:00+01:00",
-  committerName: "Grace",
-  committerEmail: "grace@example.com",
   committedDate: "2026-11-21T11:00:00+01:00",
-  parentIds: [],
-  trailers: {},
-  extendedTrailers: {},
 });
 
 describe("buildPushEvent", () => {

@@ -1,23 +1,55 @@
-// GitLab push / tag push webhook payloads for ref changes, written to the outbox in the same
-// transaction as the change (see ref-change.ts) and relayed to the bus.
-import { Subjects, type PushEvent, type PushEventCommit } from "@quarry/bus";
-import type { PushContext__Output as PushContext } from "@quarry/proto/types/repo/v1/PushContext";
-import type { Commit } from "./commits.ts";
-import { NULL_SHA } from "./git.ts";
+// GitLab push / tag push webhook payloads. repo-service builds them for ref changes (written to
+// its outbox in the same transaction as the change); the gateway builds the sample payload of a
+// webhook test from the same code, so both send the same shape.
+import { Subjects, type PushEvent, type PushEventCommit } from "./events.ts";
+
+/** The "no object" sha git uses for a created or deleted ref. */
+const NULL_SHA = "0".repeat(40);
+
+/** What a push payload tells about the project and the acting user (repo-service's PushContext). */
+export interface PushPayloadContext {
+  projectId: number;
+  projectName: string;
+  projectDescription: string;
+  pathWithNamespace: string;
+  namespaceName: string;
+  /** 0 private, 10 internal, 20 public. */
+  visibilityLevel: number;
+  defaultBranch: string;
+  webUrl: string;
+  httpUrl: string;
+  sshUrl: string;
+  ciConfigPath: string;
+  userId: number;
+  userName: string;
+  userUsername: string;
+  userEmail: string;
+  userAvatar: string;
+}
+
+/** The commit fields a push payload shows. */
+export interface PushPayloadCommit {
+  id: string;
+  message: string;
+  title: string;
+  committedDate: string;
+  authorName: string;
+  authorEmail: string;
+}
 
 /** GitLab puts at most this many commits in a push payload (total_commits_count has them all). */
 export const PUSH_COMMITS_LIMIT = 20;
 
 /** A pushed commit with the paths it changed. */
 export interface PushedCommit {
-  commit: Commit;
+  commit: PushPayloadCommit;
   added?: string[];
   modified?: string[];
   removed?: string[];
 }
 
 export interface PushEventInput {
-  context: PushContext;
+  context: PushPayloadContext;
   /** Old sha of the ref, NULL_SHA when it was created. */
   before: string;
   /** New sha of the ref, NULL_SHA when it was deleted. */
