@@ -133,6 +133,11 @@ export interface CheckedUrl {
 
 const DEFAULT_PORTS: Record<string, number> = { "http:": 80, "https:": 443, "ssh:": 22, "git:": 9418 };
 
+/** A URL's host without IPv6 brackets, and its port defaulted from the scheme (0 when unknown). */
+export function hostAndPort(url: URL): { host: string; port: number } {
+  return { host: url.hostname.replace(/^\[(.*)\]$/, "$1"), port: url.port ? Number(url.port) : (DEFAULT_PORTS[url.protocol] ?? 0) };
+}
+
 /**
  * Parses `raw`, refuses schemes outside `schemes`, resolves its host and refuses it when any
  * address is local and the policy does not allow that (every address, because a client may
@@ -153,9 +158,8 @@ export async function checkOutboundUrl(
   if (!schemes.includes(url.protocol.slice(0, -1))) {
     throw new OutboundUrlError("Only allowed schemes are " + schemes.join(", "), "scheme");
   }
-  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  const { host, port } = hostAndPort(url);
   if (host === "") throw new OutboundUrlError("Host cannot be resolved or invalid", "invalid");
-  const port = url.port ? Number(url.port) : (DEFAULT_PORTS[url.protocol] ?? 0);
   let addresses: string[];
   if (isIP(host)) addresses = [host];
   else {

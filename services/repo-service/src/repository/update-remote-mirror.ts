@@ -9,6 +9,7 @@ import { isIP } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { badRequest, notFound } from "@quarry/grpc";
+import { hostAndPort } from "@quarry/outbound";
 import type { UpdateRemoteMirrorRequest__Output } from "@quarry/proto/types/repo/v1/UpdateRemoteMirrorRequest";
 import type { UpdateRemoteMirrorResponse__Output as UpdateRemoteMirrorResponse } from "@quarry/proto/types/repo/v1/UpdateRemoteMirrorResponse";
 import type { RepoDeps } from "../deps.ts";
@@ -20,7 +21,6 @@ const SCHEMES = ["http:", "https:", "ssh:", "git:"];
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 /** Refspecs per `git push` (Gitaly pushes in batches too; the default branch goes first). */
 const PUSH_BATCH = 50;
-const DEFAULT_PORTS: Record<string, number> = { "http:": 80, "https:": 443, "ssh:": 22, "git:": 9418 };
 
 /** A failure to report in the response rather than as an RPC error. */
 class RemoteError extends Error {}
@@ -81,8 +81,7 @@ export const updateRemoteMirror =
       ["credential.helper", ""],
       ["http.followRedirects", "false"],
     ];
-    const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
-    const port = url.port ? Number(url.port) : DEFAULT_PORTS[url.protocol]!;
+    const { host, port } = hostAndPort(url);
     let remoteUrl = url.toString();
     let tmp: string | null = null;
     let knownHostsFile = "";
