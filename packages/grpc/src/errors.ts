@@ -30,6 +30,9 @@ export class ServiceError extends Error {
 }
 
 /** `404 <What> Not Found`, GitLab's wording (`notFound("Project")`). */
+/** Whether a failed call answered NOT_FOUND (callers that treat a missing thing as null). */
+export const isNotFound = (err: unknown): boolean => (err as { code?: number } | null)?.code === status.NOT_FOUND;
+
 export const notFound = (what: string) => new ServiceError(status.NOT_FOUND, { message: `404 ${what} Not Found` });
 export const forbidden = (message = "403 Forbidden") => new ServiceError(status.PERMISSION_DENIED, { message });
 export const unauthenticated = () => new ServiceError(status.UNAUTHENTICATED, { message: "401 Unauthorized" });

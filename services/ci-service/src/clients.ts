@@ -1,9 +1,8 @@
 // The other services ci-service reads from, behind the narrow interfaces of deps.ts.
-import { createClient, status } from "@quarry/grpc";
+import { createClient, isNotFound } from "@quarry/grpc";
 import { identityV1, repoV1 } from "@quarry/proto";
 import { projectFacts, type ProjectDirectory, type RepositoryReader } from "./deps.ts";
 
-const isNotFound = (err: unknown) => (err as { code?: number } | null)?.code === status.NOT_FOUND;
 const orNull = <T>(promise: Promise<T>): Promise<T | null> =>
   promise.catch((err: unknown) => {
     if (isNotFound(err)) return null;

@@ -1,6 +1,6 @@
 // Bus event → one queued delivery per matching hook (GitLab's project.execute_hooks, and group
 // hooks of the group concerned and all its ancestors).
-import { status } from "@grpc/grpc-js";
+import { isNotFound } from "@quarry/grpc";
 import type { BusMessage } from "@quarry/bus";
 import type { HookDeps } from "../deps.ts";
 import type { WebHook } from "../generated/prisma/client.ts";
@@ -17,7 +17,6 @@ type Payload = Record<string, unknown>;
  */
 const adminActor = (userId: unknown): Actor => ({ userId: Number(userId) > 0 ? Number(userId) : 1, isAdmin: true });
 
-const isNotFound = (err: unknown) => (err as { code?: number }).code === status.NOT_FOUND;
 
 /** A group and all its ancestors, nearest first. */
 export async function groupChain(deps: HookDeps, actor: Actor, groupId: number): Promise<number[]> {

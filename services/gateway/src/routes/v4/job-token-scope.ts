@@ -1,4 +1,4 @@
-import { status } from "@grpc/grpc-js";
+import { isNotFound } from "@quarry/grpc";
 import type { Group__Output as Group } from "@quarry/proto/types/identity/v1/Group";
 import type { Project__Output as Project } from "@quarry/proto/types/identity/v1/Project";
 import { Router, type Request } from "express";
@@ -17,7 +17,6 @@ import {
 import { ctx } from "./context.ts";
 import { authorizeProject } from "./project-access.ts";
 
-const isNotFound = (err: unknown) => (err as { code?: number } | null)?.code === status.NOT_FOUND;
 
 /**
  * CI/CD job token scope (GitLab's lib/api/ci/job_token_scope.rb): the setting and the inbound

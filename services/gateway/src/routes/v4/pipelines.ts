@@ -1,4 +1,4 @@
-import { status } from "@quarry/grpc";
+import { isNotFound } from "@quarry/grpc";
 import type { Pipeline__Output as Pipeline } from "@quarry/proto/types/ci/v1/Pipeline";
 import type { Project__Output as Project } from "@quarry/proto/types/identity/v1/Project";
 import { Router, type Request } from "express";
@@ -36,7 +36,6 @@ const PIPELINE_SOURCES = [
   "pipeline_execution_policy_schedule",
 ] as const;
 
-const isNotFound = (err: unknown) => (err as { code?: number } | null)?.code === status.NOT_FOUND;
 
 /**
  * Pipelines (GitLab's lib/api/ci/pipelines.rb). Reading needs read_build (anonymous callers may
