@@ -14,6 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createPrisma } from "./db.ts";
 import { DURABLES, type HookSubjects } from "./hook/subscriptions.ts";
 import { startHookService, type RunningHookService } from "./server.ts";
+import { pushEvent } from "./test-fixture.ts";
 
 const NATS_URL = process.env.NATS_URL;
 if (!NATS_URL) console.warn("NATS_URL is not set: hook-service NatsJetStreamBus cases are SKIPPED");
@@ -71,28 +72,7 @@ const impls: { name: string; skip: boolean; setup(): Promise<BusHarness> }[] = [
 const now = () => new Date().toISOString();
 const base = () => ({ event_id: randomUUID(), created_at: now(), updated_at: now() });
 const project = { project_id: 7, name: "P", path: "p", path_with_namespace: "g/p", project_visibility: "private", owner_name: "A", owner_email: "a@x.io", owners: [] };
-const push = (kind: "push" | "tag_push") => ({
-  event_id: randomUUID(),
-  object_kind: kind,
-  event_name: kind,
-  before: "0".repeat(40),
-  after: "a".repeat(40),
-  ref: kind === "push" ? "refs/heads/main" : "refs/tags/v1",
-  ref_protected: false,
-  checkout_sha: "a".repeat(40),
-  message: null,
-  user_id: 1,
-  user_name: "Root",
-  user_username: "root",
-  user_email: null,
-  user_avatar: null,
-  project_id: 7,
-  project: {},
-  commits: [],
-  total_commits_count: 0,
-  push_options: {},
-  repository: { name: "p" },
-});
+const push = (kind: "push" | "tag_push") => pushEvent(7, { kind, eventId: randomUUID() });
 
 /** One event of every kind hook-service consumes. */
 function allEvents(): { subject: string; payload: Record<string, unknown> }[] {
