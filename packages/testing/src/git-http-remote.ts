@@ -32,6 +32,12 @@ export function gitIn(dir: string, ...args: string[]): string {
   return execFileSync("git", ["--git-dir", dir, ...args], { env: cleanEnv(), encoding: "utf8" });
 }
 
+/** `git for-each-ref` of the repository at `dir`: ref name → object id (branches and tags). */
+export function refsIn(dir: string): Record<string, string> {
+  const out = gitIn(dir, "for-each-ref", "--format=%(refname) %(objectname)", "refs/heads/", "refs/tags/");
+  return Object.fromEntries(out.split("\n").filter(Boolean).map((l) => l.split(" ") as [string, string]));
+}
+
 /** Starts the server; only requests authenticated as `username`/`password` are served. */
 export async function startGitHttpRemote(o: { username: string; password: string }): Promise<GitHttpRemote> {
   const root = mkdtempSync(path.join(os.tmpdir(), "quarry-git-remote-"));
@@ -117,10 +123,7 @@ export async function startGitHttpRemote(o: { username: string; password: string
       gitIn(dir, "config", "http.receivepack", "true");
       return `${baseUrl}/${name}.git`;
     },
-    refs(name) {
-      const out = gitIn(repositoryPath(name), "for-each-ref", "--format=%(refname) %(objectname)", "refs/heads/", "refs/tags/");
-      return Object.fromEntries(out.split("\n").filter(Boolean).map((l) => l.split(" ") as [string, string]));
-    },
+    refs: (name) => refsIn(repositoryPath(name)),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -2,5 +2,5 @@ export { createTestDatabase, testPostgresServer } from "./postgres.ts";
 export type { TestDatabase } from "./postgres.ts";
 export { waitFor } from "./wait.ts";
 export type { WaitForOptions } from "./wait.ts";
-export { startGitHttpRemote } from "./git-http-remote.ts";
+export { refsIn, startGitHttpRemote } from "./git-http-remote.ts";
 export type { GitHttpRemote } from "./git-http-remote.ts";

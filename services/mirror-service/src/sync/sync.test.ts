@@ -1,6 +1,6 @@
 import { createServer, type AddressInfo } from "node:net";
 import { Subjects } from "@quarry/bus";
-import { startGitHttpRemote, waitFor, type GitHttpRemote } from "@quarry/testing";
+import { refsIn, startGitHttpRemote, waitFor, type GitHttpRemote } from "@quarry/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createPrisma } from "../db.ts";
 import { commitOn, gitIn, newProject, setUp, type MirrorTestContext } from "../../test/support.ts";
@@ -22,14 +22,6 @@ afterAll(async () => {
   await remote?.close();
   await t?.close();
 });
-
-const localRefs = (dir: string) =>
-  Object.fromEntries(
-    gitIn(dir, "for-each-ref", "--format=%(refname) %(objectname)", "refs/heads/", "refs/tags/")
-      .split("\n")
-      .filter(Boolean)
-      .map((l) => l.split(" ") as [string, string]),
-  );
 
 async function mirrored(o: { enabled?: boolean; keepDivergentRefs?: boolean } = {}) {
   const project = await newProject(t);
@@ -56,7 +48,7 @@ describe("mirror sync", () => {
     expect(done.lastError).toBeUndefined();
     expect(done.lastUpdateAt).toBe(done.lastSuccessfulUpdateAt);
     expect(Date.parse(done.lastUpdateStartedAt!)).toBeLessThanOrEqual(Date.parse(done.lastUpdateAt!));
-    expect(remote.refs(s.name)).toEqual(localRefs(s.project.dir));
+    expect(remote.refs(s.name)).toEqual(refsIn(s.project.dir));
   });
 
   it("a push event syncs every enabled mirror of the project and no disabled one", async () => {
@@ -158,7 +150,7 @@ describe("mirror sync", () => {
     const second = await t.startMirror();
     expect(await settled(second.client, a.project.projectId, ma.id)).toMatchObject({ updateStatus: "finished" });
     expect(await settled(second.client, b.project.projectId, mb.id)).toMatchObject({ updateStatus: "finished" });
-    expect(remote.refs(a.name)).toEqual(localRefs(a.project.dir));
-    expect(remote.refs(b.name)).toEqual(localRefs(b.project.dir));
+    expect(remote.refs(a.name)).toEqual(refsIn(a.project.dir));
+    expect(remote.refs(b.name)).toEqual(refsIn(b.project.dir));
   });
 });

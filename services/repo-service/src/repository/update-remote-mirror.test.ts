@@ -1,7 +1,7 @@
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import type { UpdateRemoteMirrorRequest__Output } from "@quarry/proto/types/repo/v1/UpdateRemoteMirrorRequest";
-import { startGitHttpRemote, type GitHttpRemote } from "@quarry/testing";
+import { refsIn, startGitHttpRemote, type GitHttpRemote } from "@quarry/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { annotatedTag, gitIn, makeCommit, repositoryWith, setUp, type TestContext } from "../../test/support.ts";
 import { scrubSecrets, updateRemoteMirror } from "./update-remote-mirror.ts";
@@ -53,14 +53,6 @@ async function scenario() {
   return { repo, base, tip, side, annotated, name, url, request, remoteDir: remote.repositoryPath(name) };
 }
 
-const localRefs = (dir: string) =>
-  Object.fromEntries(
-    gitIn(dir, "for-each-ref", "--format=%(refname) %(objectname)", "refs/heads/", "refs/tags/")
-      .split("\n")
-      .filter(Boolean)
-      .map((l) => l.split(" ") as [string, string]),
-  );
-
 describe("UpdateRemoteMirror", () => {
   it("pushes every branch and tag, with the credentials in an Authorization header only", async () => {
     const s = await scenario();
@@ -68,11 +60,11 @@ describe("UpdateRemoteMirror", () => {
     const res = await update(s.request());
     expect(res.error).toBe("");
     expect(res.divergentRefs).toEqual([]);
-    expect(remote.refs(s.name)).toEqual(localRefs(s.repo.dir));
+    expect(remote.refs(s.name)).toEqual(refsIn(s.repo.dir));
     expect(remote.refs(s.name)["refs/tags/v1.0"]).toBe(s.annotated);
     // The default branch goes first; everything was new.
     expect(res.updatedRefs[0]).toBe("refs/heads/main");
-    expect([...res.updatedRefs].sort()).toEqual(Object.keys(localRefs(s.repo.dir)).sort());
+    expect([...res.updatedRefs].sort()).toEqual(Object.keys(refsIn(s.repo.dir)).sort());
     expect(remote.authorizations.slice(seen).every((a) => a === "Basic " + Buffer.from(`${USER}:${PASSWORD}`).toString("base64"))).toBe(true);
     // Nothing of the credentials stays in the repository's configuration.
     expect(gitIn(s.repo.dir, "config", "--list")).not.toContain(PASSWORD);
@@ -124,7 +116,7 @@ describe("UpdateRemoteMirror", () => {
     expect(forced.error).toBe("");
     expect(forced.divergentRefs).toEqual([]);
     expect(forced.deletedRefs).toEqual(["refs/heads/extra"]);
-    expect(remote.refs(s.name)).toEqual(localRefs(s.repo.dir));
+    expect(remote.refs(s.name)).toEqual(refsIn(s.repo.dir));
   });
 
   it("deletes branches and tags deleted here, but not with keep_divergent_refs", async () => {
@@ -136,7 +128,7 @@ describe("UpdateRemoteMirror", () => {
     expect(remote.refs(s.name)["refs/heads/feature"]).toBe(s.side);
     const res = await update(s.request());
     expect(res.deletedRefs).toEqual(["refs/heads/feature", "refs/tags/light"]);
-    expect(remote.refs(s.name)).toEqual(localRefs(s.repo.dir));
+    expect(remote.refs(s.name)).toEqual(refsIn(s.repo.dir));
   });
 
   it("reports a refused login without leaking the password", async () => {
@@ -165,7 +157,7 @@ describe("UpdateRemoteMirror", () => {
     // mirror.invalid cannot resolve; the pinned address makes the push work anyway.
     const res = await update(s.request({ url: `http://mirror.invalid:${port}/${s.name}.git`, resolvedAddresses: ["127.0.0.1"] }));
     expect(res.error).toBe("");
-    expect(remote.refs(s.name)).toEqual(localRefs(s.repo.dir));
+    expect(remote.refs(s.name)).toEqual(refsIn(s.repo.dir));
     const unpinned = await update(s.request({ url: `http://mirror.invalid:${port}/${s.name}.git` }));
     expect(unpinned.error).toMatch(/resolve/i);
   });
