@@ -1,7 +1,7 @@
 // The delivery worker: claims due deliveries (FOR UPDATE SKIP LOCKED, so replicas share the
 // queue), sends them, and reschedules retries with exponential backoff.
 import type { HookDeps } from "../deps.ts";
-import type { WebHook, WebHookDelivery } from "../generated/prisma/client.ts";
+import type { WebHookDelivery } from "../generated/prisma/client.ts";
 import { executeHook } from "./execute.ts";
 import { pruneDeliveryData } from "./prune.ts";
 
@@ -10,7 +10,7 @@ const BATCH = 10;
 const LEASE_MARGIN_MS = 30_000;
 
 /** Claims up to `limit` due deliveries by pushing their next_attempt_at past the lease. */
-export async function claimDeliveries(deps: HookDeps, limit = BATCH): Promise<(WebHookDelivery & { hook: WebHook })[]> {
+export async function claimDeliveries(deps: HookDeps, limit = BATCH): Promise<WebHookDelivery[]> {
   const now = new Date();
   return deps.prisma.$transaction(async (tx) => {
     const rows = await tx.$queryRaw<{ id: bigint }[]>`
@@ -22,7 +22,7 @@ export async function claimDeliveries(deps: HookDeps, limit = BATCH): Promise<(W
     if (!rows.length) return [];
     const ids = rows.map((r) => r.id);
     await tx.webHookDelivery.updateMany({ where: { id: { in: ids } }, data: { nextAttemptAt: new Date(now.getTime() + deps.settings.timeoutMs + LEASE_MARGIN_MS) } });
-    return tx.webHookDelivery.findMany({ where: { id: { in: ids } }, include: { hook: true }, orderBy: { id: "asc" } });
+    return tx.webHookDelivery.findMany({ where: { id: { in: ids } }, orderBy: { id: "asc" } });
   });
 }
 
@@ -32,7 +32,8 @@ export function retryDelay(deps: Pick<HookDeps, "settings">, attempts: number): 
 }
 
 /** Sends one claimed delivery and moves it on: delivered, failed, dropped, or pending again later. */
-export async function processDelivery(deps: HookDeps, d: WebHookDelivery & { hook: WebHook }): Promise<void> {
+export async function processDelivery(deps: HookDeps, d: WebHookDelivery): Promise<void> {
+  // Read at send time, not with the claim: the hook's disabled state is as fresh as it can be.
   const hook = await deps.prisma.webHook.findUnique({ where: { id: d.hookId } });
   if (!hook) return; // deleted: the row went with it
   if (hook.permanentlyDisabled) {
