@@ -38,6 +38,7 @@ describe("pruneDeliveryData", () => {
       });
     const oldLog = await log(ago(91));
     const recentLog = await log(ago(30));
+    // Not due for a day: the fixture's running worker must not send (and finish) the pending one.
     const delivery = (eventId: string, state: string, createdAt: Date) =>
       prisma.webHookDelivery.create({
         data: {
@@ -49,6 +50,7 @@ describe("pruneDeliveryData", () => {
           eventUuid: "22222222-2222-4222-8222-222222222222",
           state,
           createdAt,
+          nextAttemptAt: new Date(now.getTime() + DAY),
         },
       });
     await delivery("old-delivered", "delivered", ago(8));
