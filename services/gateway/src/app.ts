@@ -4,6 +4,7 @@ import multer from "multer";
 import type { GatewayDeps } from "./deps.ts";
 import { authenticate } from "./http/auth.ts";
 import { errorHandler, routeNotFound } from "./http/errors.ts";
+import { rejectMalformedInput } from "./http/malformed.ts";
 import { gitHttpRouter } from "./routes/git-http.ts";
 import { v4Router } from "./routes/v4/index.ts";
 import { isArtifactUpload } from "./routes/v4/runner-jobs.ts";
@@ -30,8 +31,13 @@ export function createApp(deps: GatewayDeps): Express {
   // The raw form stays available: qs merges `actions[][x]` sequences into one element, Rack
   // (and so GitLab) starts a new element at each repeated key (see http/form.ts).
   app.use(express.urlencoded({ extended: true, limit, parameterLimit: 10_000, verify: (req, _res, buf) => ((req as express.Request).rawForm = buf) }));
-  // Artifact uploads stream their file to ci-service (routes/v4/runner-jobs.ts) instead.
-  app.use((req, res, next) => (req.is("multipart/form-data") && !isArtifactUpload(req) ? multipart(req, res, next) : next()));
+  // Artifact uploads stream their file to ci-service (routes/v4/runner-jobs.ts) instead. Whatever
+  // stops the multipart parser (no boundary, a truncated body, a limit) is the client's: 400 or 413.
+  app.use((req, res, next) => {
+    if (!req.is("multipart/form-data") || isArtifactUpload(req)) return next();
+    multipart(req, res, (err?: unknown) => next(err && !(err as { status?: unknown }).status ? Object.assign(err as object, { status: 400 }) : err));
+  });
+  app.use(rejectMalformedInput);
 
   app.use("/api/v4", authenticate(deps), v4Router(deps));
   app.use(gitHttpRouter(deps));

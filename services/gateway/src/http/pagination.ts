@@ -1,4 +1,5 @@
 import type { Request, Response } from "express";
+import { MAX_INT32 } from "./params.ts";
 
 export interface PageInfo {
   total: number;
@@ -6,9 +7,13 @@ export interface PageInfo {
   perPage: number;
 }
 
-/** Normalised paging input: page ≥ 1, per_page 1..100 (default 20). */
+/**
+ * Normalised paging input: page 1..2^31-1, per_page 1..100 (default 20). The services take
+ * 32-bit integers; a page beyond that is past the last page of any list, and stays so (an empty
+ * page) instead of wrapping round to page 1.
+ */
 export function pageRequest(q: { page?: number; per_page?: number }) {
-  return { page: Math.max(1, q.page ?? 1), perPage: Math.min(100, Math.max(1, q.per_page ?? 20)) };
+  return { page: Math.min(MAX_INT32, Math.max(1, q.page ?? 1)), perPage: Math.min(100, Math.max(1, q.per_page ?? 20)) };
 }
 
 /**
@@ -86,7 +91,7 @@ export function encodeCursor(id: number): string {
 export function decodeCursor(cursor: string): number | null {
   try {
     const id = Number((JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { id?: unknown }).id);
-    return Number.isInteger(id) && id > 0 ? id : null;
+    return Number.isInteger(id) && id > 0 && id <= MAX_INT32 ? id : null;
   } catch {
     return null;
   }

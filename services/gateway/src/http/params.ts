@@ -1,6 +1,45 @@
-import type { Request } from "express";
+import type { Request, RequestHandler } from "express";
 import { z } from "zod";
-import { ApiError, invalid, missing } from "./errors.ts";
+import { ApiError, missing, notFound } from "./errors.ts";
+
+/** PostgreSQL's integer: every id column, and the largest integer any service takes. */
+export const MAX_INT32 = 2_147_483_647;
+
+/**
+ * GitLab's size limits, enforced here so that no oversized value reaches a service (and its
+ * error messages) at all.
+ */
+export const LIMITS = {
+  /** API::Validations::Validators::GitRef: a ref or revision is 1..1024 characters. */
+  ref: 1024,
+  /** File paths: GitLab sets no bound of its own, the file systems under Git do (PATH_MAX). */
+  filePath: 4096,
+  /** ActiveRecord `length: { maximum: 255 }`: names, titles, paths, usernames, e-mails, profile fields. */
+  name: 255,
+  /** Project#description. */
+  projectDescription: 2000,
+  /** Gitlab::Search::Params::SEARCH_CHAR_LIMIT: search terms, filters, patterns. */
+  search: 4096,
+  /** Free text with no model bound (commit and tag messages, file content) is bounded by the body size only. */
+} as const;
+
+/**
+ * How parseParams reports a value a schema refuses (carried in the zod issue's params):
+ * a Grape validation message (`"<name> should be a valid reference path"`), an ActiveRecord
+ * validation error (`{"message":{"<name>":["is too long …"]}}`), or a record that cannot exist
+ * (an id beyond PostgreSQL's integer: `404 <What> Not Found`).
+ */
+type Verdict = { kind: "param"; text: string } | { kind: "model"; field: string; text: string } | { kind: "notFound"; message: string };
+
+const refuse = (verdict: Verdict) => ({ code: "custom" as const, message: verdict.kind, params: { verdict } });
+
+/** A string of at most `max` characters; longer ones get `verdict`. */
+const bounded = (max: number, verdict: Verdict) =>
+  z.string().superRefine((s, ctx) => {
+    if (s.length > max) ctx.addIssue(refuse(verdict));
+  });
+
+const integer = () => z.union([z.number(), z.string().regex(/^-?\d+$/)]).transform(Number).pipe(z.number().int());
 
 /**
  * Parameter schemas. Every route declares its inputs with these; values may arrive as JSON,
@@ -8,8 +47,25 @@ import { ApiError, invalid, missing } from "./errors.ts";
  */
 export const p = {
   string: () => z.string(),
-  /** A non-negative integer (ids, levels, page numbers). */
-  int: () => z.union([z.number(), z.string().regex(/^-?\d+$/)]).transform(Number).pipe(z.number().int()),
+  /** An integer a service can take (PostgreSQL's integer range): levels, counts, timeouts. */
+  int: () => integer().pipe(z.number().min(-MAX_INT32 - 1).max(MAX_INT32)),
+  /**
+   * A record id: any integer is well-formed (as Grape's Integer), but one outside 1..2^31-1
+   * names no record, so it is `404 <what> Not Found` (GitLab's bare `404 Not found` without
+   * `what`, as for records found with find_by!) before any service is asked.
+   */
+  id: (what?: string) =>
+    integer().superRefine((n, ctx) => {
+      if (n < 1 || n > MAX_INT32) ctx.addIssue(refuse({ kind: "notFound", message: what ? `404 ${what} Not Found` : "404 Not found" }));
+    }),
+  /** A branch, tag, revision or ref pattern (GitLab's git_ref validator: at most 1024 characters). */
+  ref: (name: string) => bounded(LIMITS.ref, { kind: "param", text: `${name} should be a valid reference path` }),
+  /** A path inside a repository. */
+  filePath: (name: string) => bounded(LIMITS.filePath, { kind: "param", text: `${name} should be a valid file path` }),
+  /** A name, title, path or other model attribute with a length limit (255 unless given). */
+  name: (name: string, max: number = LIMITS.name) => bounded(max, { kind: "model", field: name, text: `is too long (maximum is ${max} characters)` }),
+  /** A search term or filter (Gitlab::Search::Params' limit, in the words of GitLab's Limit validator). */
+  search: (name: string) => bounded(LIMITS.search, { kind: "param", text: `${name} must be less than ${LIMITS.search} characters` }),
   /** GitLab booleans: true/false/1/0 (any case), also t/f/yes/no. */
   bool: () =>
     z.union([z.boolean(), z.string(), z.number()]).transform((v, ctx) => {
@@ -43,6 +99,8 @@ type Output<S extends Shape> = { [K in keyof S]: z.output<S[K]> };
 export function parseParams<S extends Shape>(shape: S, input: Record<string, unknown>): Output<S> {
   const absent: string[] = [];
   const bad: string[] = [];
+  const model: Record<string, string[]> = {};
+  let unknownRecord: string | undefined;
   const out: Record<string, unknown> = {};
   for (const [name, schema] of Object.entries(shape)) {
     const raw = input[name] ?? input[`${name}[]`];
@@ -53,11 +111,19 @@ export function parseParams<S extends Shape>(shape: S, input: Record<string, unk
       continue;
     }
     const r = schema.safeParse(raw);
-    if (r.success) out[name] = r.data;
-    else bad.push(name);
+    if (r.success) {
+      out[name] = r.data;
+      continue;
+    }
+    const verdict = r.error.issues.map((i) => (i as { params?: { verdict?: Verdict } }).params?.verdict).find((v) => v !== undefined);
+    if (verdict?.kind === "model") (model[verdict.field] ??= []).push(verdict.text);
+    else if (verdict?.kind === "notFound") unknownRecord ??= verdict.message;
+    else bad.push(verdict?.kind === "param" ? verdict.text : `${name} does not have a valid value`);
   }
   if (absent.length) throw missing(absent);
-  if (bad.length) throw invalid(bad);
+  if (bad.length) throw new ApiError(400, { error: bad.join(", ") });
+  if (Object.keys(model).length) throw new ApiError(400, { message: model });
+  if (unknownRecord) throw new ApiError(404, { message: unknownRecord });
   return out as Output<S>;
 }
 
@@ -66,6 +132,18 @@ export function requestParams(req: Request): Record<string, unknown> {
   const body = req.body && typeof req.body === "object" && !Buffer.isBuffer(req.body) ? (req.body as Record<string, unknown>) : {};
   return { ...(req.query as Record<string, unknown>), ...body };
 }
+
+/** Whether a path id is a number no record can have (beyond PostgreSQL's integer, or not positive). */
+export const impossibleId = (raw: string): boolean => /^\d+$/.test(raw) && (Number(raw) < 1 || Number(raw) > MAX_INT32);
+
+/**
+ * For routers mounted at `/<things>/:id`: a numeric `:id` no record can have is `404 <what> Not
+ * Found` at once (a name or full path in `:id` is looked up as it is).
+ */
+export const existingId =
+  (what: string): RequestHandler =>
+  (req, _res, next) =>
+    next(impossibleId(String(req.params.id)) ? notFound(what) : undefined);
 
 /** Parses path params, query string and body of a request with one shape. */
 export function params<S extends Shape>(req: Request, shape: S): Output<S> {
@@ -87,10 +165,27 @@ export function wildcardParam(req: Request, name: string): string {
   return Array.isArray(raw) ? raw.join("/") : String(raw);
 }
 
-/** The shared paging inputs. */
+/** A ref in the path (`*branch`, `*tag_name`, `*sha`): one longer than a ref can be names nothing (`404 <what> Not Found`). */
+export function refParam(req: Request, name: string, what: string): string {
+  const ref = wildcardParam(req, name);
+  if (ref.length > LIMITS.ref) throw notFound(what);
+  return ref;
+}
+
+/** A repository path in the path (`*file_path`): one longer than a path can be names nothing. */
+export function filePathParam(req: Request, name: string, what = "File"): string {
+  const path = wildcardParam(req, name);
+  if (path.length > LIMITS.filePath) throw notFound(what);
+  return path;
+}
+
+/**
+ * The shared paging inputs: any positive integer, as Grape's Integer; pageRequest brings them
+ * into the range the services take (a page beyond the last is an empty page, never page 1).
+ */
 export const pageShape = {
-  page: p.int().pipe(z.number().min(1)).optional(),
-  per_page: p.int().pipe(z.number().min(1)).optional(),
+  page: integer().pipe(z.number().min(1)).optional(),
+  per_page: integer().pipe(z.number().min(1)).optional(),
 };
 
 export { z };

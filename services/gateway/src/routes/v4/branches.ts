@@ -3,7 +3,7 @@ import type { GatewayDeps } from "../../deps.ts";
 import { scope } from "../../http/auth.ts";
 import { ApiError } from "../../http/errors.ts";
 import { pageRequest } from "../../http/pagination.ts";
-import { p, pageShape, params, wildcardParam } from "../../http/params.ts";
+import { p, pageShape, params, refParam } from "../../http/params.ts";
 import { branchEntity } from "../../entities/branch.ts";
 import { webUrl } from "../../entities/urls.ts";
 import { ctx } from "./context.ts";
@@ -16,7 +16,7 @@ export function branchesRouter(deps: GatewayDeps): Router {
   const base = "/projects/:id/repository";
 
   r.get(`${base}/branches`, scope("read"), async (req, res) => {
-    const q = params(req, { ...pageShape, search: p.string().optional(), regex: p.string().optional() });
+    const q = params(req, { ...pageShape, search: p.search("search").optional(), regex: p.search("regex").optional() });
     if (q.search && q.regex) throw new ApiError(400, { message: "Specify either search or regex, not both" });
     const c = ctx(deps, req, res);
     const { project, accessLevel } = await authorizeProject(deps, req, "read_repository");
@@ -43,7 +43,7 @@ export function branchesRouter(deps: GatewayDeps): Router {
     const c = ctx(deps, req, res);
     const { project, accessLevel } = await authorizeProject(deps, req, "read_repository");
     const branch = await repo.FindBranch(
-      { diskPath: project.diskPath, name: wildcardParam(req, "branch"), defaultBranch: project.defaultBranch, projectId: project.id, accessLevel: ruleLevel(req, accessLevel) },
+      { diskPath: project.diskPath, name: refParam(req, "branch", "Branch"), defaultBranch: project.defaultBranch, projectId: project.id, accessLevel: ruleLevel(req, accessLevel) },
       c.call,
     );
     return { branch, project, c };
@@ -61,7 +61,7 @@ export function branchesRouter(deps: GatewayDeps): Router {
   });
 
   r.post(`${base}/branches`, scope("write"), async (req, res) => {
-    const q = params(req, { branch: p.string().min(1), ref: p.string().min(1) });
+    const q = params(req, { branch: p.ref("branch").min(1), ref: p.ref("ref").min(1) });
     const c = ctx(deps, req, res);
     const auth = await authorizeProject(deps, req, "push_code");
     const { project } = auth;
@@ -72,7 +72,7 @@ export function branchesRouter(deps: GatewayDeps): Router {
   r.delete(`${base}/branches/*branch`, scope("write"), async (req, res) => {
     const c = ctx(deps, req, res);
     const auth = await authorizeProject(deps, req, "push_code");
-    await repo.DeleteBranch({ diskPath: auth.project.diskPath, name: wildcardParam(req, "branch"), context: pushContext(auth, req, c.urls), protectedPatterns: [] }, c.call);
+    await repo.DeleteBranch({ diskPath: auth.project.diskPath, name: refParam(req, "branch", "Branch"), context: pushContext(auth, req, c.urls), protectedPatterns: [] }, c.call);
     res.status(204).end();
   });
 

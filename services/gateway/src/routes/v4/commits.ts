@@ -3,7 +3,7 @@ import type { GatewayDeps } from "../../deps.ts";
 import { actor, scope } from "../../http/auth.ts";
 import { ApiError } from "../../http/errors.ts";
 import { pageRequest } from "../../http/pagination.ts";
-import { assertNotBlank, p, pageShape, params, parseParams, requestParams, wildcardParam, z } from "../../http/params.ts";
+import { assertNotBlank, LIMITS, p, pageShape, params, parseParams, refParam, requestParams, z } from "../../http/params.ts";
 import { commitDetailEntity, commitEntity, commitSignatureEntity, commitWithStatsEntity } from "../../entities/commit.ts";
 import { diffEntity } from "../../entities/diff.ts";
 import { webUrl } from "../../entities/urls.ts";
@@ -64,6 +64,9 @@ export function toFileActions(raw: readonly Record<string, unknown>[]): CommitFi
     if (action === undefined) errors.push(`${name("action")} is missing`);
     else if (!ACTIONS.includes(action)) errors.push(`${name("action")} does not have a valid value`);
     if (filePath === undefined) errors.push(`${name("file_path")} is missing`);
+    else if (filePath.length > LIMITS.filePath) errors.push(`${name("file_path")} should be a valid file path`);
+    if ((str(a.previous_path)?.length ?? 0) > LIMITS.filePath) errors.push(`${name("previous_path")} should be a valid file path`);
+    if ((str(a.last_commit_id)?.length ?? 0) > LIMITS.ref) errors.push(`${name("last_commit_id")} should be a valid reference path`);
     if (action === "update" && content === undefined) errors.push(`${name("content")} is missing`);
     if (action === "move" && str(a.previous_path) === undefined) errors.push(`${name("previous_path")} is missing`);
     if (encoding !== undefined && !ENCODINGS.includes(encoding)) errors.push(`${name("encoding")} does not have a valid value`);
@@ -106,12 +109,12 @@ export function commitsRouter(deps: GatewayDeps): Router {
     const { project } = await authorizeProject(deps, req, "read_repository");
     const q = params(req, {
       ...pageShape,
-      ref_name: p.string().optional(),
+      ref_name: p.ref("ref_name").optional(),
       all: p.bool().optional(),
-      author: p.string().optional(),
+      author: p.search("author").optional(),
       first_parent: p.bool().optional(),
       order: p.enum(["default", "topo"]).optional(),
-      path: p.string().optional(),
+      path: p.filePath("path").optional(),
       since: p.string().optional(),
       until: p.string().optional(),
       trailers: p.bool().optional(),
@@ -150,7 +153,7 @@ export function commitsRouter(deps: GatewayDeps): Router {
     const { project } = await authorizeProject(deps, req, "read_repository");
     const q = params(req, { ...pageShape, unidiff: p.bool().optional() });
     const page = pageRequest(q);
-    const result = await repo.CommitDiff({ diskPath: project.diskPath, revision: wildcardParam(req, "sha"), page: page.page, perPage: page.perPage }, c.call);
+    const result = await repo.CommitDiff({ diskPath: project.diskPath, revision: refParam(req, "sha", "Commit"), page: page.page, perPage: page.perPage }, c.call);
     c.paginate({ total: Number(result.total), ...page });
     res.json(result.diffs.map((d) => diffEntity(d, { unidiff: q.unidiff ?? false })));
   });
@@ -161,7 +164,7 @@ export function commitsRouter(deps: GatewayDeps): Router {
     const q = params(req, { ...pageShape, type: p.enum(["branch", "tag", "all"]).optional() });
     const page = pageRequest(q);
     const result = await repo.ListCommitRefs(
-      { diskPath: project.diskPath, revision: wildcardParam(req, "sha"), type: q.type ?? "all", page: page.page, perPage: page.perPage },
+      { diskPath: project.diskPath, revision: refParam(req, "sha", "Commit"), type: q.type ?? "all", page: page.page, perPage: page.perPage },
       c.call,
     );
     // Like GitLab, only the refs up to this page are looked up: no totals.
@@ -172,7 +175,7 @@ export function commitsRouter(deps: GatewayDeps): Router {
   r.get(`${base}/*sha/signature`, scope("read"), async (req, res) => {
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_repository");
-    const signature = await repo.GetCommitSignature({ diskPath: project.diskPath, revision: wildcardParam(req, "sha") }, c.call);
+    const signature = await repo.GetCommitSignature({ diskPath: project.diskPath, revision: refParam(req, "sha", "Commit") }, c.call);
     res.json(commitSignatureEntity(signature));
   });
 
@@ -180,7 +183,7 @@ export function commitsRouter(deps: GatewayDeps): Router {
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_repository");
     const q = params(req, { stats: p.bool().optional() });
-    const result = await repo.FindCommit({ diskPath: project.diskPath, revision: wildcardParam(req, "sha"), stats: q.stats ?? true }, c.call);
+    const result = await repo.FindCommit({ diskPath: project.diskPath, revision: refParam(req, "sha", "Commit"), stats: q.stats ?? true }, c.call);
     const pipeline = await lastPipeline(deps, project, result.commit!.id, c);
     res.json(commitDetailEntity(result.commit!, result.stats, webUrl(c.urls, project.pathWithNamespace), Number(project.id), pipeline));
   });
@@ -192,14 +195,14 @@ export function commitsRouter(deps: GatewayDeps): Router {
     const form = formHashArray(req, "actions");
     const q = parseParams(
       {
-        branch: p.string(),
+        branch: p.ref("branch"),
         commit_message: p.string(),
         actions: p.array(z.record(z.string(), z.unknown())),
-        start_branch: p.string().optional(),
-        start_sha: p.string().optional(),
+        start_branch: p.ref("start_branch").optional(),
+        start_sha: p.ref("start_sha").optional(),
         start_project: z.union([z.string(), z.number()]).transform(String).optional(),
-        author_email: p.string().optional(),
-        author_name: p.string().optional(),
+        author_email: p.name("author_email").optional(),
+        author_name: p.name("author_name").optional(),
         force: p.bool().optional(),
         stats: p.bool().optional(),
       },
@@ -236,7 +239,7 @@ export function commitsRouter(deps: GatewayDeps): Router {
   for (const [path, rpc] of [["cherry_pick", "CherryPickCommit"], ["revert", "RevertCommit"]] as const) {
     r.post(`${base}/:sha/${path}`, scope("write"), async (req, res) => {
       const c = ctx(deps, req, res);
-      const q = params(req, { sha: p.string(), branch: p.string(), dry_run: p.bool().optional(), message: p.string().optional() });
+      const q = params(req, { sha: p.ref("sha"), branch: p.ref("branch"), dry_run: p.bool().optional(), message: p.string().optional() });
       assertNotBlank(q, ["branch"]);
       const auth = await authorizeProject(deps, req, "push_code");
       const picked = await repo[rpc](

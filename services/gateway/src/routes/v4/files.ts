@@ -3,7 +3,7 @@ import type { RepositoryFile__Output as RepositoryFile } from "@quarry/proto/typ
 import type { GatewayDeps } from "../../deps.ts";
 import { scope } from "../../http/auth.ts";
 import { ApiError, invalid, missing } from "../../http/errors.ts";
-import { assertNotBlank, p, params, requestParams, wildcardParam } from "../../http/params.ts";
+import { assertNotBlank, filePathParam, LIMITS, p, params, requestParams, wildcardParam } from "../../http/params.ts";
 import { blameRangeEntity, contentDisposition, fileEntity, fileHeaders } from "../../entities/file.ts";
 import { ctx } from "./context.ts";
 import { authorizeProject, pushContext } from "./project-access.ts";
@@ -15,7 +15,7 @@ const NO_CACHE = { "Cache-Control": "max-age=0, private, must-revalidate, no-sto
 
 /** `ref` where GitLab requires it: present and not blank. */
 function requiredRef(req: Request): string {
-  const { ref } = params(req, { ref: p.string() });
+  const { ref } = params(req, { ref: p.ref("ref") });
   if (!ref) throw new ApiError(400, { error: "ref is empty" });
   return ref;
 }
@@ -38,17 +38,17 @@ function blameRange(req: Request): { rangeStart: number; rangeEnd: number } {
  * path, else 400 `file_path should be a valid file path`.
  */
 function validFilePath(path: string): string {
-  if (path.startsWith("/") || path.split("/").includes("..")) throw new ApiError(400, { error: "file_path should be a valid file path" });
+  if (path.startsWith("/") || path.split("/").includes("..") || path.length > LIMITS.filePath) throw new ApiError(400, { error: "file_path should be a valid file path" });
   return path;
 }
 
 const common = {
-  branch: p.string(),
+  branch: p.ref("branch"),
   commit_message: p.string(),
-  start_branch: p.string().optional(),
-  author_email: p.string().optional(),
-  author_name: p.string().optional(),
-  last_commit_id: p.string().optional(),
+  start_branch: p.ref("start_branch").optional(),
+  author_email: p.name("author_email").optional(),
+  author_name: p.name("author_name").optional(),
+  last_commit_id: p.ref("last_commit_id").optional(),
 };
 const withContent = {
   ...common,
@@ -68,7 +68,7 @@ export function filesRouter(deps: GatewayDeps): Router {
   const { repo } = deps;
   const base = "/projects/:id/repository/files/*file_path";
 
-  const readFile = async (req: Request, res: Response, ref: string, withContent: boolean, filePath = wildcardParam(req, "file_path")): Promise<RepositoryFile> => {
+  const readFile = async (req: Request, res: Response, ref: string, withContent: boolean, filePath = filePathParam(req, "file_path")): Promise<RepositoryFile> => {
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_repository");
     return repo.GetFile({ diskPath: project.diskPath, filePath, ref: ref || project.defaultBranch, withContent }, c.call);
@@ -76,8 +76,8 @@ export function filesRouter(deps: GatewayDeps): Router {
 
   /** Raw files: `ref` defaults to the default branch; one leading "/" of the path is allowed. */
   const readRaw = (req: Request, res: Response, withContent: boolean) => {
-    const q = params(req, { ref: p.string().optional(), lfs: p.bool().optional() });
-    return readFile(req, res, q.ref ?? "", withContent, wildcardParam(req, "file_path").replace(/^\//, ""));
+    const q = params(req, { ref: p.ref("ref").optional(), lfs: p.bool().optional() });
+    return readFile(req, res, q.ref ?? "", withContent, filePathParam(req, "file_path").replace(/^\//, ""));
   };
 
   // HEAD routes first: express would otherwise answer HEAD with the GET route.
@@ -106,7 +106,7 @@ export function filesRouter(deps: GatewayDeps): Router {
     const range = blameRange(req);
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_repository");
-    const blame = await repo.GetFileBlame({ diskPath: project.diskPath, filePath: wildcardParam(req, "file_path"), ref, ...range }, c.call);
+    const blame = await repo.GetFileBlame({ diskPath: project.diskPath, filePath: filePathParam(req, "file_path"), ref, ...range }, c.call);
     res.set(fileHeaders(blame.file!)).json(blame.ranges.map(blameRangeEntity));
   });
 

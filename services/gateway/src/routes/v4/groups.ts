@@ -14,7 +14,7 @@ const creationLevel = p.enum(["noone", "owner", "maintainer", "developer"]);
 const subgroupLevel = p.enum(["owner", "maintainer"]);
 const listShape = {
   ...pageShape,
-  search: p.string().optional(),
+  search: p.search("search").optional(),
   order_by: p.enum(["name", "path", "id", "similarity"]).optional(),
   sort: p.enum(["asc", "desc"]).optional(),
   owned: p.bool().optional(),
@@ -36,15 +36,15 @@ export function groupsRouter(deps: GatewayDeps): Router {
   r.post("/groups", scope("write"), async (req, res) => {
     requireUser(req);
     const q = params(req, {
-      name: p.string().min(1),
-      path: p.string().min(1),
-      parent_id: p.int().optional(),
+      name: p.name("name").min(1),
+      path: p.name("path").min(1),
+      parent_id: p.id("Parent Group").optional(),
       visibility: visibility.optional(),
-      description: p.string().optional(),
+      description: p.name("description").optional(),
       project_creation_level: creationLevel.optional(),
       subgroup_creation_level: subgroupLevel.optional(),
       request_access_enabled: p.bool().optional(),
-      default_branch: p.string().optional(),
+      default_branch: p.ref("default_branch").optional(),
     });
     const c = ctx(deps, req, res);
     const group = await identity.CreateGroup(
@@ -114,14 +114,14 @@ export function groupsRouter(deps: GatewayDeps): Router {
     requireUser(req);
     const q = params(req, {
       id: p.string(),
-      name: p.string().min(1).optional(),
-      path: p.string().min(1).optional(),
-      description: p.string().optional(),
+      name: p.name("name").min(1).optional(),
+      path: p.name("path").min(1).optional(),
+      description: p.name("description").optional(),
       visibility: visibility.optional(),
       project_creation_level: creationLevel.optional(),
       subgroup_creation_level: subgroupLevel.optional(),
       request_access_enabled: p.bool().optional(),
-      default_branch: p.string().optional(),
+      default_branch: p.ref("default_branch").optional(),
     });
     const c = ctx(deps, req, res);
     const group = await identity.UpdateGroup(

@@ -1,5 +1,6 @@
 import { Router } from "express";
 import type { GatewayDeps } from "../../deps.ts";
+import { existingId } from "../../http/params.ts";
 import { branchesRouter } from "./branches.ts";
 import { filesRouter } from "./files.ts";
 import { commitsRouter } from "./commits.ts";
@@ -25,6 +26,10 @@ import { versionRouter } from "./version.ts";
 /** Everything under /api/v4, one router per GitLab resource. */
 export function v4Router(deps: GatewayDeps): Router {
   const r = Router();
+  // An id beyond PostgreSQL's integer never reaches a service, whichever route it is for.
+  r.use("/projects/:id", existingId("Project"));
+  r.use("/groups/:id", existingId("Group"));
+  r.use("/users/:id", existingId("User"));
   r.use(versionRouter(deps));
   r.use(usersRouter(deps));
   r.use(personalAccessTokensRouter(deps));

@@ -66,7 +66,7 @@ export function jobTokenScopeRouter(deps: GatewayDeps): Router {
   });
 
   r.post(`${base}/allowlist`, scope("write"), async (req, res) => {
-    const q = params(req, { target_project_id: p.int() });
+    const q = params(req, { target_project_id: p.id("target_project_id not found") });
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "admin_project");
     const target = await visibleProject(req, q.target_project_id);
@@ -76,7 +76,7 @@ export function jobTokenScopeRouter(deps: GatewayDeps): Router {
   });
 
   r.delete(`${base}/allowlist/:target_project_id`, scope("write"), async (req, res) => {
-    const q = params(req, { target_project_id: p.int() });
+    const q = params(req, { target_project_id: p.id("Project") });
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "admin_project");
     const target = await visibleProject(req, q.target_project_id);
@@ -97,7 +97,7 @@ export function jobTokenScopeRouter(deps: GatewayDeps): Router {
   });
 
   r.post(`${base}/groups_allowlist`, scope("write"), async (req, res) => {
-    const q = params(req, { target_group_id: p.int() });
+    const q = params(req, { target_group_id: p.id("target_group_id not found") });
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "admin_project");
     const target = await visibleGroup(req, q.target_group_id);
@@ -107,7 +107,7 @@ export function jobTokenScopeRouter(deps: GatewayDeps): Router {
   });
 
   r.delete(`${base}/groups_allowlist/:target_group_id`, scope("write"), async (req, res) => {
-    const q = params(req, { target_group_id: p.int() });
+    const q = params(req, { target_group_id: p.id("target_group_id not found") });
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "admin_project");
     const target = await visibleGroup(req, q.target_group_id);

@@ -24,7 +24,7 @@ export function jobsRouter(deps: GatewayDeps): Router {
   const r = Router();
   const { ci } = deps;
   const base = "/projects/:id/jobs";
-  const jobShape = { job_id: p.int() };
+  const jobShape = { job_id: p.id() };
 
 
   r.get(base, scope("read"), async (req, res) => {
@@ -125,7 +125,7 @@ export function jobsRouter(deps: GatewayDeps): Router {
     r.get(`/projects/:id/pipelines/:pipeline_id/${path}`, scope("read"), async (req, res) => {
       const q = params(req, {
         ...pageShape,
-        pipeline_id: p.int(),
+        pipeline_id: p.id(),
         scope: scopeParam,
         ...(path === "jobs" ? { include_retried: p.bool().optional() } : {}),
       });

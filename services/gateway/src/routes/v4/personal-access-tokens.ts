@@ -9,7 +9,7 @@ import { ctx } from "./context.ts";
 /** The token id named by `:id`, where `self` is the token of the request. */
 function tokenId(req: Request): number {
   if (req.params.id === "self") return requireUser(req).tokenId;
-  return params(req, { id: p.int() }).id;
+  return params(req, { id: p.id("Token") }).id;
 }
 
 /** Personal access tokens: administrator creation for a user, listing, self, revocation. */
@@ -20,11 +20,11 @@ export function personalAccessTokensRouter(deps: GatewayDeps): Router {
   r.post("/users/:user_id/personal_access_tokens", scope("write"), async (req, res) => {
     requireAdmin(req);
     const q = params(req, {
-      user_id: p.int(),
-      name: p.string().min(1),
+      user_id: p.id("User"),
+      name: p.name("name").min(1),
       scopes: p.array(z.string()).pipe(z.array(z.string()).min(1)),
       expires_at: p.date().optional(),
-      description: p.string().optional(),
+      description: p.name("description").optional(),
     });
     const c = ctx(deps, req, res);
     const token = await identity.CreatePersonalAccessToken(
@@ -41,7 +41,7 @@ export function personalAccessTokensRouter(deps: GatewayDeps): Router {
       user_id: p.int().optional(),
       state: p.enum(["active", "inactive"]).optional(),
       revoked: p.bool().optional(),
-      search: p.string().optional(),
+      search: p.search("search").optional(),
     });
     const c = ctx(deps, req, res);
     const result = await identity.ListPersonalAccessTokens(

@@ -45,7 +45,7 @@ export function pipelinesRouter(deps: GatewayDeps): Router {
   const r = Router();
   const { ci, identity, repo } = deps;
   const base = "/projects/:id/pipelines";
-  const pipelineShape = { pipeline_id: p.int() };
+  const pipelineShape = { pipeline_id: p.id() };
 
   /** The single-pipeline view, with its user. */
   const present = async (req: Request, project: Project, pipeline: Pipeline, urls: ReturnType<typeof ctx>["urls"]) => {
@@ -64,10 +64,10 @@ export function pipelinesRouter(deps: GatewayDeps): Router {
       ...pageShape,
       scope: p.enum(["running", "pending", "finished", "branches", "tags"]).optional(),
       status: p.enum(CI_STATUSES).optional(),
-      ref: p.string().optional(),
-      sha: p.string().optional(),
+      ref: p.ref("ref").optional(),
+      sha: p.ref("sha").optional(),
       yaml_errors: p.bool().optional(),
-      username: p.string().optional(),
+      username: p.search("username").optional(),
       updated_before: p.datetime().optional(),
       updated_after: p.datetime().optional(),
       created_before: p.datetime().optional(),
@@ -75,7 +75,7 @@ export function pipelinesRouter(deps: GatewayDeps): Router {
       order_by: p.enum(["id", "status", "ref", "updated_at", "user_id"]).optional(),
       sort: p.enum(["asc", "desc"]).optional(),
       source: p.enum(PIPELINE_SOURCES).optional(),
-      name: p.string().optional(),
+      name: p.search("name").optional(),
     });
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_build");
@@ -115,7 +115,7 @@ export function pipelinesRouter(deps: GatewayDeps): Router {
 
   // The newest pipeline of the ref's head commit; none is GitLab's 403 (it authorizes a nil pipeline).
   r.get(`${base}/latest`, scope("read"), async (req, res) => {
-    const q = params(req, { ref: p.string().optional() });
+    const q = params(req, { ref: p.ref("ref").optional() });
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_build");
     const ref = q.ref || project.defaultBranch;
@@ -143,7 +143,7 @@ export function pipelinesRouter(deps: GatewayDeps): Router {
     const form = formHashArray(req, "variables");
     const q = parseParams(
       {
-        ref: p.string(),
+        ref: p.ref("ref"),
         variables: p
           .array(z.object({ key: z.string().optional(), value: z.string().optional(), variable_type: p.enum(["env_var", "file"]).optional() }))
           .optional(),

@@ -2,24 +2,24 @@ import { Router, type Request, type Response } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { requireAdmin, requireUser, scope } from "../../http/auth.ts";
 import { pageRequest } from "../../http/pagination.ts";
-import { p, pageShape, params, z } from "../../http/params.ts";
+import { LIMITS, p, pageShape, params, z } from "../../http/params.ts";
 import { projectFull, projectSimple } from "../../entities/project.ts";
 import { keysetBounds, keysetShape, writeKeysetHeaders } from "../../http/keyset.ts";
 import { ctx } from "./context.ts";
 
 const visibility = p.enum(["private", "internal", "public"]);
 const createShape = {
-  name: p.string().optional(),
-  path: p.string().optional(),
-  namespace_id: p.int().optional(),
+  name: p.name("name").optional(),
+  path: p.name("path").optional(),
+  namespace_id: p.id("Namespace").optional(),
   visibility: visibility.optional(),
-  description: p.string().optional(),
-  default_branch: p.string().optional(),
+  description: p.name("description", LIMITS.projectDescription).optional(),
+  default_branch: p.ref("default_branch").optional(),
   initialize_with_readme: p.bool().optional(),
-  topics: p.array(z.string()).optional(),
-  tag_list: p.array(z.string()).optional(),
+  topics: p.array(p.name("topics")).optional(),
+  tag_list: p.array(p.name("tag_list")).optional(),
   request_access_enabled: p.bool().optional(),
-  ci_config_path: p.string().optional(),
+  ci_config_path: p.name("ci_config_path").optional(),
 };
 
 /** The filters every project listing accepts (/projects, /groups/:id/projects, /users/:id/projects). */
@@ -27,14 +27,14 @@ export const projectListShape = {
   ...pageShape,
   ...keysetShape,
   owned: p.bool().optional(),
-  search: p.string().optional(),
+  search: p.search("search").optional(),
   visibility: visibility.optional(),
   simple: p.bool().optional(),
   archived: p.bool().optional(),
   order_by: p.enum(["id", "name", "path", "created_at", "updated_at", "last_activity_at", "similarity", "star_count"]).optional(),
   sort: p.enum(["asc", "desc"]).optional(),
   min_access_level: p.int().optional(),
-  topic: p.string().optional(),
+  topic: p.search("topic").optional(),
   statistics: p.bool().optional(),
 };
 
@@ -97,7 +97,7 @@ export function projectsRouter(deps: GatewayDeps): Router {
 
   r.post("/projects/user/:user_id", scope("write"), async (req, res) => {
     requireAdmin(req);
-    await create(req, res, params(req, { user_id: p.int() }).user_id);
+    await create(req, res, params(req, { user_id: p.id("User") }).user_id);
   });
 
   r.get("/projects", scope("read"), async (req, res) => {
@@ -127,16 +127,16 @@ export function projectsRouter(deps: GatewayDeps): Router {
     requireUser(req);
     const q = params(req, {
       id: p.string(),
-      name: p.string().min(1).optional(),
-      path: p.string().min(1).optional(),
-      description: p.string().optional(),
+      name: p.name("name").min(1).optional(),
+      path: p.name("path").min(1).optional(),
+      description: p.name("description", LIMITS.projectDescription).optional(),
       visibility: visibility.optional(),
-      default_branch: p.string().min(1).optional(),
-      topics: p.array(z.string()).optional(),
-      tag_list: p.array(z.string()).optional(),
+      default_branch: p.ref("default_branch").min(1).optional(),
+      topics: p.array(p.name("topics")).optional(),
+      tag_list: p.array(p.name("tag_list")).optional(),
       archived: p.bool().optional(),
       request_access_enabled: p.bool().optional(),
-      ci_config_path: p.string().optional(),
+      ci_config_path: p.name("ci_config_path").optional(),
     });
     const c = ctx(deps, req, res);
     const topics = q.topics ?? q.tag_list;

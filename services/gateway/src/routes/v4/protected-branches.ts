@@ -2,7 +2,8 @@ import { Router, type Request } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { scope } from "../../http/auth.ts";
 import { pageRequest } from "../../http/pagination.ts";
-import { p, pageShape, params, z } from "../../http/params.ts";
+import { notFound } from "../../http/errors.ts";
+import { LIMITS, p, pageShape, params, z } from "../../http/params.ts";
 import { protectedBranchEntity } from "../../entities/protected-branch.ts";
 import { ctx } from "./context.ts";
 import { authorizeProject } from "./project-access.ts";
@@ -15,8 +16,12 @@ function allowedLevel(list: { access_level: number }[] | undefined): number | un
   return list?.length ? list[list.length - 1]!.access_level : undefined;
 }
 
-/** `:name` is one URL part: "release%2F*" is the rule "release/*". */
-const nameParam = (req: Request) => String(req.params.name);
+/** `:name` is one URL part: "release%2F*" is the rule "release/*". One longer than a ref names no rule. */
+const nameParam = (req: Request) => {
+  const name = String(req.params.name);
+  if (name.length > LIMITS.ref) throw notFound();
+  return name;
+};
 
 /**
  * Protected branches (GitLab's lib/api/protected_branches.rb). Rules live in repo-service, which
@@ -28,7 +33,7 @@ export function protectedBranchesRouter(deps: GatewayDeps): Router {
   const base = "/projects/:id/protected_branches";
 
   r.get(base, scope("read"), async (req, res) => {
-    const q = params(req, { ...pageShape, search: p.string().optional() });
+    const q = params(req, { ...pageShape, search: p.search("search").optional() });
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "push_code");
     const page = pageRequest(q);
@@ -45,7 +50,7 @@ export function protectedBranchesRouter(deps: GatewayDeps): Router {
 
   r.post(base, scope("write"), async (req, res) => {
     const q = params(req, {
-      name: p.string().min(1),
+      name: p.ref("name").min(1),
       push_access_level: p.int().optional(),
       merge_access_level: p.int().optional(),
       unprotect_access_level: p.int().optional(),

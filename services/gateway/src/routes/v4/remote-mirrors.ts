@@ -4,7 +4,7 @@ import type { GatewayDeps } from "../../deps.ts";
 import { scope } from "../../http/auth.ts";
 import { ApiError, unauthorized } from "../../http/errors.ts";
 import { pageRequest } from "../../http/pagination.ts";
-import { p, pageShape, params, requestParams } from "../../http/params.ts";
+import { impossibleId, p, pageShape, params, requestParams } from "../../http/params.ts";
 import { remoteMirrorEntity } from "../../entities/remote-mirror.ts";
 import { ctx } from "./context.ts";
 import { authorizeProject } from "./project-access.ts";
@@ -14,6 +14,9 @@ import { authorizeProject } from "./project-access.ts";
  * mirror-service, the pushes run in repo-service. Every route needs `admin_remote_mirror`
  * (Maintainer): a project the caller cannot see is 404, a lower role gets GitLab's 401.
  */
+/** A mirror URL: GitLab sets no bound of its own; 2048 characters is the practical bound of URLs (browsers, proxies). */
+const MIRROR_URL_MAX = 2048;
+
 export function remoteMirrorsRouter(deps: GatewayDeps): Router {
   const r = Router();
   const { mirror } = deps;
@@ -31,7 +34,7 @@ export function remoteMirrorsRouter(deps: GatewayDeps): Router {
   /** `mirror_id` is a string to GitLab; anything but an id finds no record. */
   const mirrorId = (req: Request) => {
     const raw = String(req.params.mirror_id);
-    if (!/^\d{1,10}$/.test(raw)) throw new ApiError(404, { message: "404 Not found" });
+    if (!/^\d+$/.test(raw) || impossibleId(raw)) throw new ApiError(404, { message: "404 Not found" });
     return Number(raw);
   };
   /** Grape's `mutually_exclusive :only_protected_branches, :mirror_branch_regex`, and Rails' blank check. */
@@ -71,12 +74,12 @@ export function remoteMirrorsRouter(deps: GatewayDeps): Router {
   r.post(base, scope("write"), async (req, res) => {
     const project = await authorize(req);
     const q = params(req, {
-      url: p.string(),
+      url: p.name("url", MIRROR_URL_MAX),
       enabled: p.bool().optional(),
       auth_method: p.enum(["ssh_public_key", "password"]).optional(),
       keep_divergent_refs: p.bool().optional(),
       only_protected_branches: p.bool().optional(),
-      mirror_branch_regex: p.string().optional(),
+      mirror_branch_regex: p.search("mirror_branch_regex").optional(),
     });
     branchSettings(req);
     const c = ctx(deps, req, res);
@@ -101,10 +104,10 @@ export function remoteMirrorsRouter(deps: GatewayDeps): Router {
     const id = mirrorId(req);
     const q = params(req, {
       enabled: p.bool().optional(),
-      auth_method: p.string().optional(),
+      auth_method: p.name("auth_method").optional(),
       keep_divergent_refs: p.bool().optional(),
       only_protected_branches: p.bool().optional(),
-      mirror_branch_regex: p.string().optional(),
+      mirror_branch_regex: p.search("mirror_branch_regex").optional(),
     });
     branchSettings(req);
     const c = ctx(deps, req, res);

@@ -102,10 +102,10 @@ export function runnerJobsRouter(deps: GatewayDeps): Router {
 
   r.put("/jobs/:id", async (req, res) => {
     const q = params(req, {
-      id: p.int(),
+      id: p.id(),
       token: p.string(),
-      state: p.string().optional(),
-      failure_reason: p.string().optional(),
+      state: p.name("state").optional(),
+      failure_reason: p.name("failure_reason").optional(),
       exit_code: p.int().optional(),
     });
     const c = ctx(deps, req, res);
@@ -118,7 +118,7 @@ export function runnerJobsRouter(deps: GatewayDeps): Router {
   });
 
   r.patch("/jobs/:id/trace", async (req, res) => {
-    const q = params(req, { id: p.int() });
+    const q = params(req, { id: p.id() });
     const token = req.get("job-token") ?? (typeof req.query.token === "string" ? req.query.token : "");
     if (!token) throw forbidden();
     const data = await rawBody(req, deps.config.maxBodyBytes);
@@ -133,7 +133,7 @@ export function runnerJobsRouter(deps: GatewayDeps): Router {
   });
 
   r.post("/jobs/:id/artifacts", async (req, res) => {
-    const q = params(req, { id: p.int() });
+    const q = params(req, { id: p.id() });
     const token = req.get("job-token") ?? (typeof req.query.token === "string" ? req.query.token : "");
     if (!token) throw forbidden();
     const declared = Number(req.get("content-length") ?? 0);
@@ -161,7 +161,7 @@ export function runnerJobsRouter(deps: GatewayDeps): Router {
 
   // A job downloads the artifacts of a job it depends on, with its own job token.
   r.get("/jobs/:id/artifacts", async (req, res) => {
-    const q = params(req, { id: p.int() });
+    const q = params(req, { id: p.id() });
     const job = req.principal?.jobToken;
     if (!job) throw unauthorized();
     await sendArtifact(deps, req, res, { projectId: job.projectId, jobId: q.id });

@@ -7,12 +7,15 @@ import { runnerTokenEntity } from "../../entities/runner.ts";
 import { ctx } from "./context.ts";
 
 /** `tag_list` as an array or GitLab's comma-separated string. */
-const tagList = p.array(p.string()).optional();
+const tagList = p.array(p.name("tag_list")).optional();
+
+/** Ci::Runner's maintenance_note limit, which descriptions share here. */
+const RUNNER_TEXT_MAX = 1024;
 
 /** A runner's settings, as both creation endpoints take them. */
 const runnerSettings = {
-  description: p.string().optional(),
-  maintenance_note: p.string().optional(),
+  description: p.name("description", RUNNER_TEXT_MAX).optional(),
+  maintenance_note: p.name("maintenance_note", RUNNER_TEXT_MAX).optional(),
   paused: p.bool().optional(),
   locked: p.bool().optional(),
   run_untagged: p.bool().optional(),
@@ -50,8 +53,8 @@ export function runnersRouter(deps: GatewayDeps): Router {
   r.post("/user/runners", scope("write"), async (req, res) => {
     const q = params(req, {
       runner_type: p.enum(["instance_type", "group_type", "project_type"]),
-      project_id: p.int().optional(),
-      group_id: p.int().optional(),
+      project_id: p.id("Project").optional(),
+      group_id: p.id("Group").optional(),
       ...runnerSettings,
     });
     const c = ctx(deps, req, res);
@@ -102,7 +105,7 @@ export function runnersRouter(deps: GatewayDeps): Router {
 
   // The runner API authenticates with the runner token in the body, not a user token.
   r.post("/runners/verify", async (req, res) => {
-    const q = params(req, { token: p.string(), system_id: p.string().optional() });
+    const q = params(req, { token: p.string(), system_id: p.name("system_id").optional() });
     const c = ctx(deps, req, res);
     const runner = await ci.VerifyRunner({ token: q.token, systemId: q.system_id ?? "" }, c.call);
     res.status(200).json(runnerTokenEntity(Number(runner.id), q.token));

@@ -3,7 +3,7 @@ import type { GatewayDeps } from "../../deps.ts";
 import { commitDetailEntity } from "../../entities/commit.ts";
 import { webUrl } from "../../entities/urls.ts";
 import { scope } from "../../http/auth.ts";
-import { p, params, wildcardParam } from "../../http/params.ts";
+import { filePathParam, p, params } from "../../http/params.ts";
 import { lastPipeline } from "./ci-context.ts";
 import { ctx } from "./context.ts";
 import { authorizeProject, pushContext } from "./project-access.ts";
@@ -14,13 +14,13 @@ export function submodulesRouter(deps: GatewayDeps): Router {
 
   r.put("/projects/:id/repository/submodules/*submodule", scope("write"), async (req, res) => {
     const c = ctx(deps, req, res);
-    const q = params(req, { commit_sha: p.string(), branch: p.string(), commit_message: p.string().optional() });
+    const q = params(req, { commit_sha: p.ref("commit_sha"), branch: p.ref("branch"), commit_message: p.string().optional() });
     const auth = await authorizeProject(deps, req, "push_code");
     const commit = await deps.repo.UpdateSubmodule(
       {
         diskPath: auth.project.diskPath,
         context: pushContext(auth, req, c.urls),
-        submodule: wildcardParam(req, "submodule"),
+        submodule: filePathParam(req, "submodule", "Submodule"),
         commitSha: q.commit_sha,
         branch: q.branch,
         commitMessage: q.commit_message ?? "",

@@ -2,7 +2,7 @@ import { Router } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { scope } from "../../http/auth.ts";
 import { pageRequest } from "../../http/pagination.ts";
-import { p, pageShape, params, wildcardParam } from "../../http/params.ts";
+import { p, pageShape, params, refParam } from "../../http/params.ts";
 import { tagEntity, tagSignatureEntity } from "../../entities/tag.ts";
 import { webUrl } from "../../entities/urls.ts";
 import { ctx } from "./context.ts";
@@ -19,7 +19,7 @@ export function tagsRouter(deps: GatewayDeps): Router {
       ...pageShape,
       order_by: p.enum(["name", "updated", "version"]).optional(),
       sort: p.enum(["asc", "desc"]).optional(),
-      search: p.string().optional(),
+      search: p.search("search").optional(),
     });
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_repository");
@@ -37,19 +37,19 @@ export function tagsRouter(deps: GatewayDeps): Router {
   r.get(`${base}/*tag_name/signature`, scope("read"), async (req, res) => {
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_repository");
-    const signature = await repo.GetTagSignature({ diskPath: project.diskPath, name: wildcardParam(req, "tag_name") }, c.call);
+    const signature = await repo.GetTagSignature({ diskPath: project.diskPath, name: refParam(req, "tag_name", "Tag") }, c.call);
     res.json(tagSignatureEntity(signature));
   });
 
   r.get(`${base}/*tag_name`, scope("read"), async (req, res) => {
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_repository");
-    const tag = await repo.FindTag({ diskPath: project.diskPath, name: wildcardParam(req, "tag_name") }, c.call);
+    const tag = await repo.FindTag({ diskPath: project.diskPath, name: refParam(req, "tag_name", "Tag") }, c.call);
     res.json(tagEntity(tag, webUrl(c.urls, project.pathWithNamespace)));
   });
 
   r.post(base, scope("write"), async (req, res) => {
-    const q = params(req, { tag_name: p.string(), ref: p.string(), message: p.string().optional() });
+    const q = params(req, { tag_name: p.ref("tag_name"), ref: p.ref("ref"), message: p.string().optional() });
     const c = ctx(deps, req, res);
     const auth = await authorizeProject(deps, req, "push_code");
     const { project } = auth;
@@ -63,7 +63,7 @@ export function tagsRouter(deps: GatewayDeps): Router {
   r.delete(`${base}/*tag_name`, scope("write"), async (req, res) => {
     const c = ctx(deps, req, res);
     const auth = await authorizeProject(deps, req, "push_code");
-    await repo.DeleteTag({ diskPath: auth.project.diskPath, name: wildcardParam(req, "tag_name"), context: pushContext(auth, req, c.urls) }, c.call);
+    await repo.DeleteTag({ diskPath: auth.project.diskPath, name: refParam(req, "tag_name", "Tag"), context: pushContext(auth, req, c.urls) }, c.call);
     res.status(204).end();
   });
 

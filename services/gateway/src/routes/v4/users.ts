@@ -9,17 +9,21 @@ import { listProjectsRequest, projectListShape } from "./projects.ts";
 import { keysetBounds, keysetShape, writeKeysetHeaders } from "../../http/keyset.ts";
 import { ctx } from "./context.ts";
 
+/** UserDetail's limits: 255 characters, job_title 200, pronouns 50. */
 const profileShape = {
-  bio: p.string().optional(),
-  location: p.string().optional(),
-  public_email: p.string().optional(),
-  website_url: p.string().optional(),
-  organization: p.string().optional(),
-  job_title: p.string().optional(),
-  pronouns: p.string().optional(),
+  bio: p.name("bio").optional(),
+  location: p.name("location").optional(),
+  public_email: p.name("public_email").optional(),
+  website_url: p.name("website_url").optional(),
+  organization: p.name("organization").optional(),
+  job_title: p.name("job_title", 200).optional(),
+  pronouns: p.name("pronouns", 50).optional(),
   note: p.string().optional(),
   private_profile: p.bool().optional(),
 };
+
+/** Devise's password_length upper bound. */
+const PASSWORD_MAX = 128;
 
 function profile(q: { [K in keyof typeof profileShape]?: string | boolean }) {
   return {
@@ -50,8 +54,8 @@ export function usersRouter(deps: GatewayDeps): Router {
   r.get("/users", scope("read_user"), async (req, res) => {
     const q = params(req, {
       ...pageShape,
-      username: p.string().optional(),
-      search: p.string().optional(),
+      username: p.search("username").optional(),
+      search: p.search("search").optional(),
       active: p.bool().optional(),
       blocked: p.bool().optional(),
       external: p.bool().optional(),
@@ -90,7 +94,7 @@ export function usersRouter(deps: GatewayDeps): Router {
 
   r.get("/users/:id", scope("read_user"), async (req, res) => {
     requireUser(req);
-    const q = params(req, { id: p.int() });
+    const q = params(req, { id: p.id("User") });
     const c = ctx(deps, req, res);
     const user = await identity.GetUser({ actor: c.actor, id: q.id }, c.call);
     res.json(req.principal!.isAdmin ? userAdmin(user, c.urls) : userPublicProfile(user, c.urls));
@@ -99,10 +103,10 @@ export function usersRouter(deps: GatewayDeps): Router {
   r.post("/users", scope("write"), async (req, res) => {
     requireAdmin(req);
     const q = params(req, {
-      username: p.string().min(1),
-      email: p.string().min(1),
-      name: p.string().min(1),
-      password: p.string().optional(),
+      username: p.name("username").min(1),
+      email: p.name("email").min(1),
+      name: p.name("name").min(1),
+      password: p.name("password", PASSWORD_MAX).optional(),
       reset_password: p.bool().optional(),
       force_random_password: p.bool().optional(),
       admin: p.bool().optional(),
@@ -135,11 +139,11 @@ export function usersRouter(deps: GatewayDeps): Router {
   r.put("/users/:id", scope("write"), async (req, res) => {
     requireAdmin(req);
     const q = params(req, {
-      id: p.int(),
-      username: p.string().min(1).optional(),
-      email: p.string().min(1).optional(),
-      name: p.string().min(1).optional(),
-      password: p.string().optional(),
+      id: p.id("User"),
+      username: p.name("username").min(1).optional(),
+      email: p.name("email").min(1).optional(),
+      name: p.name("name").min(1).optional(),
+      password: p.name("password", PASSWORD_MAX).optional(),
       admin: p.bool().optional(),
       external: p.bool().optional(),
       can_create_group: p.bool().optional(),
@@ -168,7 +172,7 @@ export function usersRouter(deps: GatewayDeps): Router {
 
   r.delete("/users/:id", scope("write"), async (req, res) => {
     requireAdmin(req);
-    const q = params(req, { id: p.int(), hard_delete: p.bool().optional() });
+    const q = params(req, { id: p.id("User"), hard_delete: p.bool().optional() });
     const c = ctx(deps, req, res);
     await identity.DeleteUser({ actor: c.actor, id: q.id }, c.call);
     deps.tokenCache.evictUser(q.id);
@@ -176,7 +180,7 @@ export function usersRouter(deps: GatewayDeps): Router {
   });
 
   r.get("/users/:id/projects", scope("read"), async (req, res) => {
-    const q = params(req, { ...projectListShape, id: p.int() });
+    const q = params(req, { ...projectListShape, id: p.id("User") });
     const c = ctx(deps, req, res);
     await identity.GetUser({ actor: c.actor, id: q.id }, c.call); // 404 for an unknown user
     const result = await identity.ListProjects({ ...listProjectsRequest(q, null), actor: c.actor, ownerUserId: q.id }, c.call);
