@@ -17,6 +17,18 @@ export function pageRequest(q: { page?: number; per_page?: number }) {
 }
 
 /**
+ * The largest Link header written. Links repeat the request's URL up to four times; past this the
+ * response headers would outgrow what HTTP clients read (Node's 16 KiB), so the header is left out
+ * and the X-* headers alone describe the page.
+ */
+const MAX_LINK_HEADER = 8 * 1024;
+
+function setLinks(res: Response, links: string[]): void {
+  const value = links.join(", ");
+  if (value.length <= MAX_LINK_HEADER) res.setHeader("Link", value);
+}
+
+/**
  * Builds `<url>; rel="…"` links to pages of the request's URL, on the configured origin, with
  * `defaults` added where the request left them out.
  */
@@ -55,7 +67,7 @@ export function setPaginationHeaders(req: Request, res: Response, info: PageInfo
   if (next) links.push(link(next, "next"));
   links.push(link(1, "first"));
   links.push(link(totalPages, "last"));
-  res.setHeader("Link", links.join(", "));
+  setLinks(res, links);
 }
 
 /**
@@ -80,7 +92,7 @@ export function setCountlessPaginationHeaders(
   if (prev) links.push(link(prev, "prev"));
   if (next) links.push(link(next, "next"));
   links.push(link(1, "first"));
-  res.setHeader("Link", links.join(", "));
+  setLinks(res, links);
 }
 
 /** GitLab's opaque keyset cursor: base64 of {"id":"<last id>","_kd":"n"}. */
@@ -118,7 +130,7 @@ export function setKeysetHeaders(
   url.searchParams.delete("cursor");
   url.searchParams.set("per_page", String(k.perPage));
   url.searchParams.set(k.param, k.param === "cursor" ? encodeCursor(k.lastId) : String(k.lastId));
-  res.setHeader("Link", `<${url.toString()}>; rel="next"`);
+  setLinks(res, [`<${url.toString()}>; rel="next"`]);
 }
 
 /** A Link header with only rel="next": the request's URL with `params` replaced (Gitaly keyset paging). */
@@ -128,5 +140,5 @@ export function setNextPageLink(req: Request, res: Response, baseUrl: string, pa
   url.protocol = base.protocol;
   url.host = base.host;
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
-  res.setHeader("Link", `<${url.toString()}>; rel="next"`);
+  setLinks(res, [`<${url.toString()}>; rel="next"`]);
 }
