@@ -31,6 +31,16 @@ describe("pagination headers", () => {
     expect(pageRequest({})).toEqual({ page: 1, perPage: 20 });
     expect(pageRequest({ page: 0, per_page: 500 })).toEqual({ page: 1, perPage: 100 });
   });
+
+  it("keeps a page beyond 2^31-1 past the last page instead of wrapping it", () => {
+    expect(pageRequest({ page: 2 ** 31, per_page: 2 ** 31 })).toEqual({ page: 2147483647, perPage: 100 });
+  });
+
+  it("leaves out a Link header too large for clients to read", () => {
+    const h = run(`/api/v4/projects?filter=${"f".repeat(3000)}`, { total: 45, page: 2, perPage: 20 });
+    expect(h.Link).toBeUndefined();
+    expect(h).toMatchObject({ "X-Page": "2", "X-Next-Page": "3", "X-Prev-Page": "1" });
+  });
 });
 
 describe("countless pagination headers", () => {

@@ -47,3 +47,26 @@ describe("parseParams", () => {
     expect(parseParams({ name: p.string() }, { name: "x", other: 1 })).toEqual({ name: "x" });
   });
 });
+
+describe("limits and ids", () => {
+  it("answers an id no record can have with 404 after the parameter errors", () => {
+    expect(errorOf(() => parseParams({ id: p.id("User") }, { id: "2147483648" })).body).toEqual({ message: "404 User Not Found" });
+    expect(errorOf(() => parseParams({ job_id: p.id() }, { job_id: 0 })).body).toEqual({ message: "404 Not found" });
+    expect(errorOf(() => parseParams({ id: p.id("User"), name: p.string() }, { id: "2147483648" })).body).toEqual({ error: "name is missing" });
+    expect(parseParams({ id: p.id("User") }, { id: "2147483647" }).id).toBe(2147483647);
+  });
+
+  it("keeps other integers within what a service takes", () => {
+    expect(errorOf(() => parseParams({ access_level: p.int() }, { access_level: "2147483648" })).body).toEqual({ error: "access_level does not have a valid value" });
+  });
+
+  it("words oversized values as GitLab does: Grape's validators, then ActiveRecord's", () => {
+    const shape = { ref: p.ref("ref"), search: p.search("search").optional(), name: p.name("name"), description: p.name("description", 2000).optional() };
+    expect(errorOf(() => parseParams(shape, { ref: "r".repeat(1025), search: "s".repeat(4097), name: "n".repeat(256) })).body).toEqual({
+      error: "ref should be a valid reference path, search must be less than 4096 characters",
+    });
+    expect(errorOf(() => parseParams(shape, { ref: "r".repeat(1024), name: "n".repeat(256), description: "d".repeat(2001) })).body).toEqual({
+      message: { name: ["is too long (maximum is 255 characters)"], description: ["is too long (maximum is 2000 characters)"] },
+    });
+  });
+});
