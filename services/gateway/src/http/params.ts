@@ -7,7 +7,8 @@ export const MAX_INT32 = 2_147_483_647;
 
 /**
  * GitLab's size limits, enforced here so that no oversized value reaches a service (and its
- * error messages) at all.
+ * error messages) at all. Free text GitLab does not bound (commit and tag messages, file
+ * content) is bounded by the body size only.
  */
 export const LIMITS = {
   /** API::Validations::Validators::GitRef: a ref or revision is 1..1024 characters. */
@@ -20,7 +21,6 @@ export const LIMITS = {
   projectDescription: 2000,
   /** Gitlab::Search::Params::SEARCH_CHAR_LIMIT: search terms, filters, patterns. */
   search: 4096,
-  /** Free text with no model bound (commit and tag messages, file content) is bounded by the body size only. */
 } as const;
 
 /**
