@@ -1,5 +1,5 @@
 import { status } from "@grpc/grpc-js";
-import { ERROR_BODY_KEY, HTTP_STATUS_KEY, ServiceError } from "./errors.ts";
+import { ERROR_BODY_KEY, HTTP_STATUS_KEY, LEGACY_ERROR_BODY_KEY, ServiceError } from "./errors.ts";
 
 /** The single gRPC status → HTTP status mapping used by the gateway. */
 const HTTP_BY_CODE: Record<number, number> = {
@@ -56,10 +56,11 @@ export function httpErrorFromGrpc(err: unknown): HttpError {
   const override = Number(e.metadata?.get(HTTP_STATUS_KEY)?.[0]);
   const httpStatus = Number.isInteger(override) && override >= 400 ? override : (HTTP_BY_CODE[code] ?? 500);
   // Transport-level failures never carry a service body: the service was not reached.
-  const rawBody = httpStatus === 503 ? undefined : e.metadata?.get(ERROR_BODY_KEY)?.[0];
-  if (typeof rawBody === "string") {
+  const rawBody = httpStatus === 503 ? undefined : (e.metadata?.get(ERROR_BODY_KEY)?.[0] ?? e.metadata?.get(LEGACY_ERROR_BODY_KEY)?.[0]);
+  if (typeof rawBody === "string" || Buffer.isBuffer(rawBody)) {
     try {
-      return { status: httpStatus, body: JSON.parse(rawBody) as Record<string, unknown> };
+      const body: unknown = JSON.parse(rawBody.toString());
+      if (body && typeof body === "object" && !Array.isArray(body)) return { status: httpStatus, body: body as Record<string, unknown> };
     } catch {
       /* fall through to the default body */
     }

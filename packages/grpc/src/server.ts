@@ -155,23 +155,62 @@ function wrapClientStream(
   };
 }
 
+/** The bare status sent for anything unexpected: the detail stays in the service's log. */
+const INTERNAL: Partial<grpc.ServiceError> = { code: grpc.status.INTERNAL, details: "internal error" };
+
+/**
+ * The status a failed handler ends its call with: a ServiceError's own, or a bare INTERNAL.
+ * Never throws, so that no handler's failure can escape as an unhandled rejection and end the
+ * process (one process serves every service in the embedded mode).
+ */
+export function failureStatus(err: unknown, log: Logger): Partial<grpc.ServiceError> {
+  try {
+    if (err instanceof ServiceError) {
+      log.debug({ code: err.code, msg: err.message }, "rpc refused");
+      return err.toGrpc();
+    }
+    // Unexpected: log the detail here, send the caller nothing but a generic INTERNAL.
+    log.error({ err }, "rpc failed");
+  } catch (failure) {
+    safeLog(log, failure);
+  }
+  return INTERNAL;
+}
+
+/** Runs `send`; a throw from grpc-js (a status it cannot encode, a closed stream) is logged, not raised. */
+function sendSafely(log: Logger, send: () => void): void {
+  try {
+    send();
+  } catch (err) {
+    safeLog(log, err);
+  }
+}
+
+function safeLog(log: Logger, err: unknown): void {
+  try {
+    log.error({ err }, "rpc status could not be sent");
+  } catch {
+    // A logger that throws has nothing left to tell; the process must go on.
+  }
+}
+
 /** Sends a unary answer: the response, a ServiceError's status, or a bare INTERNAL. */
 function answer(result: Promise<unknown>, ctx: CallContext, callback: grpc.sendUnaryData<unknown>): void {
   const started = process.hrtime.bigint();
   result.then(
     (response) => {
       ctx.log.debug({ ms: Number(process.hrtime.bigint() - started) / 1e6 }, "rpc ok");
-      callback(null, response);
+      sendSafely(ctx.log, () => callback(null, response));
     },
     (err: unknown) => {
-      if (err instanceof ServiceError) {
-        ctx.log.debug({ code: err.code, msg: err.message }, "rpc refused");
-        callback(err.toGrpc());
-        return;
-      }
-      // Unexpected: log the detail here, send the caller nothing but a generic INTERNAL.
-      ctx.log.error({ err }, "rpc failed");
-      callback({ code: grpc.status.INTERNAL, details: "internal error" });
+      const failure = failureStatus(err, ctx.log);
+      sendSafely(ctx.log, () => {
+        try {
+          callback(failure);
+        } catch {
+          callback(INTERNAL); // the status itself could not be sent: at least end the call
+        }
+      });
     },
   );
 }
@@ -198,14 +237,9 @@ function wrapServerStream(
         else call.end();
       } catch (err) {
         if (call.cancelled) return;
-        if (err instanceof ServiceError) {
-          ctx.log.debug({ code: err.code, msg: err.message }, "rpc refused");
-          call.emit("error", err.toGrpc());
-          return;
-        }
-        ctx.log.error({ err }, "rpc failed");
-        call.emit("error", { code: grpc.status.INTERNAL, details: "internal error" });
+        const failure = failureStatus(err, ctx.log);
+        sendSafely(ctx.log, () => call.emit("error", failure));
       }
-    })();
+    })().catch((err: unknown) => safeLog(ctx.log, err));
   };
 }

@@ -72,6 +72,36 @@ describe("job artifacts: keep and delete", () => {
     expect(await json(await keep(pipeline.rspec, developer.token))).toEqual({ status: 404, body: { message: "404 Not Found" } });
   });
 
+  it("downloads artifacts only with a token scoped for API reads (api, read_api)", async () => {
+    const jobId = keptJobId;
+    const routes = [
+      `/projects/${project.id}/jobs/${jobId}/artifacts`,
+      `/projects/${project.id}/jobs/${jobId}/artifacts/app.txt`,
+      `/projects/${project.id}/jobs/artifacts/main/download?job=compile`,
+      `/projects/${project.id}/jobs/artifacts/main/raw/app.txt?job=compile`,
+    ];
+    for (const scopes of [["read_user"], ["read_repository"], ["write_repository"], ["read_repository", "write_repository", "read_user"]]) {
+      const user = await member(s, project.id, 40, () => createUserWithToken(s, scopes));
+      for (const route of routes) {
+        const res = await s.api(route, { token: user.token });
+        expect({ route, scopes, status: res.status, body: await res.json() }).toEqual({
+          route,
+          scopes,
+          status: 403,
+          body: {
+            error: "insufficient_scope",
+            error_description: "The request requires higher privileges than provided by the access token.",
+            scope: "api read_api",
+          },
+        });
+      }
+    }
+    for (const scopes of [["api"], ["read_api"]]) {
+      const user = await member(s, project.id, 40, () => createUserWithToken(s, scopes));
+      for (const route of routes) expect({ route, status: (await s.api(route, { token: user.token })).status }).toEqual({ route, status: 200 });
+    }
+  });
+
   it("deletes a job's artifacts for a Maintainer, keeping its trace", async () => {
     const jobId = (await successfulPipeline()).compile;
     const remove = (token: string) => s.api(`/projects/${project.id}/jobs/${jobId}/artifacts`, { method: "DELETE", token });

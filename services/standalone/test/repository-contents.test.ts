@@ -173,6 +173,23 @@ describe("archive", () => {
     expect(list(bz2.bytes, "a.tar.bz2", ["tar", "-tjf"])).toEqual([`${prefix}/files/html/index.html`]);
   });
 
+  it("names archives of non-ASCII and quoted refs and paths in RFC 6266 form", async () => {
+    const named = commit(gitDir, sha.c1, { "目录/f.txt": "f\n" }, "Unicode directory", "Eve:eve@example.com", 5);
+    git(gitDir, ["update-ref", "refs/heads/日本語", named]);
+    git(gitDir, ["update-ref", 'refs/heads/say"hi"', named]);
+    const cases = [
+      [`/archive.zip?sha=${encodeURIComponent("日本語")}`, `contents-日本語-${named}.zip`, `contents-%3F%3F%3F-${named}.zip`],
+      [`/archive.zip?sha=${named}&path=${encodeURIComponent("目录")}`, `contents-${named}-${named}-目录.zip`, `contents-${named}-${named}-%3F%3F.zip`],
+      [`/archive.zip?sha=${encodeURIComponent('say"hi"')}`, `contents-say"hi"-${named}.zip`, `contents-say%22hi%22-${named}.zip`],
+    ] as const;
+    for (const [query, name, ascii] of cases) {
+      const { res, bytes } = await download(query);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-disposition")).toBe(`attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name).replace(/'/g, "%27")}`);
+      expect(bytes.subarray(0, 2).toString()).toBe("PK");
+    }
+  });
+
   it("answers 404 File Not Found for an unknown sha or path, and no route for an unknown format", async () => {
     for (const p of ["/archive?sha=xxx", "/archive.zip?path=nope"]) {
       const res = await s.api(repoPath(p));

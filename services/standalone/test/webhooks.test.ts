@@ -241,6 +241,34 @@ describe("push delivery", () => {
     expect(JSON.stringify(recorded)).not.toMatch(/very-secret|extra-value/);
   });
 
+  it("never shows credentials typed into the URL, but delivers with them (Basic auth)", async () => {
+    const r = await receiver();
+    const project = await createProject();
+    const withCredentials = r.url.replace("://", "://hookuser:PA%40SSWORD@");
+    const masked = `${r.url.replace("://", "://*****:*****@")}/in`;
+    const hook = await createHook(project.id, { url: `${withCredentials}/in`, push_events: true });
+    expect(hook.url).toBe(masked);
+    const shown = await s.api(`/projects/${project.id}/hooks/${hook.id}`);
+    expect(((await shown.json()) as { url: string }).url).toBe(masked);
+    const listed = await s.api(`/projects/${project.id}/hooks`);
+    const listedText = await listed.text();
+    expect(listedText).toContain(masked);
+    expect(listedText).not.toMatch(/hookuser|PA%40SSWORD|PA@SSWORD/);
+
+    // A client that sends back the URL it read keeps the credentials.
+    const edited = await s.api(`/projects/${project.id}/hooks/${hook.id}`, { method: "PUT", json: { url: masked, name: "renamed" } });
+    expect(edited.status).toBe(200);
+    expect(((await edited.json()) as { url: string }).url).toBe(masked);
+
+    await commitFile(project.id, "creds.txt");
+    const got = await waitFor(() => r.requests[0], { message: "delivery with credentials" });
+    expect(got.path).toBe("/in");
+    expect(got.headers.authorization).toBe(`Basic ${Buffer.from("hookuser:PA@SSWORD").toString("base64")}`);
+    const recorded = await waitFor(async () => (await events(project.id, hook.id))[0]);
+    expect(recorded.url).toBe(masked);
+    expect(JSON.stringify(recorded)).not.toMatch(/hookuser|PA%40SSWORD|PA@SSWORD/);
+  });
+
   it("delivers tag pushes to tag_push_events hooks only, and honours the branch filter", async () => {
     const tags = await receiver();
     const filtered = await receiver();

@@ -66,6 +66,18 @@ export function contentDisposition(disposition: "inline" | "attachment", filenam
   return `${disposition}; filename="${percentEscape(ascii, TRADITIONAL_ESCAPED)}"; filename*=UTF-8''${percentEscape(filename, RFC5987_ESCAPED)}`;
 }
 
+/** A name that can stand between the quotes of `filename="…"` as it is. */
+const PLAIN_FILENAME = /^[\x20-\x7e]*$/;
+
+/**
+ * Workhorse's archive header, `attachment; filename="<name>"`, for plain ASCII names; any other
+ * name (non-ASCII, a quote or backslash, control characters) in RFC 6266 form, so the header
+ * is always valid and the exact name survives in `filename*`.
+ */
+export function attachmentDisposition(filename: string): string {
+  return PLAIN_FILENAME.test(filename) && !/["\\]/.test(filename) ? `attachment; filename="${filename}"` : contentDisposition("attachment", filename);
+}
+
 /** A blame range (GitLab's API::Entities::BlameRange with BlameRangeCommit). */
 export function blameRangeEntity(r: BlameRange) {
   const c = r.commit;

@@ -6,7 +6,8 @@ import { checkOutboundUrl, guardedLookup, OutboundUrlError } from "@quarry/outbo
 import type { HookDeps } from "../deps.ts";
 import type { WebHook } from "../generated/prisma/client.ts";
 import { ENABLED_STATE, openSecrets } from "../hook/hook-common.ts";
-import { interpolateUrl } from "../hook/hook-input.ts";
+import { deliveryUrl } from "../hook/hook-input.ts";
+import { maskedUrl } from "../hook/url-credentials.ts";
 import { EVENT_HEADERS } from "./events.ts";
 import { renderTemplate } from "./template.ts";
 
@@ -78,10 +79,6 @@ function send(deps: HookDeps, url: URL, headers: Record<string, string>, body: s
   });
 }
 
-/** The URL as recorded: variables stay placeholders, credentials are masked. */
-function safeUrl(hook: WebHook): string {
-  return hook.url.replace(/^(\w+:\/\/)[^/@]*@/, "$1*****:*****@");
-}
 
 /** Records a failure or success in the hook's auto-disabling state. */
 async function recordOutcome(deps: HookDeps, hookId: number, success: boolean): Promise<void> {
@@ -143,7 +140,7 @@ export async function executeHook(deps: HookDeps, hook: WebHook, delivery: Deliv
   try {
     const body = hook.customWebhookTemplate ? renderTemplate(hook.customWebhookTemplate, delivery.payload) : JSON.stringify(delivery.payload);
     // Re-checked at delivery: DNS may now point elsewhere than when the hook was saved.
-    const checked = await checkOutboundUrl(interpolateUrl(hook.url, secrets.variables), { allowLocal: deps.settings.allowLocalRequests });
+    const checked = await checkOutboundUrl(deliveryUrl(hook.url, secrets), { allowLocal: deps.settings.allowLocalRequests });
     response = await send(deps, checked.url, headers, body, hook.enableSslVerification);
   } catch (err) {
     const blockedAtConnect = (err as { code?: string }).code === "EBLOCKED";
@@ -155,7 +152,8 @@ export async function executeHook(deps: HookDeps, hook: WebHook, delivery: Deliv
     data: {
       hookId: hook.id,
       trigger: delivery.trigger,
-      url: safeUrl(hook),
+      // As recorded: variables stay placeholders, credentials are masked.
+      url: maskedUrl(hook.url, secrets.credentials),
       requestHeaders: recordedHeaders,
       requestData: delivery.payload as object,
       responseHeaders: response?.headers ?? {},

@@ -1,9 +1,10 @@
+import { ERROR_BODY_KEY } from "@quarry/grpc";
 import { status } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFixture, type Fixture } from "../test-fixture.ts";
 
 const errorOf = async (p: Promise<unknown>) => (await p.then(() => null, (e: unknown) => e)) as { code: number; metadata: { get(k: string): unknown[] } } | null;
-const body = (e: { metadata: { get(k: string): unknown[] } } | null) => JSON.parse(String(e!.metadata.get("quarry-error-body")[0]));
+const body = (e: { metadata: { get(k: string): unknown[] } } | null) => JSON.parse(String(e!.metadata.get(ERROR_BODY_KEY)[0]));
 
 describe("CreateHook", () => {
   let f: Fixture;

@@ -2,6 +2,7 @@
 import { notFound, paramError } from "@quarry/grpc";
 import type { Hook } from "@quarry/proto/types/hook/v1/Hook";
 import type { HookOwner__Output as HookOwner } from "@quarry/proto/types/hook/v1/HookOwner";
+import { maskedUrl, type UrlCredentials } from "./url-credentials.ts";
 import type { HookDeps } from "../deps.ts";
 import type { WebHook } from "../generated/prisma/client.ts";
 
@@ -37,6 +38,8 @@ export interface HookSecrets {
   headers: Record<string, string>;
   /** URL variable values by key. */
   variables: Record<string, string>;
+  /** User name and password typed into the URL (the stored URL has none). Absent in older rows. */
+  credentials?: UrlCredentials | null;
 }
 
 export const EMPTY_SECRETS: HookSecrets = { token: null, headers: {}, variables: {} };
@@ -77,11 +80,12 @@ export function alertStatus(hook: Pick<WebHook, "permanentlyDisabled" | "disable
 /** The Hook message: no secret values, only which keys exist. */
 export function toHookMessage(deps: Pick<HookDeps, "box">, hook: WebHook, now = new Date()): Hook {
   const status = alertStatus(hook, now);
+  const secrets = openSecrets(deps, hook);
   const msg: Hook = {
     id: hook.id,
     projectId: hook.projectId ?? 0,
     groupId: hook.groupId ?? 0,
-    url: hook.url,
+    url: maskedUrl(hook.url, secrets.credentials),
     name: hook.name,
     description: hook.description,
     createdAt: hook.createdAt.toISOString(),
@@ -94,7 +98,7 @@ export function toHookMessage(deps: Pick<HookDeps, "box">, hook: WebHook, now = 
     branchFilterStrategy: hook.branchFilterStrategy,
     customWebhookTemplate: hook.customWebhookTemplate ?? "",
     uuid: hook.uuid,
-    tokenSet: openSecrets(deps, hook).token !== null,
+    tokenSet: secrets.token !== null,
   };
   const record = msg as Record<string, unknown>;
   for (const s of [...PROJECT_SWITCHES, ...GROUP_SWITCHES]) record[s] = hook[s];

@@ -6,6 +6,7 @@ import type { HookInput__Output as HookInput } from "@quarry/proto/types/hook/v1
 import type { HookDeps } from "../deps.ts";
 import type { WebHook } from "../generated/prisma/client.ts";
 import { GROUP_SWITCHES, PROJECT_SWITCHES, type HookSecrets, type SwitchName } from "./hook-common.ts";
+import { isMask, splitCredentials, withCredentials } from "./url-credentials.ts";
 
 const VARIABLE_KEY = /^[A-Za-z0-9_]{1,100}$/;
 /** RFC 7230 token characters. */
@@ -16,6 +17,11 @@ export const BRANCH_FILTER_STRATEGIES = ["wildcard", "regex", "all_branches"] as
 /** Replaces `{key}` placeholders with the variables' values (GitLab's WebHook#interpolated_url). */
 export function interpolateUrl(url: string, variables: Record<string, string>): string {
   return url.replace(PLACEHOLDER, (m, key: string) => variables[key] ?? m);
+}
+
+/** The URL a delivery goes to: variables filled in, credentials put back. */
+export function deliveryUrl(url: string, secrets: Pick<HookSecrets, "variables" | "credentials">): string {
+  return withCredentials(interpolateUrl(url, secrets.variables), secrets.credentials);
 }
 
 /** Keys a URL template uses that have no variable. */
@@ -66,11 +72,16 @@ export async function applyHookInput(
 ): Promise<HookState> {
   const errors: Errors = {};
   const was = current?.hook;
-  const url = input.url ?? was?.url ?? "";
+  // Credentials in a given URL are split off and sealed; the mask the API showed keeps the stored ones.
+  const given = input.url === undefined ? null : splitCredentials(input.url);
+  const keepCredentials = given?.credentials ? isMask(given.credentials) && Boolean(current?.secrets.credentials) : false;
+  const url = given?.url ?? was?.url ?? "";
+  const credentials = given && !keepCredentials ? given.credentials : (current?.secrets.credentials ?? null);
   const secrets: HookSecrets = {
     token: current?.secrets.token ?? null,
     headers: { ...(current?.secrets.headers ?? {}) },
     variables: { ...(current?.secrets.variables ?? {}) },
+    ...(credentials ? { credentials } : {}),
   };
   let headerKeys = was?.customHeaderKeys ?? [];
   let variableKeys = was?.urlVariableKeys ?? [];
@@ -84,7 +95,8 @@ export async function applyHookInput(
   const givenVariables = !current || input.setUrlVariables ? keyValues(input.urlVariables, "url_variables", VARIABLE_KEY, errors) : {};
   if (input.token !== undefined) secrets.token = input.token === "" ? null : input.token;
 
-  if (current && input.url !== undefined && input.url !== was!.url) {
+  const credentialsChanged = JSON.stringify(secrets.credentials ?? null) !== JSON.stringify(current?.secrets.credentials ?? null);
+  if (current && given && (given.url !== was!.url || credentialsChanged)) {
     // GitLab's reset_token / reset_url_variables: a new URL does not inherit secrets meant for the old one.
     if (input.token === undefined) secrets.token = null;
     if (Object.keys(givenVariables).length === 0) {
@@ -101,7 +113,7 @@ export async function applyHookInput(
     if (missing.length) add(errors, "url", `Invalid URL template. Missing keys: ${JSON.stringify(missing)}`);
     else {
       try {
-        await checkOutboundUrl(interpolateUrl(url, secrets.variables), { allowLocal: deps.settings.allowLocalRequests });
+        await checkOutboundUrl(deliveryUrl(url, secrets), { allowLocal: deps.settings.allowLocalRequests });
       } catch (err) {
         if (!(err instanceof OutboundUrlError)) throw err;
         add(errors, "url", err.reason === "scheme" || err.reason === "invalid" ? "is blocked: " + err.message : "is blocked: " + err.message);

@@ -1,3 +1,4 @@
+import { ERROR_BODY_KEY } from "@quarry/grpc";
 import { status } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFixture, startReceiver, type Fixture, type Receiver } from "../test-fixture.ts";
@@ -55,7 +56,7 @@ describe("ResendHookEvent", () => {
     for (let i = 0; i < 3; i++) await resend();
     const limited = (await resend().catch((e: unknown) => e)) as GrpcErr;
     expect(limited.code).toBe(status.RESOURCE_EXHAUSTED);
-    expect(JSON.parse(String(limited.metadata.get("quarry-error-body")[0]))).toEqual({ message: RATE_LIMITED_MESSAGE });
+    expect(JSON.parse(String(limited.metadata.get(ERROR_BODY_KEY)[0]))).toEqual({ message: RATE_LIMITED_MESSAGE });
     expect(String(limited.metadata.get("quarry-http-status")[0])).toBe("429");
     expect(await resend(2)).toEqual({ responseStatus: 200 }); // another user
     const otherHook = await f.client.CreateHook({ owner: { projectId: 6 }, input: { url: r.url } });

@@ -1,3 +1,4 @@
+import { ERROR_BODY_KEY } from "@quarry/grpc";
 import { status } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFixture, startReceiver, type Fixture, type Receiver } from "../test-fixture.ts";
@@ -30,11 +31,11 @@ describe("TestHook", () => {
     r.queue.push({ status: 400, body: "no thanks" });
     const failed = (await test("tag_push_events").catch((e: unknown) => e)) as GrpcErr;
     expect(failed.code).toBe(status.FAILED_PRECONDITION);
-    expect(JSON.parse(String(failed.metadata.get("quarry-error-body")[0]))).toEqual({ message: "no thanks" });
+    expect(JSON.parse(String(failed.metadata.get(ERROR_BODY_KEY)[0]))).toEqual({ message: "no thanks" });
     expect(String(failed.metadata.get("quarry-http-status")[0])).toBe("422");
 
     const unavailable = (await test("wiki_page_events").catch((e: unknown) => e)) as GrpcErr;
-    expect(JSON.parse(String(unavailable.metadata.get("quarry-error-body")[0]))).toEqual({ message: "Testing not available for this hook" });
+    expect(JSON.parse(String(unavailable.metadata.get(ERROR_BODY_KEY)[0]))).toEqual({ message: "Testing not available for this hook" });
 
     await test("push_events");
     await test("push_events"); // the fifth request of this user on this project in this minute

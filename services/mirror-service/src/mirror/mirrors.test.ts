@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { PromiseClient } from "@quarry/grpc";
+import { ERROR_BODY_KEY, type PromiseClient } from "@quarry/grpc";
 import type { MirrorServiceDefinition } from "@quarry/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setUp, type MirrorTestContext } from "../../test/support.ts";
@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const fail = (p: Promise<unknown>) => p.then(() => ({}) as Record<string, unknown>, (e: Record<string, unknown>) => e);
-const body = (e: Record<string, unknown>) => JSON.parse((e.metadata as { get(k: string): string[] }).get("quarry-error-body")[0]!);
+const body = (e: Record<string, unknown>) => JSON.parse(String((e.metadata as { get(k: string): unknown[] }).get(ERROR_BODY_KEY)[0]));
 
 describe("mirror CRUD", () => {
   it("creates a mirror with GitLab's defaults, the credentials split off, sealed and masked", async () => {

@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { pipeline } from "node:stream/promises";
 import { Readable } from "node:stream";
 import type * as grpc from "@grpc/grpc-js";
-import { badRequest, ServiceError, status } from "@quarry/grpc";
+import { badRequest, failureStatus, ServiceError, status } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import { gitEnvironment } from "./git.ts";
 
@@ -42,18 +42,12 @@ export function streamingHandler<C extends ChunkWriter>(name: string, log: Logge
   return (call) => {
     const requestId = call.metadata.get("x-request-id")[0]?.toString();
     const callLog = log.child({ rpc: `quarry.repo.v1.GitHttpService/${name}`, requestId });
-    run(call).then(
-      () => call.end(),
-      (err: unknown) => {
-        if (err instanceof ServiceError) {
-          callLog.debug({ code: err.code, msg: err.message }, "rpc refused");
-          call.emit("error", err.toGrpc());
-          return;
-        }
-        callLog.error({ err }, "rpc failed");
-        call.emit("error", { code: status.INTERNAL, details: "internal error" });
-      },
-    );
+    run(call)
+      .then(
+        () => call.end(),
+        (err: unknown) => call.emit("error", failureStatus(err, callLog)),
+      )
+      .catch((err: unknown) => callLog.error({ err }, "rpc status could not be sent"));
   };
 }
 

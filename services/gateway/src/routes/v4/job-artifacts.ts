@@ -4,6 +4,7 @@ import type { ArtifactDownloadResponse__Output as DownloadMessage } from "@quarr
 import { Router, type Request, type Response } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { requireUser, scope } from "../../http/auth.ts";
+import { contentDisposition } from "../../entities/file.ts";
 import { sendDownload } from "../../http/download.ts";
 import { p, params, wildcardParam } from "../../http/params.ts";
 import { presentJobs } from "./ci-context.ts";
@@ -12,12 +13,6 @@ import { authorizeProject } from "./project-access.ts";
 
 /** Artifact downloads may be long: they stream for at most this long. */
 const DOWNLOAD_DEADLINE_MS = 30 * 60_000;
-
-/** `attachment; filename="x"; filename*=UTF-8''x`, as Rails' send_file writes it. */
-export function contentDisposition(kind: "attachment" | "inline", filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, "_");
-  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-}
 
 /**
  * Streams one artifact file (or one file inside the archive) from ci-service; `raw` serves it
@@ -60,25 +55,25 @@ export function jobArtifactsRouter(deps: GatewayDeps): Router {
   const base = "/projects/:id/jobs";
 
   // By ref first: `artifacts` is not a job id.
-  r.get(`${base}/artifacts/:ref_name/download`, async (req, res) => {
+  r.get(`${base}/artifacts/:ref_name/download`, scope("read"), async (req, res) => {
     const q = params(req, { ref_name: p.string(), job: p.string() });
     const { project } = await authorizeProject(deps, req, "read_build");
     await sendArtifact(deps, req, res, { projectId: project.id, refName: q.ref_name, jobName: q.job });
   });
 
-  r.get(`${base}/artifacts/:ref_name/raw/*artifact_path`, async (req, res) => {
+  r.get(`${base}/artifacts/:ref_name/raw/*artifact_path`, scope("read"), async (req, res) => {
     const q = params(req, { ref_name: p.string(), job: p.string() });
     const { project } = await authorizeProject(deps, req, "read_build");
     await sendArtifact(deps, req, res, { projectId: project.id, refName: q.ref_name, jobName: q.job, artifactPath: wildcardParam(req, "artifact_path") }, true);
   });
 
-  r.get(`${base}/:job_id/artifacts`, async (req, res) => {
+  r.get(`${base}/:job_id/artifacts`, scope("read"), async (req, res) => {
     const q = params(req, { job_id: p.int() });
     const { project } = await authorizeProject(deps, req, "read_build");
     await sendArtifact(deps, req, res, { projectId: project.id, jobId: q.job_id });
   });
 
-  r.get(`${base}/:job_id/artifacts/*artifact_path`, async (req, res) => {
+  r.get(`${base}/:job_id/artifacts/*artifact_path`, scope("read"), async (req, res) => {
     const q = params(req, { job_id: p.int() });
     const { project } = await authorizeProject(deps, req, "read_build");
     await sendArtifact(deps, req, res, { projectId: project.id, jobId: q.job_id, artifactPath: wildcardParam(req, "artifact_path") });

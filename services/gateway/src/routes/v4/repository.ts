@@ -8,6 +8,7 @@ import { ApiError } from "../../http/errors.ts";
 import { pageRequest, setNextPageLink, setPaginationHeaders } from "../../http/pagination.ts";
 import { p, pageShape, params } from "../../http/params.ts";
 import { blobEntity } from "../../entities/blob.ts";
+import { attachmentDisposition } from "../../entities/file.ts";
 import { commitEntity } from "../../entities/commit.ts";
 import { compareEntity } from "../../entities/compare.ts";
 import { contributorEntity } from "../../entities/contributor.ts";
@@ -131,7 +132,7 @@ export function repositoryRouter(deps: GatewayDeps): Router {
         res.status(200);
         // Workhorse's archive headers: zip is application/zip, every tar flavour an octet stream.
         res.setHeader("Content-Type", fileName.endsWith(".zip") ? "application/zip" : "application/octet-stream");
-        res.setHeader("Content-Disposition", `attachment; filename="${fileName}"`);
+        res.setHeader("Content-Disposition", attachmentDisposition(fileName));
         res.setHeader("Content-Transfer-Encoding", "binary");
         return true;
       },
