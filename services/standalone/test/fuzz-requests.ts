@@ -70,7 +70,7 @@ export interface HostileRequest {
 const big = (n: number, c = "a") => c.repeat(n);
 
 /** Numbers a 32- or 64-bit integer column cannot take, and other non-ids. No small positive ids: real records must not be hit by chance. */
-const hostileNumbers = ["2147483648", "2147483647", "4294967296", "9223372036854775807", "9223372036854775808", "99999999999999999999", "-1", "-2147483649", "0", "1e3", "0x10", "1.5", "NaN", "Infinity", "00000000000000000001"];
+const hostileNumbers = ["2147483648", "2147483647", "4294967296", "9223372036854775807", "9223372036854775808", "99999999999999999999", "-1", "-2147483649", "0", "1e3", "0x10", "1.5", "NaN", "Infinity", "00000000000000000000"];
 
 /** Strings clients should not send: NUL, control characters, traversal, unicode, git ref syntax, sizes around every limit. */
 const hostileTexts = [
@@ -391,8 +391,16 @@ export function destroysFixtures(req: HostileRequest, f: Fixtures): boolean {
   const path = req.path.split("?")[0]!;
   // Revoking `self` or a token by a small id could revoke the callers' own tokens.
   if (/^\/api\/v4\/personal_access_tokens\/(self|\d{1,5})$/.test(path)) return req.method === "DELETE";
-  if (req.method !== "DELETE" && !(req.method === "PUT" && path.startsWith("/api/v4/users/"))) return false;
-  const fixtures = [`/api/v4/projects/${f.projectId}`, `/api/v4/projects/${encode(f.projectPath)}`, `/api/v4/groups/${f.groupId}`, `/api/v4/groups/${encode(f.groupPath)}`, `/api/v4/users/${f.userId}`];
+  if (req.method !== "DELETE" && req.method !== "PUT") return false;
+  const projects = [`/api/v4/projects/${f.projectId}`, `/api/v4/projects/${encode(f.projectPath)}`];
+  const groups = [`/api/v4/groups/${f.groupId}`, `/api/v4/groups/${encode(f.groupPath)}`];
+  // The records themselves, the user (PUT could rename them, which moves their project), and
+  // the user's own membership (removing or demoting it would lock them out of the rest).
+  const fixtures = [
+    ...(req.method === "DELETE" ? [...projects, ...groups] : []),
+    `/api/v4/users/${f.userId}`,
+    ...[...projects, ...groups].flatMap((base) => [`${base}/members/${f.userId}`, `${base}/members/all/${f.userId}`]),
+  ];
   return fixtures.includes(path);
 }
 
