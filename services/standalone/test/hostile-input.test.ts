@@ -129,9 +129,15 @@ describe("ids beyond PostgreSQL's integer", () => {
     const res = await s.api("/projects?page=2147483648&per_page=2147483648");
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual([]);
-    expect(res.headers.get("x-page")).toBe("2147483647");
+    // The page whose offset still fits the services' 32-bit counts: past the last page of any list.
+    expect(res.headers.get("x-page")).toBe("21474836");
     expect(res.headers.get("x-per-page")).toBe("100");
     expect(res.headers.get("x-next-page")).toBe("");
+    // git counts in 32 bits too: its skip and count must not wrap either.
+    for (const path of ["/repository/commits", "/repository/commits/main/refs", "/repository/branches"]) {
+      const page = await s.api(`/projects/${projectId}${path}?page=2147483648`, { token: user.token });
+      expect([path, page.status, await page.json()]).toEqual([path, 200, []]);
+    }
   });
 });
 

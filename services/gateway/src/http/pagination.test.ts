@@ -32,8 +32,10 @@ describe("pagination headers", () => {
     expect(pageRequest({ page: 0, per_page: 500 })).toEqual({ page: 1, perPage: 100 });
   });
 
-  it("keeps a page beyond 2^31-1 past the last page instead of wrapping it", () => {
-    expect(pageRequest({ page: 2 ** 31, per_page: 2 ** 31 })).toEqual({ page: 2147483647, perPage: 100 });
+  it("keeps a page beyond 32-bit offsets past the last page instead of wrapping it", () => {
+    expect(pageRequest({ page: 2 ** 31, per_page: 2 ** 31 })).toEqual({ page: 21474836, perPage: 100 });
+    const { page, perPage } = pageRequest({ page: 2 ** 53 - 1, per_page: 20 });
+    expect(page * perPage + 1).toBeLessThanOrEqual(2 ** 31 - 1);
   });
 
   it("leaves out a Link header too large for clients to read", () => {

@@ -8,12 +8,15 @@ export interface PageInfo {
 }
 
 /**
- * Normalised paging input: page 1..2^31-1, per_page 1..100 (default 20). The services take
- * 32-bit integers; a page beyond that is past the last page of any list, and stays so (an empty
- * page) instead of wrapping round to page 1.
+ * Normalised paging input: page ≥ 1, per_page 1..100 (default 20). The services and git count
+ * in 32-bit integers, so a page is kept where its offset, and the one item past it that tells
+ * whether more follow, stay below 2^31: any page beyond is past the last page of every list,
+ * and stays so (an empty page) instead of wrapping round to page 1.
  */
 export function pageRequest(q: { page?: number; per_page?: number }) {
-  return { page: Math.min(MAX_INT32, Math.max(1, q.page ?? 1)), perPage: Math.min(100, Math.max(1, q.per_page ?? 20)) };
+  const perPage = Math.min(100, Math.max(1, q.per_page ?? 20));
+  const lastPage = Math.floor((MAX_INT32 - 1) / perPage);
+  return { page: Math.min(lastPage, Math.max(1, q.page ?? 1)), perPage };
 }
 
 /**
