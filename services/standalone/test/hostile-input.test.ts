@@ -59,8 +59,11 @@ describe("malformed strings (GitLab's HandleMalformedStrings)", () => {
     expectBadRequest(await raw("POST", "/groups", { ...asRoot, "content-type": "application/x-www-form-urlencoded" }, "name=a%00&path=b"));
   });
 
-  it("answers form parameters nested deeper than 32 with 400", async () => {
+  it("answers parameters nested deeper than 32 with 400, in a form body or the query string", async () => {
     expectBadRequest(await raw("POST", "/projects", { ...asRoot, "content-type": "application/x-www-form-urlencoded" }, `name${"[a]".repeat(40)}=x`));
+    expectBadRequest(await raw("GET", `/projects?search${"[a]".repeat(40)}=x`, asRoot));
+    expectBadRequest(await raw("GET", `/projects?search${"%5Ba%5D".repeat(40)}=x`, asRoot));
+    expect((await raw("GET", `/projects?search${"[a]".repeat(3)}=x`, asRoot)).status).toBe(200);
   });
 });
 

@@ -17,8 +17,20 @@ function malformedComponent(encoded: string, plusIsSpace: boolean): boolean {
   }
 }
 
-/** An urlencoded string (query string or form body) with a malformed pair. */
-const malformedEncoded = (encoded: string): boolean => encoded.split("&").some((pair) => malformedComponent(pair, true));
+/** Whether a parameter name nests deeper than Rack reads (`a[b][c]…`, counted before decoding too). */
+function tooDeepKey(pair: string): boolean {
+  const key = pair.split("=", 1)[0]!;
+  const depth = (k: string) => k.split("[").length - 1;
+  if (depth(key) > MAX_PARAM_NESTING) return true;
+  try {
+    return key.includes("%") && depth(decodeURIComponent(key)) > MAX_PARAM_NESTING;
+  } catch {
+    return false;
+  }
+}
+
+/** An urlencoded string (query string or form body) with a malformed pair or one nested too deep. */
+const malformedEncoded = (encoded: string): boolean => encoded.split("&").some((pair) => malformedComponent(pair, true) || tooDeepKey(pair));
 
 /**
  * The deepest nesting of a parsed body and whether any string in it (keys included) holds a NUL.
@@ -46,7 +58,8 @@ function inspectBody(body: unknown, maxDepth: number): "nul" | "too deep" | null
  * any route: a NUL byte, a malformed %-escape or an escape that is not UTF-8 in the path, the
  * query string or the parameters is `400 Bad Request` (text/plain). Nothing downstream can take
  * a NUL (PostgreSQL text cannot hold one), and a path the router cannot decode names nothing.
- * Bodies nested deeper than GitLab reads are refused the same way (JSON: as invalid JSON).
+ * Parameters nested deeper than Rack reads (32) are refused the same way (JSON bodies deeper
+ * than Ruby's parser reads: as invalid JSON).
  */
 export const rejectMalformedInput: RequestHandler = (req, res, next) => {
   const url = req.originalUrl;
