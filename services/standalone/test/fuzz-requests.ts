@@ -53,7 +53,7 @@ export interface Fixtures {
   tokens: { user: string; admin: string };
 }
 
-export type Auth = "anonymous" | "user" | "admin" | "bad token";
+export type Auth = "anonymous" | "user" | "admin" | "bad token" | "bad job token" | "bad basic";
 
 export interface HostileRequest {
   auth: Auth;
@@ -367,7 +367,7 @@ export function hostileRequest(route: RouteTemplate, f: Fixtures): fc.Arbitrary<
     .constantFrom("path", "path", "query", "query", "body", "body", "body", "all")
     .chain((focus) =>
       fc.record({
-        auth: fc.constantFrom<Auth>("anonymous", "user", "user", "admin", "admin", "bad token"),
+        auth: fc.constantFrom<Auth>("anonymous", "user", "user", "admin", "admin", "bad token", "bad job token", "bad basic"),
         path: path(focus === "path" || focus === "all"),
         query: focus === "query" || focus === "all" ? hostileQuery : benignQuery,
         body: focus === "body" || focus === "all" ? hostileBody(f) : benignBody(f),
@@ -379,6 +379,9 @@ export function hostileRequest(route: RouteTemplate, f: Fixtures): fc.Arbitrary<
       if (auth === "user") headers["private-token"] = f.tokens.user;
       if (auth === "admin") headers["private-token"] = f.tokens.admin;
       if (auth === "bad token") headers["private-token"] = "glpat-not-a-real-token-000000000";
+      if (auth === "bad job token") headers["job-token"] = "glcbt-not-a-real-job-token-0000";
+      // A user name with a NUL and a password that is not UTF-8.
+      if (auth === "bad basic") headers.authorization = `Basic ${Buffer.concat([Buffer.from("root\u0000:"), Buffer.from([0xc0, 0xaf, 0xff])]).toString("base64")}`;
       return { auth, method, path: query ? `${p}?${query}` : p, headers, body: body.body, bodyLabel: body.label };
     });
 }

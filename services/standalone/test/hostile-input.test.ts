@@ -59,6 +59,13 @@ describe("malformed strings (GitLab's HandleMalformedStrings)", () => {
     expectBadRequest(await raw("POST", "/groups", { ...asRoot, "content-type": "application/x-www-form-urlencoded" }, "name=a%00&path=b"));
   });
 
+  it("answers Authorization credentials with a NUL or bytes that are not UTF-8 with 400", async () => {
+    const basic = (bytes: Buffer) => ({ authorization: `Basic ${bytes.toString("base64")}` });
+    expectBadRequest(await raw("GET", "/projects", basic(Buffer.from("root\u0000:secret"))));
+    expectBadRequest(await raw("GET", "/projects", basic(Buffer.from([0x72, 0x3a, 0xc0, 0xaf]))));
+    expect((await raw("GET", "/projects", basic(Buffer.from("root:wrong")))).status).toBe(200);
+  });
+
   it("answers parameters nested deeper than 32 with 400, in a form body or the query string", async () => {
     expectBadRequest(await raw("POST", "/projects", { ...asRoot, "content-type": "application/x-www-form-urlencoded" }, `name${"[a]".repeat(40)}=x`));
     expectBadRequest(await raw("GET", `/projects?search${"[a]".repeat(40)}=x`, asRoot));

@@ -32,6 +32,20 @@ function tooDeepKey(pair: string): boolean {
 /** An urlencoded string (query string or form body) with a malformed pair or one nested too deep. */
 const malformedEncoded = (encoded: string): boolean => encoded.split("&").some((pair) => malformedComponent(pair, true) || tooDeepKey(pair));
 
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** GitLab checks the Authorization credentials too (Basic ones decoded): NUL or invalid UTF-8 is malformed. */
+function malformedCredentials(authorization: string | undefined): boolean {
+  if (!authorization) return false;
+  const basic = /^Basic\s+(\S+)\s*$/i.exec(authorization);
+  const bytes = basic ? Buffer.from(basic[1]!, "base64") : Buffer.from(authorization, "latin1");
+  try {
+    return utf8.decode(bytes).includes("\0");
+  } catch {
+    return true;
+  }
+}
+
 /**
  * The deepest nesting of a parsed body and whether any string in it (keys included) holds a NUL.
  * Iterative: a body nested thousands deep must not exhaust the stack here.
@@ -56,8 +70,9 @@ function inspectBody(body: unknown, maxDepth: number): "nul" | "too deep" | null
 /**
  * GitLab's Gitlab::Middleware::HandleMalformedStrings, for every caller (anonymous too) before
  * any route: a NUL byte, a malformed %-escape or an escape that is not UTF-8 in the path, the
- * query string or the parameters is `400 Bad Request` (text/plain). Nothing downstream can take
- * a NUL (PostgreSQL text cannot hold one), and a path the router cannot decode names nothing.
+ * query string, the parameters or the Authorization credentials is `400 Bad Request`
+ * (text/plain). Nothing downstream can take a NUL (PostgreSQL text cannot hold one), and a path
+ * the router cannot decode names nothing.
  * Parameters nested deeper than Rack reads (32) are refused the same way (JSON bodies deeper
  * than Ruby's parser reads: as invalid JSON).
  */
@@ -66,6 +81,7 @@ export const rejectMalformedInput: RequestHandler = (req, res, next) => {
   const q = url.indexOf("?");
   const path = q < 0 ? url : url.slice(0, q);
   if (malformedComponent(path, false) || (q >= 0 && malformedEncoded(url.slice(q + 1)))) return sendBadRequest(res);
+  if (malformedCredentials(req.get("authorization"))) return sendBadRequest(res);
   if (req.rawForm && malformedEncoded(req.rawForm.toString("latin1"))) return sendBadRequest(res);
   if (req.body && typeof req.body === "object" && !Buffer.isBuffer(req.body)) {
     const json = Boolean(req.is(["application/json", "application/*+json"]));
