@@ -41,11 +41,12 @@ async function updateRef(gitDir: string, c: RefChange): Promise<void> {
 }
 
 /**
- * Changes a ref and records its push event atomically: begin transaction → `update-ref` (CAS) →
- * insert the outbox row → commit. A failed CAS throws RefUpdateError and leaves nothing behind.
- * If anything fails after the ref moved (the insert, the commit), the ref is moved back, again
- * as a CAS, so no ref change goes out without its event and no event without its change. After
- * the commit the relay is kicked to publish at once.
+ * Changes a ref and records its push event: `update-ref` (the compare-and-swap) first, then a
+ * short transaction inserting the outbox row (and, for a new default branch, its protection).
+ * No transaction stays open while git runs. A failed CAS throws RefUpdateError and leaves
+ * nothing behind; if recording fails after the ref moved, the ref is moved back, again as a CAS,
+ * so no ref change goes out without its event and no event without its change. After the
+ * commit the relay is kicked to publish at once.
  */
 export async function changeRefWithEvent(
   deps: RepoDeps,
@@ -55,19 +56,17 @@ export async function changeRefWithEvent(
   event: Omit<PushEventInput, "before" | "after" | "ref" | "context" | "refProtected"> & { context: PushContext; refProtected: boolean },
 ): Promise<void> {
   const payload = buildPushEvent({ ...event, before: change.oldSha, after: change.newSha, ref: change.ref });
-  let moved = false;
+  await updateRef(gitDir, change);
   try {
     await deps.prisma.$transaction(
       async (tx) => {
-        await updateRef(gitDir, change);
-        moved = true;
         await enqueueEvent(tx, pushSubject(change.ref), payload);
         await protectIfNewDefaultBranch(tx, deps.defaultBranchProtection, event.context, { ref: change.ref, before: change.oldSha });
       },
       { timeout: 30_000, maxWait: 10_000 },
     );
   } catch (err) {
-    if (moved) await revert(deps, gitDir, change, err);
+    await revert(deps, gitDir, change, err);
     throw err;
   }
   deps.outbox.kick();
