@@ -2,9 +2,10 @@ import { badRequest, notFound, paramError } from "@quarry/grpc";
 import type { CommitFilesRequest__Output } from "@quarry/proto/types/repo/v1/CommitFilesRequest";
 import type { RepoDeps } from "../deps.ts";
 import { requireContext } from "./branches.ts";
-import { actingUser, assertCanWrite, lineCounts, publishWritten, resolveWriteTarget, writeCommit, type Written } from "./commit-writer.ts";
+import { actingUser, assertCanWrite, commitObject, lineCounts, publishWritten, resolveWriteTarget, type Written } from "./commit-writer.ts";
 import { actionPaths, applyActions, assertUnchanged, withBlobs } from "./file-actions.ts";
 import { isRepository } from "./git.ts";
+import { ObjectBatch } from "./loose-objects.ts";
 import { TreeEdit } from "./tree-edit.ts";
 import { repositoryPath } from "./validate.ts";
 
@@ -33,13 +34,16 @@ export const commitFiles =
 
     const edit = await TreeEdit.load(deps.catFile, dir, target.baseSha, actionPaths(req.actions));
     applyActions(edit, req.actions);
-    const contents = await withBlobs(dir, edit, req.actions);
-    const tree = await edit.write(dir);
+    // Every object's id is known before any is written; they are stored together afterwards.
+    const batch = await ObjectBatch.for(dir);
+    const contents = withBlobs(batch, edit, req.actions);
+    const tree = edit.write(batch);
     if (tree === edit.baseTree) throw badRequest("Your changes could not be committed: the commit would be empty (the content is unchanged)");
 
     const user = actingUser(context);
     const author = { name: req.authorName || user.name, email: req.authorEmail || user.email };
-    const commit = await writeCommit(dir, { tree, parents: target.baseSha ? [target.baseSha] : [], message: req.commitMessage, author, committer: user });
+    const commit = commitObject(batch, { tree, parents: target.baseSha ? [target.baseSha] : [], message: req.commitMessage, author, committer: user });
+    await batch.write(dir);
     const diff = edit.diff();
     const paths = { added: [] as string[], modified: [] as string[], removed: [] as string[] };
     for (const { path, before, after } of diff) (!before ? paths.added : !after ? paths.removed : paths.modified).push(path);

@@ -11,7 +11,7 @@ import { parseCommitObject, toApiCommit } from "./commit-objects.ts";
 import { readCommit, type Commit } from "./commits.ts";
 import { looksBinary } from "./files.ts";
 import { git, hasBranches, isValidBranchName, NULL_SHA, resolveCommit } from "./git.ts";
-import { writeObject } from "./loose-objects.ts";
+import { ObjectBatch } from "./loose-objects.ts";
 import { BranchProtection } from "./protection.ts";
 import type { PushedCommit } from "@quarry/bus";
 import { changeRefWithEvent, RefUpdateError } from "./ref-change.ts";
@@ -124,7 +124,10 @@ export async function writeTree(deps: RepoDeps, gitDir: string, base: string, ch
     if (entry) edit.set(p, entry);
     else edit.remove(p);
   }
-  return edit.write(gitDir);
+  const batch = await ObjectBatch.for(gitDir);
+  const tree = edit.write(batch);
+  await batch.write(gitDir);
+  return tree;
 }
 
 export interface CommitSpec {
@@ -182,17 +185,16 @@ function identLine(role: "author" | "committer", who: Signature, now: string): s
 }
 
 /**
- * Writes a commit object (no ref) as `git commit-tree` does, without a process: the message is
- * kept as given, identities cleaned up as git cleans them, dates default to now. Returns the
- * commit as the API shows it, parsed from the bytes written.
+ * Adds a commit object to `batch` as `git commit-tree` would write it: the message kept as given,
+ * identities cleaned up as git cleans them, dates defaulting to now. Returns the commit as the
+ * API shows it, parsed from those bytes.
  */
-export async function writeCommit(gitDir: string, c: CommitSpec): Promise<Commit> {
+export function commitObject(batch: ObjectBatch, c: CommitSpec): Commit {
   if (c.message.includes("\0")) throw badRequest("a NUL byte in commit log message not allowed");
   const now = gitNow();
   const header = [`tree ${c.tree}\n`, ...c.parents.map((p) => `parent ${p}\n`), identLine("author", c.author, now), identLine("committer", c.committer, now)];
   const data = Buffer.from(`${header.join("")}\n${c.message}`, "utf8");
-  const oid = await writeObject(gitDir, "commit", data);
-  return toApiCommit(parseCommitObject(oid, data));
+  return toApiCommit(parseCommitObject(batch.add("commit", data), data));
 }
 
 /** What a commit changed against its first parent (the empty tree for a root commit). */

@@ -4,7 +4,7 @@ import { badRequest } from "@quarry/grpc";
 import type { CommitFileAction__Output as FileAction } from "@quarry/proto/types/repo/v1/CommitFileAction";
 import type { RepoDeps } from "../deps.ts";
 import { lastCommitFor } from "./files.ts";
-import { writeObject } from "./loose-objects.ts";
+import type { ObjectBatch } from "./loose-objects.ts";
 import type { TreeEdit, TreeEntry } from "./tree-edit.ts";
 
 export type { FileAction };
@@ -104,19 +104,21 @@ export function applyActions(edit: TreeEdit, actions: readonly FileAction[]): vo
 }
 
 /**
- * Writes the content of the actions whose blobs the edit still uses (create without content is an
- * empty file) and puts their ids into the edit. Returns the written content by blob id.
+ * Adds the content of the actions whose blobs the edit still uses to `batch` (create without
+ * content is an empty file) and puts their ids into the edit. Returns the content by blob id.
  */
-export async function withBlobs(gitDir: string, edit: TreeEdit, actions: readonly FileAction[]): Promise<Map<string, Buffer>> {
+export function withBlobs(batch: ObjectBatch, edit: TreeEdit, actions: readonly FileAction[]): Map<string, Buffer> {
   const used = new Set([...edit.changes.values()].flatMap((e) => (e?.oid.startsWith("\0") ? [Number(e.oid.slice(1))] : [])));
-  const written = await Promise.all(
-    [...used].map(async (i) => {
-      const content = actions[i]!.content ?? Buffer.alloc(0);
-      return { placeholder: pending(i), oid: await writeObject(gitDir, "blob", content), content };
-    }),
-  );
-  edit.replaceOids(new Map(written.map((w) => [w.placeholder, w.oid])));
-  return new Map(written.map((w) => [w.oid, w.content]));
+  const contents = new Map<string, Buffer>();
+  const ids = new Map<string, string>();
+  for (const i of used) {
+    const content = actions[i]!.content ?? Buffer.alloc(0);
+    const oid = batch.add("blob", content);
+    ids.set(pending(i), oid);
+    contents.set(oid, content);
+  }
+  edit.replaceOids(ids);
+  return contents;
 }
 
 /** GitLab's wording for a stale last_commit_id, by API (files update / files delete / commits). */

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, statSync, utimesSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { gitIn } from "../../test/support.ts";
-import { objectFormat, writeObject } from "./loose-objects.ts";
+import { gitIn, gitOk } from "../../test/support.ts";
+import { ObjectBatch, objectFormat, writeObject } from "./loose-objects.ts";
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), "quarry-loose-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -49,6 +49,17 @@ describe("writeObject", () => {
     expect(await writeObject(dir, "blob", content)).toBe(oid);
     expect(statSync(file).mtime.getFullYear()).toBeGreaterThan(2000);
     expect(gitIn(dir, "count-objects")).toMatch(/^1 objects/);
+  });
+
+  it("gives a batch's objects their ids at once and writes them together", async () => {
+    const dir = bareRepository("batch");
+    const batch = await ObjectBatch.for(dir);
+    const blob = batch.add("blob", Buffer.from("x\n"));
+    const tree = batch.add("tree", Buffer.concat([Buffer.from("100644 x\0"), Buffer.from(blob, "hex")]));
+    expect(gitOk(dir, "cat-file", "-e", tree)).toBe(false);
+    await batch.write(dir);
+    expect(gitIn(dir, "ls-tree", tree)).toBe(`100644 blob ${blob}\tx`);
+    expect(gitIn(dir, "cat-file", "blob", blob)).toBe("x");
   });
 
   it("hashes with SHA-256 in a repository of that object format", async () => {

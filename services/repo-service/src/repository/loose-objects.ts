@@ -9,7 +9,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
-import { deflate, constants as zlib } from "node:zlib";
+import { deflate, deflateSync, constants as zlib } from "node:zlib";
 
 const deflateAsync = promisify(deflate);
 
@@ -36,14 +36,50 @@ export function objectId(format: "sha1" | "sha256", type: WritableType, content:
   return createHash(format).update(`${type} ${content.length}\0`).update(content).digest("hex");
 }
 
+/** Above this size an object is compressed on the thread pool instead of in line. */
+const INLINE_DEFLATE_BYTES = 64 * 1024;
+
+/**
+ * Objects written together: each gets its id when added (hashing needs no disk), so trees and a
+ * commit can name objects not written yet, and `write` then stores them all at once.
+ */
+export class ObjectBatch {
+  private readonly objects = new Map<string, { type: WritableType; content: Buffer }>();
+
+  constructor(readonly format: "sha1" | "sha256") {}
+
+  static async for(gitDir: string): Promise<ObjectBatch> {
+    return new ObjectBatch(await objectFormat(gitDir));
+  }
+
+  /** Adds an object and returns its id. */
+  add(type: WritableType, content: Buffer): string {
+    const oid = objectId(this.format, type, content);
+    this.objects.set(oid, { type, content });
+    return oid;
+  }
+
+  /** Stores every object added (concurrently; each unless it exists). */
+  async write(gitDir: string): Promise<void> {
+    await Promise.all([...this.objects].map(([oid, { type, content }]) => storeObject(gitDir, oid, type, content)));
+  }
+}
+
 /** Writes `content` as a loose object (unless it exists) and returns its id. */
 export async function writeObject(gitDir: string, type: WritableType, content: Buffer): Promise<string> {
   const oid = objectId(await objectFormat(gitDir), type, content);
+  await storeObject(gitDir, oid, type, content);
+  return oid;
+}
+
+async function storeObject(gitDir: string, oid: string, type: WritableType, content: Buffer): Promise<void> {
   const dir = path.join(gitDir, "objects", oid.slice(0, 2));
   const file = path.join(dir, oid.slice(2));
-  if (await freshen(file)) return oid;
+  if (await freshen(file)) return;
   // core.looseCompression defaults to Z_BEST_SPEED.
-  const deflated = await deflateAsync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]), { level: zlib.Z_BEST_SPEED });
+  const raw = Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]);
+  const options = { level: zlib.Z_BEST_SPEED };
+  const deflated = raw.length > INLINE_DEFLATE_BYTES ? await deflateAsync(raw, options) : deflateSync(raw, options);
   const tmp = path.join(dir, `tmp_obj_${randomBytes(6).toString("hex")}`);
   try {
     await writeFile(tmp, deflated, { mode: 0o444, flag: "wx" });
@@ -58,7 +94,6 @@ export async function writeObject(gitDir: string, type: WritableType, content: B
     await rm(tmp, { force: true });
     throw err;
   }
-  return oid;
 }
 
 /** Touches an existing loose object; false when there is none. */

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { gitIn, makeTreeCommit } from "../../test/support.ts";
 import { CatFilePool } from "./cat-file.ts";
+import { ObjectBatch } from "./loose-objects.ts";
 import { EMPTY_TREE, TreeEdit, type TreeEntry } from "./tree-edit.ts";
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), "quarry-tree-edit-"));
@@ -49,7 +50,10 @@ async function edited(commit: string, changes: [string, TreeEntry | null][]): Pr
     if (e) edit.set(p, e);
     else edit.remove(p);
   }
-  return { edit, tree: await edit.write(dir) };
+  const batch = await ObjectBatch.for(dir);
+  const tree = edit.write(batch);
+  await batch.write(dir);
+  return { edit, tree };
 }
 
 const subtree = (tree: string, p: string) => gitIn(dir, "rev-parse", `${tree}:${p}`);

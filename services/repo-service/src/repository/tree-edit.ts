@@ -3,7 +3,7 @@
 // other subtree keeps its id. A one-file commit in a big repository reads and writes a few small
 // tree objects instead of listing and re-hashing the whole tree.
 import type { CatFilePool } from "./cat-file.ts";
-import { objectFormat, writeObject } from "./loose-objects.ts";
+import type { ObjectBatch } from "./loose-objects.ts";
 
 /** A tree entry: mode ("100644", "100755", "120000", "160000", "040000") and object id. */
 export interface TreeEntry {
@@ -192,17 +192,12 @@ export class TreeEdit {
     }
   }
 
-  /** Writes the changed directories (deepest first) and returns the new root tree's id. */
-  async write(gitDir: string): Promise<string> {
-    await objectFormat(gitDir);
-    const writeDir = async (dir: Dir): Promise<string> => {
+  /** Adds the changed directories (deepest first) to `batch` and returns the new root tree's id. */
+  write(batch: ObjectBatch): string {
+    const writeDir = (dir: Dir): string => {
       if (!dir.dirty) return dir.oid;
-      await Promise.all(
-        [...dir.subdirs].map(async ([name, sub]) => {
-          if (sub.dirty) dir.entries.set(name, { mode: TREE, oid: await writeDir(sub) });
-        }),
-      );
-      dir.oid = await writeObject(gitDir, "tree", serializeTree(dir.entries));
+      for (const [name, sub] of dir.subdirs) if (sub.dirty) dir.entries.set(name, { mode: TREE, oid: writeDir(sub) });
+      dir.oid = batch.add("tree", serializeTree(dir.entries));
       dir.dirty = false;
       return dir.oid;
     };
