@@ -208,9 +208,9 @@ export interface CommitChanges {
 
 const RAW_HEADER = /^:\d{6} \d{6} [0-9a-f]+ [0-9a-f]+ ([A-Z])\d*$/;
 
-/** Line counts and changed paths of a commit, from one `git diff-tree --raw --numstat`. */
-export async function commitChanges(gitDir: string, sha: string): Promise<CommitChanges> {
-  const { stdout } = await git(["diff-tree", "-r", "--root", "--no-renames", "--no-commit-id", "-z", "--raw", "--numstat", sha], { gitDir });
+/** Line counts and changed paths of a commit, from `git diff-tree --raw --numstat` (a long-lived one). */
+export async function commitChanges(deps: RepoDeps, gitDir: string, sha: string): Promise<CommitChanges> {
+  const stdout = await deps.gitSessions.diffTree(gitDir, ["-r", "--root", "--no-renames", "--no-commit-id", "-z", "--raw", "--numstat"], sha);
   const out: CommitChanges = { additions: 0, deletions: 0, added: [], modified: [], removed: [] };
   const tokens = stdout.split("\0");
   for (let i = 0; i < tokens.length; i++) {
@@ -244,7 +244,7 @@ export interface Written {
  * and records the push event carrying the commit. A lost race is 400 and leaves the ref alone.
  */
 export async function publishCommit(deps: RepoDeps, gitDir: string, target: WriteTarget, sha: string, context: PushContext, refProtected: boolean): Promise<Written> {
-  const [commit, changes] = await Promise.all([readCommit(gitDir, sha), commitChanges(gitDir, sha)]);
+  const [commit, changes] = await Promise.all([readCommit(gitDir, sha), commitChanges(deps, gitDir, sha)]);
   await moveBranch(deps, gitDir, target, { commit, ...changes }, context, refProtected);
   return { commit, additions: changes.additions, deletions: changes.deletions };
 }
@@ -282,7 +282,8 @@ const BLOB_MODES = new Set(["100644", "100755", "120000"]);
 /**
  * The line counts of commit `sha` whose changes against its parent are `diff`: counted here
  * when every change adds or removes a blob or only changes a mode (the blobs' content comes
- * from `contents` or the cat-file pool), else with `git diff-tree --numstat`.
+ * from `contents` or the cat-file pool), else by `git diff-tree --numstat` (only git's diff
+ * gives git's counts for a changed file).
  */
 export async function lineCounts(
   deps: RepoDeps,
@@ -294,7 +295,7 @@ export async function lineCounts(
   const blob = (e?: TreeEntry) => !e || BLOB_MODES.has(e.mode);
   const simple = diff.every(({ before, after }) => blob(before) && blob(after) && (!before || !after || before.oid === after.oid));
   if (!simple) {
-    const { additions, deletions } = await commitChanges(gitDir, sha);
+    const { additions, deletions } = await commitChanges(deps, gitDir, sha);
     return { additions, deletions };
   }
   const linesOf = async (e: TreeEntry): Promise<number> => {

@@ -1,7 +1,7 @@
 import { buildPushEvent, enqueueEvent, pushSubject, type PushEventInput } from "@quarry/bus";
 import type { PushContext__Output as PushContext } from "@quarry/proto/types/repo/v1/PushContext";
 import type { RepoDeps } from "../deps.ts";
-import { git, GitError, NULL_SHA } from "./git.ts";
+import { GitError } from "./git.ts";
 import { protectIfNewDefaultBranch } from "./protection.ts";
 
 /** A compare-and-swap ref change; NULL_SHA as `oldSha` creates the ref, as `newSha` deletes it. */
@@ -22,18 +22,17 @@ export class RefUpdateError extends Error {
     this.name = "RefUpdateError";
   }
 
-  /** git's reason without the "fatal: " / "error: " prefix, first line only. */
+  /** git's reason without the "fatal: " / "error: " (and update-ref's "prepare: ") prefix, first line only. */
   get reason(): string {
     const line = this.gitError.stderr.trim().split("\n")[0] ?? "";
-    return line.replace(/^(fatal|error): /, "");
+    return line.replace(/^(fatal|error): /, "").replace(/^prepare: /, "");
   }
 }
 
-/** `git update-ref` with the expected old value (`-d` to delete). */
-async function updateRef(gitDir: string, c: RefChange): Promise<void> {
-  const args = c.newSha === NULL_SHA ? ["update-ref", "-d", c.ref, c.oldSha] : ["update-ref", c.ref, c.newSha, c.oldSha];
+/** The compare-and-swap: one `update-ref` transaction with the expected old value (a delete when `newSha` is NULL_SHA). */
+async function updateRef(deps: RepoDeps, gitDir: string, c: RefChange): Promise<void> {
   try {
-    await git(args, { gitDir });
+    await deps.gitSessions.updateRef(gitDir, c.ref, c.newSha, c.oldSha);
   } catch (err) {
     if (err instanceof GitError) throw new RefUpdateError(c, err);
     throw err;
@@ -56,7 +55,7 @@ export async function changeRefWithEvent(
   event: Omit<PushEventInput, "before" | "after" | "ref" | "context" | "refProtected"> & { context: PushContext; refProtected: boolean },
 ): Promise<void> {
   const payload = buildPushEvent({ ...event, before: change.oldSha, after: change.newSha, ref: change.ref });
-  await updateRef(gitDir, change);
+  await updateRef(deps, gitDir, change);
   try {
     await deps.prisma.$transaction(
       async (tx) => {
@@ -75,7 +74,7 @@ export async function changeRefWithEvent(
 async function revert(deps: RepoDeps, gitDir: string, change: RefChange, cause: unknown): Promise<void> {
   const back: RefChange = { ref: change.ref, oldSha: change.newSha, newSha: change.oldSha };
   try {
-    await updateRef(gitDir, back);
+    await updateRef(deps, gitDir, back);
     deps.log.warn({ err: cause, ref: change.ref }, "recording the push event failed; ref change undone");
   } catch (err) {
     deps.log.error({ err, cause, gitDir, change }, "recording the push event failed and the ref change could not be undone");
