@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
@@ -51,6 +51,24 @@ describe("GitSessionPool.updateRef", () => {
     // Losers queued behind the failure did not poison the queue.
     await pool.updateRef(dir, "refs/heads/other", first, NULL_SHA);
     expect([head(), head("refs/heads/other")]).toEqual([second, first]);
+  });
+});
+
+describe("GitSessionPool timeouts", () => {
+  it("ends a process whose request takes too long, and serves the next request with a new one", async () => {
+    const impatient = new GitSessionPool({ timeoutMs: 200 });
+    try {
+      // git is told to wait for a ref lock as long as it takes, and someone else holds the lock.
+      gitIn(dir, "config", "core.filesRefLockTimeout", "-1");
+      await impatient.updateRef(dir, "refs/heads/main", first, NULL_SHA);
+      writeFileSync(path.join(dir, "refs/heads/main.lock"), `${first}\n`);
+      await expect(impatient.updateRef(dir, "refs/heads/main", second, first)).rejects.toBeInstanceOf(GitError);
+      rmSync(path.join(dir, "refs/heads/main.lock"));
+      await impatient.updateRef(dir, "refs/heads/main", second, first);
+      expect(head()).toBe(second);
+    } finally {
+      impatient.close();
+    }
   });
 });
 

@@ -45,13 +45,17 @@ class GitSession {
     return this.exited === null;
   }
 
-  /** Writes `input` and resolves with the output once `complete` accepts it. */
-  request(input: string, complete: (out: Buffer) => boolean): Promise<Buffer> {
+  /**
+   * Writes `input` and resolves with the output once `complete` accepts it. A request that takes
+   * longer than `timeoutMs` ends the process (and fails with its exit).
+   */
+  request(input: string, complete: (out: Buffer) => boolean, timeoutMs: number): Promise<Buffer> {
     if (this.exited) return Promise.reject(this.exited);
-    return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => this.child.kill(), timeoutMs);
+    return new Promise<Buffer>((resolve, reject) => {
       this.waiting = { complete, resolve, reject };
       this.child.stdin.write(input);
-    });
+    }).finally(() => clearTimeout(timer));
   }
 
   close(): void {
@@ -73,6 +77,8 @@ export interface GitSessionPoolOptions {
   maxProcesses?: number;
   /** A process idle this long is closed. */
   idleMs?: number;
+  /** A request taking longer ends its process. */
+  timeoutMs?: number;
 }
 
 /** The long-lived git processes of all repositories (see the file comment). */
@@ -82,12 +88,14 @@ export class GitSessionPool {
   private readonly queues = new Map<string, Promise<unknown>>();
   private readonly maxProcesses: number;
   private readonly idleMs: number;
+  private readonly timeoutMs: number;
   private readonly timer: NodeJS.Timeout;
   private closed = false;
 
   constructor(o: GitSessionPoolOptions = {}) {
     this.maxProcesses = o.maxProcesses ?? 32;
     this.idleMs = o.idleMs ?? 30_000;
+    this.timeoutMs = o.timeoutMs ?? 60_000;
     this.timer = setInterval(() => this.evictIdle(), Math.max(50, Math.min(this.idleMs, 5_000)));
     this.timer.unref();
   }
@@ -134,7 +142,7 @@ export class GitSessionPool {
   private run(gitDir: string, args: readonly string[], input: string, complete: (out: Buffer) => boolean): Promise<Buffer> {
     if (this.closed) return Promise.reject(new Error("git session pool is closed"));
     const key = `${gitDir}\0${args.join(" ")}`;
-    const result = (this.queues.get(key) ?? Promise.resolve()).then(() => this.session(key, gitDir, args).request(input, complete));
+    const result = (this.queues.get(key) ?? Promise.resolve()).then(() => this.session(key, gitDir, args).request(input, complete, this.timeoutMs));
     const tail = result.catch(() => {});
     this.queues.set(key, tail);
     void tail.then(() => {
