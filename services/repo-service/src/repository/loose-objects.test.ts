@@ -40,6 +40,16 @@ describe("writeObject", () => {
     expect(statSync(path.join(dir, "objects", blob.slice(0, 2), blob.slice(2))).mode & 0o777).toBe(0o444);
   });
 
+  it("writes large objects (compressed on the thread pool) the same way", async () => {
+    const dir = bareRepository("large");
+    const big = Buffer.from("0123456789abcdef\n".repeat(20_000));
+    const oid = await writeObject(dir, "blob", big);
+    expect(oid).toBe(gitHash(dir, "blob", big));
+    expect(Buffer.compare(execFileSync("git", ["--git-dir", dir, "cat-file", "blob", oid], { maxBuffer: 1 << 24 }), big)).toBe(0);
+    expect(await writeObject(dir, "blob", big)).toBe(oid);
+    expect(gitIn(dir, "fsck", "--strict", "--no-dangling", "--no-progress")).toBe("");
+  });
+
   it("leaves an existing object alone but freshens it, so gc does not take it for old garbage", async () => {
     const dir = bareRepository("fresh");
     const content = Buffer.from("same\n");

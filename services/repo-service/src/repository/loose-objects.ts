@@ -6,7 +6,8 @@
 // into place, so a reader never sees a partial object; an object that exists already is only
 // freshened (its mtime, which keeps `git gc` from pruning it as unreachable-and-old).
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdir, readFile, rename, rm, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { deflate, deflateSync, constants as zlib } from "node:zlib";
@@ -36,8 +37,8 @@ export function objectId(format: "sha1" | "sha256", type: WritableType, content:
   return createHash(format).update(`${type} ${content.length}\0`).update(content).digest("hex");
 }
 
-/** Above this size an object is compressed on the thread pool instead of in line. */
-const INLINE_DEFLATE_BYTES = 64 * 1024;
+/** Objects up to this size are compressed and written in line, larger ones on the thread pool. */
+const INLINE_BYTES = 64 * 1024;
 
 /**
  * Objects written together: each gets its id when added (hashing needs no disk), so trees and a
@@ -75,36 +76,65 @@ export async function writeObject(gitDir: string, type: WritableType, content: B
 async function storeObject(gitDir: string, oid: string, type: WritableType, content: Buffer): Promise<void> {
   const dir = path.join(gitDir, "objects", oid.slice(0, 2));
   const file = path.join(dir, oid.slice(2));
-  if (await freshen(file)) return;
-  // core.looseCompression defaults to Z_BEST_SPEED.
   const raw = Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]);
+  // core.looseCompression defaults to Z_BEST_SPEED.
   const options = { level: zlib.Z_BEST_SPEED };
-  const deflated = raw.length > INLINE_DEFLATE_BYTES ? await deflateAsync(raw, options) : deflateSync(raw, options);
   const tmp = path.join(dir, `tmp_obj_${randomBytes(6).toString("hex")}`);
+  if (raw.length > INLINE_BYTES) {
+    if (await freshen(file)) return;
+    const deflated = await deflateAsync(raw, options);
+    await writeFile(tmp, deflated, { mode: 0o444, flag: "wx" }).catch(async (err: NodeJS.ErrnoException) => {
+      if (err.code !== "ENOENT") throw err;
+      await mkdir(dir, { recursive: true });
+      await writeFile(tmp, deflated, { mode: 0o444, flag: "wx" });
+    });
+    await rename(tmp, file).catch(async (err: unknown) => {
+      await rm(tmp, { force: true });
+      throw err;
+    });
+    return;
+  }
+  // A small object is written in line: a handful of system calls on the local disk take far less
+  // time than as many round trips through the thread pool, which other work queues on.
+  if (freshenSync(file)) return;
+  const deflated = deflateSync(raw, options);
   try {
-    await writeFile(tmp, deflated, { mode: 0o444, flag: "wx" });
+    writeFileSync(tmp, deflated, { mode: 0o444, flag: "wx" });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-    await mkdir(dir, { recursive: true });
-    await writeFile(tmp, deflated, { mode: 0o444, flag: "wx" });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(tmp, deflated, { mode: 0o444, flag: "wx" });
   }
   try {
-    await rename(tmp, file);
+    renameSync(tmp, file);
   } catch (err) {
-    await rm(tmp, { force: true });
+    rmSync(tmp, { force: true });
     throw err;
   }
 }
 
-/** Touches an existing loose object; false when there is none. */
+/**
+ * Touches an existing loose object; false when there is none. One that is there but not ours to
+ * touch (written by another user) still counts as there.
+ */
 async function freshen(file: string): Promise<boolean> {
-  try {
-    await stat(file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
-    throw err;
-  }
   const now = new Date();
-  await utimes(file, now, now).catch(() => {});
-  return true;
+  return utimes(file, now, now).then(() => true, existsAnyway);
+}
+
+function freshenSync(file: string): boolean {
+  const now = new Date();
+  try {
+    utimesSync(file, now, now);
+    return true;
+  } catch (err) {
+    return existsAnyway(err);
+  }
+}
+
+function existsAnyway(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return false;
+  if (code === "EPERM" || code === "EACCES") return true;
+  throw err;
 }
