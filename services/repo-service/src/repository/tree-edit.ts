@@ -86,9 +86,9 @@ export class TreeEdit {
    */
   static async load(catFile: CatFilePool, gitDir: string, base: string, paths: readonly string[]): Promise<TreeEdit> {
     if (!base) return new TreeEdit({ entries: new Map(), subdirs: new Map(), oid: EMPTY_TREE, dirty: false }, EMPTY_TREE);
-    return catFile.use(gitDir, async (p) => {
+    return catFile.use(gitDir, async (objects) => {
       const read = async (rev: string): Promise<Dir> => {
-        const tree = await p.read(rev);
+        const tree = await objects.read(rev);
         if (!tree || tree.type !== "tree") throw new Error(`not a tree: ${rev}`);
         return { entries: parseEntries(tree.data, tree.oid.length / 2), subdirs: new Map(), oid: tree.oid, dirty: false };
       };
@@ -157,18 +157,18 @@ export class TreeEdit {
   remove(p: string): void {
     this.remember(p);
     const names = segments(p);
-    const path: { dir: Dir; name: string }[] = [];
+    const parents: { dir: Dir; name: string }[] = [];
     let dir = this.root;
     for (const name of names.slice(0, -1)) {
-      path.push({ dir, name });
+      parents.push({ dir, name });
       const sub = dir.subdirs.get(name);
       if (!sub) throw new Error(`tree edit: ${p} crosses a file or a directory that was not read`);
       dir = sub;
     }
     dir.entries.delete(names[names.length - 1]!);
-    for (const step of [...path, { dir, name: "" }]) step.dir.dirty = true;
-    for (let i = path.length - 1; i >= 0 && dir.entries.size === 0; i--) {
-      const { dir: parent, name } = path[i]!;
+    for (const step of [...parents, { dir, name: "" }]) step.dir.dirty = true;
+    for (let i = parents.length - 1; i >= 0 && dir.entries.size === 0; i--) {
+      const { dir: parent, name } = parents[i]!;
       parent.entries.delete(name);
       parent.subdirs.delete(name);
       dir = parent;
