@@ -10,6 +10,7 @@ import { createPrisma } from "./db.ts";
 import type { RepoDeps } from "./deps.ts";
 import { migrations } from "./generated/migrations.ts";
 import { CatFilePool } from "./repository/cat-file.ts";
+import { GitSessionPool } from "./repository/git-sessions.ts";
 import { commitDiff } from "./repository/commit-diff.ts";
 import { compareRefs } from "./repository/compare-refs.ts";
 import { commitFiles } from "./repository/commit-files.ts";
@@ -129,7 +130,8 @@ export async function startRepoService(o: RepoServiceOptions): Promise<RunningRe
   const prisma = createPrisma(o.databaseUrl);
   const outbox = new OutboxRelay(prisma, o.bus, o.log);
   const catFile = new CatFilePool({ maxProcesses: o.catFilePoolSize });
-  const deps: RepoDeps = { prisma, bus: o.bus, outbox, log: o.log, storageRoot, catFile, defaultBranchProtection: o.defaultBranchProtection ?? 2 };
+  const gitSessions = new GitSessionPool();
+  const deps: RepoDeps = { prisma, bus: o.bus, outbox, log: o.log, storageRoot, catFile, gitSessions, defaultBranchProtection: o.defaultBranchProtection ?? 2 };
   const server = createGrpcServer(o.log);
   server.addService("quarry.repo.v1.RepoService", repoV1.RepoService.service, repoHandlers(deps));
   server.addRawService("quarry.repo.v1.GitHttpService", repoV1.GitHttpService.service, gitHttpHandlers(deps));
@@ -138,6 +140,7 @@ export async function startRepoService(o: RepoServiceOptions): Promise<RunningRe
     address = await server.listen(o.grpcAddress);
   } catch (err) {
     catFile.close();
+    gitSessions.close();
     await prisma.$disconnect();
     throw err;
   }
@@ -150,6 +153,7 @@ export async function startRepoService(o: RepoServiceOptions): Promise<RunningRe
       await server.stop();
       await outbox.stop();
       catFile.close();
+    gitSessions.close();
       await prisma.$disconnect();
     },
   };

@@ -4,15 +4,20 @@ import { badRequest, paramError } from "@quarry/grpc";
 import type { Branch__Output as Branch } from "@quarry/proto/types/repo/v1/Branch";
 import type { PushContext__Output as PushContext } from "@quarry/proto/types/repo/v1/PushContext";
 import { mergedInto, type Commit } from "./commits.ts";
-import { git, headBranch, isPlausibleBranchName } from "./git.ts";
+import { git, headBranch, isPlausibleBranchName, readRefFile } from "./git.ts";
 import type { BranchProtection } from "./protection.ts";
 
 export const HEADS = "refs/heads/";
 
-/** The sha `refs/heads/<name>` points at ("" when there is no such branch), without revision syntax. */
+/**
+ * The sha `refs/heads/<name>` points at ("" when there is no such branch), without revision syntax:
+ * read from the ref files (no process) unless only git can tell.
+ */
 export async function branchHead(gitDir: string, name: string): Promise<string> {
   if (!isPlausibleBranchName(name)) return "";
   const ref = HEADS + name;
+  const read = await readRefFile(gitDir, ref);
+  if (read !== undefined) return read;
   const { stdout } = await git(["for-each-ref", "--format=%(objectname)%00%(refname)", ref], { gitDir });
   for (const line of stdout.split("\n")) {
     const [sha, refname] = line.split("\0");
