@@ -15,11 +15,17 @@ import path from "node:path";
  */
 export async function removeStaleLocks(storageRoot: string, startedAt: number): Promise<string[]> {
   const candidates: { repo: string; lock: string }[] = [];
-  for (const repo of await findRepositories(storageRoot)) {
-    for (const lock of await findLocks(repo)) {
-      const modified = (await stat(lock).catch(() => null))?.mtimeMs;
-      if (modified !== undefined && modified < startedAt) candidates.push({ repo, lock });
-    }
+  const repos = await findRepositories(storageRoot);
+  // Start-up waits for this: look at many repositories at a time.
+  for (let i = 0; i < repos.length; i += 64) {
+    await Promise.all(
+      repos.slice(i, i + 64).map(async (repo) => {
+        for (const lock of await findLocks(repo)) {
+          const modified = (await stat(lock).catch(() => null))?.mtimeMs;
+          if (modified !== undefined && modified < startedAt) candidates.push({ repo, lock });
+        }
+      }),
+    );
   }
   if (!candidates.length) return [];
   const processes = await runningProcesses();
@@ -45,14 +51,12 @@ async function entries(dir: string) {
 
 /** Bare repositories (`*.git` directories) anywhere below `root`, e.g. @hashed/ab/cd/<hash>.git. */
 async function findRepositories(root: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const e of await entries(root)) {
-    if (!e.isDirectory()) continue;
-    const dir = path.join(root, e.name);
-    if (e.name.endsWith(".git")) found.push(dir);
-    else found.push(...(await findRepositories(dir)));
-  }
-  return found;
+  const found = await Promise.all(
+    (await entries(root))
+      .filter((e) => e.isDirectory())
+      .map((e) => (e.name.endsWith(".git") ? [path.join(root, e.name)] : findRepositories(path.join(root, e.name)))),
+  );
+  return found.flat();
 }
 
 /** `*.lock` files in a repository, skipping the loose-object fan-out (objects/00 … objects/ff), which holds none. */
