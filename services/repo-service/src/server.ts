@@ -50,6 +50,7 @@ import { setDefaultBranch } from "./repository/set-default-branch.ts";
 import { infoRefs } from "./repository/info-refs.ts";
 import { receivePack } from "./repository/receive-pack.ts";
 import { uploadPack } from "./repository/upload-pack.ts";
+import { removeStaleLocks } from "./repository/stale-locks.ts";
 
 export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinition> {
   return {
@@ -124,9 +125,13 @@ export interface RunningRepoService {
 
 /** Applies migrations, wires dependencies and serves RepoService on `grpcAddress`. */
 export async function startRepoService(o: RepoServiceOptions): Promise<RunningRepoService> {
+  const startedAt = Date.now();
   await applyMigrations(o.databaseUrl, migrations, { log: (m) => o.log.info(m) });
   const storageRoot = path.resolve(o.storageRoot);
   await mkdir(storageRoot, { recursive: true });
+  // Before serving: a lock a killed git left behind would refuse writes to its ref for good.
+  const staleLocks = await removeStaleLocks(storageRoot, startedAt);
+  if (staleLocks.length) o.log.warn({ locks: staleLocks }, "removed git lock files left by an interrupted git process");
   const prisma = createPrisma(o.databaseUrl);
   const outbox = new OutboxRelay(prisma, o.bus, o.log);
   const catFile = new CatFilePool({ maxProcesses: o.catFilePoolSize });
