@@ -1,17 +1,27 @@
 // `pnpm bench`: request throughput and latency through the full stack (gateway → gRPC → services).
 // Repository reads run twice: against the normal stack (pooled `git cat-file` processes) and
 // against a baseline stack started with GIT_CATFILE_POOL_SIZE=0 (one git process per read).
-// BENCH_DURATION (seconds per run, default 10) and BENCH_ONLY (substring of scenario names) narrow it.
-import { fork, type ChildProcess } from "node:child_process";
+// File commits run through the stack and, as their floor, as git's own plumbing doing the same
+// work on a bare repository (no HTTP, no database, no events); a mixed scenario puts 20% writes
+// among reads and compares the reads with a read-only run.
+// BENCH_DURATION (seconds per run, default 10) and BENCH_ONLY (substrings of scenario names, comma
+// separated, e.g. "file commit,mixed") narrow it.
+import { execFile, fork, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import autocannon from "autocannon";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const token = `glpat-bench-${randomBytes(12).toString("hex")}`;
 const durationSec = Number(process.env.BENCH_DURATION ?? 10);
-const only = process.env.BENCH_ONLY ?? "";
+const only = (process.env.BENCH_ONLY ?? "").split(",");
+/** Whether BENCH_ONLY selects the scenario `name`. */
+const selected = (name: string) => only.some((o) => name.includes(o));
 const headers = { "PRIVATE-TOKEN": token, "Content-Type": "application/json" };
 
 interface Stack {
@@ -80,7 +90,7 @@ function scenarios(id: number): Scenario[] {
     { name: "commits list", path: `/api/v4/projects/${id}/repository/commits?ref_name=main&per_page=20`, repository: true },
     { name: "branches list", path: `/api/v4/projects/${id}/repository/branches?per_page=20`, repository: true },
   ];
-  return all.filter((s) => s.name.includes(only));
+  return all.filter((s) => selected(s.name));
 }
 
 type Row = { scenario: string; mode: string; connections: number; rps: number; p50: number; p90: number; p99: number; errors: number };
@@ -107,14 +117,153 @@ async function measure(url: string, list: Scenario[], mode: string, rows: Row[])
   }
 }
 
+/** Latencies (ms) of the requests a load loop made, by kind, and how many failed. */
+class Samples {
+  readonly latencies = new Map<string, number[]>();
+  errors = 0;
+
+  add(kind: string, ms: number): void {
+    (this.latencies.get(kind) ?? this.latencies.set(kind, []).get(kind)!).push(ms);
+  }
+
+  row(scenario: string, mode: string, connections: number, kind: string, seconds: number): Row {
+    const sorted = [...(this.latencies.get(kind) ?? [])].sort((a, b) => a - b);
+    const at = (q: number) => (sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!) : 0);
+    return { scenario, mode, connections, rps: Math.round(sorted.length / seconds), p50: at(0.5), p90: at(0.9), p99: at(0.99), errors: this.errors };
+  }
+}
+
+/**
+ * `connections` loops, each sending one request after the other for `seconds`; `step` makes one
+ * request of loop `conn` (its `n`th) and names its kind, or throws for a failure.
+ */
+async function loops(connections: number, seconds: number, step: (conn: number, n: number) => Promise<string>): Promise<Samples> {
+  const samples = new Samples();
+  const end = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async (_, conn) => {
+      for (let n = 0; performance.now() < end; n++) {
+        const t0 = performance.now();
+        try {
+          samples.add(await step(conn, n), performance.now() - t0);
+        } catch {
+          samples.errors++;
+        }
+      }
+    }),
+  );
+  return samples;
+}
+
+let written = 0;
+
+/** POSTs a new file on `branch`: one commit through gateway, identity and repo services. */
+async function commitFile(url: string, id: number, branch: string): Promise<string> {
+  const n = written++;
+  const filePath = encodeURIComponent(`writes/d${n % 20}/f${n}.txt`);
+  const res = await fetch(`${url}/api/v4/projects/${id}/repository/files/${filePath}`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ branch, commit_message: `Write ${n}`, content: `line one of ${n}\nline two\n` }),
+  });
+  await res.arrayBuffer();
+  if (res.status !== 201) throw new Error(`commit: ${res.status}`);
+  return "write";
+}
+
+async function readFile(url: string, id: number, branch: string): Promise<string> {
+  const res = await fetch(`${url}/api/v4/projects/${id}/repository/files/dir1%2Ffile1.txt/raw?ref=${branch}`, { headers });
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`read: ${res.status}`);
+  return "read";
+}
+
+/** Each loop writes to its own branch (the fixture's feature-N), so writers never race. */
+const ownBranch = (conn: number) => `feature-${conn}`;
+
+async function measureWrites(url: string, id: number, rows: Row[]): Promise<void> {
+  const log = (row: Row) => {
+    rows.push(row);
+    console.log(`${row.scenario.padEnd(18)} ${row.mode.padEnd(9)} c=${String(row.connections).padStart(2)}  ${String(row.rps).padStart(6)} req/s  p50 ${row.p50} ms  p90 ${row.p90} ms  p99 ${row.p99} ms  errors ${row.errors}`);
+  };
+  if (selected("file commit")) {
+    for (const connections of [1, 16]) {
+      await loops(connections, 2, (conn) => commitFile(url, id, ownBranch(conn)));
+      log((await loops(connections, durationSec, (conn) => commitFile(url, id, ownBranch(conn)))).row("file commit", "stack", connections, "write", durationSec));
+    }
+  }
+  if (selected("mixed")) {
+    const connections = 16;
+    await loops(connections, 2, (conn) => readFile(url, id, ownBranch(conn)));
+    const readOnly = await loops(connections, durationSec, (conn) => readFile(url, id, ownBranch(conn)));
+    log(readOnly.row("read-only reads", "stack", connections, "read", durationSec));
+    // One request in five is a write, spread evenly over the loops.
+    const mixed = await loops(connections, durationSec, (conn, n) => ((conn + n) % 5 === 0 ? commitFile(url, id, ownBranch(conn)) : readFile(url, id, ownBranch(conn))));
+    log(mixed.row("mixed: reads", "stack", connections, "read", durationSec));
+    log(mixed.row("mixed: writes", "stack", connections, "write", durationSec));
+  }
+}
+
+const git = promisify(execFile);
+
+/**
+ * The floor of a file commit: git's plumbing making the same commit on a bare repository shaped
+ * like the fixture (blob, the tree through a temporary index, commit, compare-and-swap of the
+ * branch), one process per step as a shell script would, each loop on its own branch.
+ */
+async function gitFloor(rows: Row[]): Promise<void> {
+  if (!selected("file commit")) return;
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "quarry-bench-git-"));
+  const gitDir = path.join(root, "repo.git");
+  const run = async (args: string[], o: { input?: string; env?: Record<string, string> } = {}) => {
+    const child = git("git", ["--git-dir", gitDir, ...args], { env: { ...process.env, ...identity, ...o.env } });
+    if (o.input !== undefined) child.child.stdin!.end(o.input);
+    return (await child).stdout.trim();
+  };
+  const identity = { GIT_AUTHOR_NAME: "Bench", GIT_AUTHOR_EMAIL: "bench@example.com", GIT_COMMITTER_NAME: "Bench", GIT_COMMITTER_EMAIL: "bench@example.com" };
+  try {
+    await git("git", ["init", "--quiet", "--bare", gitDir]);
+    const index = (conn: number) => ({ GIT_INDEX_FILE: path.join(root, `index-${conn}`) });
+    const files = Array.from({ length: 50 }, (_, f) => [`dir${f % 5}/file${f}.txt`, `file ${f}\n`.repeat(20)] as const);
+    const blobs = await Promise.all(files.map(([, content]) => run(["hash-object", "-w", "--stdin"], { input: content })));
+    await run(["update-index", "--add", "-z", "--index-info"], { env: index(-1), input: files.map(([p], i) => `100644 ${blobs[i]}\t${p}\0`).join("") });
+    const tree = await run(["write-tree"], { env: index(-1) });
+    const base = await run(["commit-tree", tree, "-m", "Fixture"]);
+    const heads = Array.from({ length: 16 }, () => base);
+    await Promise.all(heads.map((h, conn) => run(["update-ref", `refs/heads/${ownBranch(conn)}`, h])));
+    let n = 0;
+    const commit = async (conn: number) => {
+      const i = n++;
+      const blob = await run(["hash-object", "-w", "--stdin"], { input: `line one of ${i}\nline two\n` });
+      await run(["read-tree", heads[conn]!], { env: index(conn) });
+      await run(["update-index", "--add", "-z", "--index-info"], { env: index(conn), input: `100644 ${blob}\twrites/d${i % 20}/f${i}.txt\0` });
+      const newTree = await run(["write-tree"], { env: index(conn) });
+      const created = await run(["commit-tree", newTree, "-p", heads[conn]!, "-m", `Write ${i}`]);
+      await run(["update-ref", `refs/heads/${ownBranch(conn)}`, created, heads[conn]!]);
+      heads[conn] = created;
+      return "write";
+    };
+    for (const connections of [1, 16]) {
+      await loops(connections, 2, commit);
+      const row = (await loops(connections, durationSec, commit)).row("file commit", "git floor", connections, "write", durationSec);
+      rows.push(row);
+      console.log(`${row.scenario.padEnd(18)} ${row.mode.padEnd(9)} c=${String(row.connections).padStart(2)}  ${String(row.rps).padStart(6)} req/s  p50 ${row.p50} ms  p90 ${row.p90} ms  p99 ${row.p99} ms  errors ${row.errors}`);
+    }
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
 const rows: Row[] = [];
 const pooled = await startStack();
 try {
   const id = await fixture(pooled.url);
   await measure(pooled.url, scenarios(id), "pooled", rows);
+  await measureWrites(pooled.url, id, rows);
 } finally {
   await stopStack(pooled);
 }
+await gitFloor(rows);
 const repositoryScenarios = (id: number) => scenarios(id).filter((s) => s.repository);
 if (repositoryScenarios(0).length) {
   const baseline = await startStack(0);
@@ -126,8 +275,19 @@ if (repositoryScenarios(0).length) {
   }
 }
 
-console.log("\n| scenario | reads | connections | req/s | p50 ms | p90 ms | p99 ms | errors |\n|---|---|---|---|---|---|---|---|");
-for (const r of rows) {
-  const reads = r.mode === "baseline" ? "one git spawn per read" : "pooled cat-file";
-  console.log(`| ${r.scenario} | ${reads} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.errors} |`);
+const MODES: Record<string, string> = {
+  baseline: "one git spawn per read",
+  pooled: "pooled cat-file",
+  stack: "full stack",
+  "git floor": "git plumbing, no server (floor)",
+};
+console.log("\n| scenario | run | connections | req/s | p50 ms | p90 ms | p99 ms | errors |\n|---|---|---|---|---|---|---|---|");
+for (const r of rows) console.log(`| ${r.scenario} | ${MODES[r.mode] ?? r.mode} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.errors} |`);
+const floor = (c: number) => rows.find((r) => r.scenario === "file commit" && r.mode === "git floor" && r.connections === c);
+for (const r of rows.filter((r) => r.scenario === "file commit" && r.mode === "stack")) {
+  const f = floor(r.connections);
+  if (f?.rps) console.log(`file commit, c=${r.connections}: ${(r.rps / f.rps).toFixed(2)}× the floor's throughput, p50 ${(r.p50 / Math.max(1, f.p50)).toFixed(2)}× its latency`);
 }
+const readOnly = rows.find((r) => r.scenario === "read-only reads");
+const mixedReads = rows.find((r) => r.scenario === "mixed: reads");
+if (readOnly && mixedReads) console.log(`reads among 20% writes: p50 ${(mixedReads.p50 / Math.max(1, readOnly.p50)).toFixed(2)}×, p99 ${(mixedReads.p99 / Math.max(1, readOnly.p99)).toFixed(2)}× the read-only run`);

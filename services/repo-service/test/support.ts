@@ -16,6 +16,7 @@ import { createPrisma } from "../src/db.ts";
 import type { RepoDeps } from "../src/deps.ts";
 import { migrations } from "../src/generated/migrations.ts";
 import { CatFilePool } from "../src/repository/cat-file.ts";
+import { GitSessionPool } from "../src/repository/git-sessions.ts";
 import { createRepository } from "../src/repository/create-repository.ts";
 
 export interface TestContext {
@@ -35,7 +36,7 @@ export async function setUp(prefix: string): Promise<TestContext> {
   const log = silentLogger();
   // Not started: handlers' kick() still drains into the bus, but tests read outbox_events rows.
   const outbox = new OutboxRelay(prisma, bus, log);
-  const deps: RepoDeps = { prisma, bus, outbox, log, storageRoot: path.join(sandbox, "repositories"), catFile: new CatFilePool(), defaultBranchProtection: 2 };
+  const deps: RepoDeps = { prisma, bus, outbox, log, storageRoot: path.join(sandbox, "repositories"), catFile: new CatFilePool(), gitSessions: new GitSessionPool(), defaultBranchProtection: 2 };
   return {
     deps,
     db,
@@ -43,6 +44,7 @@ export async function setUp(prefix: string): Promise<TestContext> {
     async close() {
       await outbox.stop();
       deps.catFile.close();
+      deps.gitSessions.close();
       await prisma.$disconnect();
       await bus.close();
       await db.drop();

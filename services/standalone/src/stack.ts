@@ -68,16 +68,33 @@ export interface RunningStack {
 
 const LOOPBACK = "127.0.0.1:0";
 
-/** The embedded mode's encryption secret: generated on first start, kept readable by the owner only. */
+/**
+ * The embedded mode's encryption secret: generated on first start, kept readable by the owner only.
+ * Written to a scratch file and linked into place, so a kill mid-write cannot leave an empty key
+ * (which no later start would accept); an empty file from such a kill counts as no key, since
+ * nothing can have been encrypted with it.
+ */
 export function loadOrCreateEncryptionKey(dataDir: string): string {
   const file = path.join(dataDir, "encryption.key");
   try {
-    return fs.readFileSync(file, "utf8").trim();
+    const key = fs.readFileSync(file, "utf8").trim();
+    if (key) return key;
+    fs.rmSync(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
   }
   const key = randomBytes(32).toString("base64url");
-  fs.writeFileSync(file, key + "\n", { mode: 0o600, flag: "wx" });
+  const scratch = `${file}.${process.pid}`;
+  fs.writeFileSync(scratch, key + "\n", { mode: 0o600 });
+  try {
+    // link(2) fails if the key exists: a concurrent first start keeps its own.
+    fs.linkSync(scratch, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    return fs.readFileSync(file, "utf8").trim();
+  } finally {
+    fs.rmSync(scratch, { force: true });
+  }
   return key;
 }
 
@@ -96,7 +113,12 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
     fs.mkdirSync(o.dataDir, { recursive: true });
     let serverUrl = o.databaseServerUrl;
     if (!serverUrl) {
-      const pg = await startEmbeddedPostgres({ dataDir: path.join(o.dataDir, "postgres"), log: (m) => o.log.debug(m) });
+      const pg = await startEmbeddedPostgres({
+        dataDir: path.join(o.dataDir, "postgres"),
+        log: (m) => o.log.debug(m),
+        // What a start after a crash cleaned up (a server left running, stale files) is worth seeing.
+        warn: (m) => o.log.warn(m),
+      });
       stops.push(() => pg.stop());
       serverUrl = pg.url;
     }

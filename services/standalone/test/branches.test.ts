@@ -49,6 +49,10 @@ describe("branches", () => {
     expect(await names("search=%5Erelease")).toEqual(["release-1", "release-2"]);
     expect(await names("search=release%24")).toEqual(["hotfix-release"]);
     expect(await names(`regex=${encodeURIComponent("^release-\\d$")}`)).toEqual(["release-1", "release-2"]);
+    expect(await names(`regex=${encodeURIComponent("(?i)^RELEASE-\\d$")}`)).toEqual(["release-1", "release-2"]); // RE2 inline flags
+    const refused = await s.api(`/projects/${projectId}/repository/branches?regex=${encodeURIComponent("^(r)\\1")}`); // RE2: no backreferences
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ message: "Regex is invalid" });
     const both = await s.api(`/projects/${projectId}/repository/branches?search=a&regex=b`);
     expect(both.status).toBe(400);
     const paged = await s.api(`/projects/${projectId}/repository/branches?per_page=2&page=2`);

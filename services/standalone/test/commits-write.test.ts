@@ -163,7 +163,7 @@ describe("POST /projects/:id/repository/commits", () => {
     const winners = results.filter((r) => r.status === 201).map((r) => r.body.id as string);
     const losers = results.filter((r) => r.status !== 201);
     expect(winners.length).toBeGreaterThanOrEqual(1);
-    for (const l of losers) expect(l).toEqual({ status: 400, body: { message: "Could not update main. Please refresh and try again." } });
+    for (const l of losers) expect(l).toEqual({ status: 400, body: { message: "Could not update branch main. Please refresh and try again." } });
     const history = git(projectId, "rev-list", `${before}..refs/heads/main`).split("\n").filter(Boolean);
     expect(new Set(history)).toEqual(new Set(winners));
     expect(git(projectId, "for-each-ref", "--format=%(refname)", "refs/")).toBe("refs/heads/feat\nrefs/heads/main");

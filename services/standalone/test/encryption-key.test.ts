@@ -15,3 +15,18 @@ it("generates the embedded encryption key once, owner-readable only, and keeps i
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+it("replaces an empty key file, as a kill during the first start's write leaves it", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quarry-key-"));
+  try {
+    fs.writeFileSync(path.join(dir, "encryption.key"), "", { mode: 0o600 });
+    const key = loadOrCreateEncryptionKey(dir);
+    expect(key.length).toBeGreaterThanOrEqual(32);
+    expect(fs.readFileSync(path.join(dir, "encryption.key"), "utf8").trim()).toBe(key);
+    expect(fs.statSync(path.join(dir, "encryption.key")).mode & 0o777).toBe(0o600);
+    expect(loadOrCreateEncryptionKey(dir)).toBe(key);
+    expect(fs.readdirSync(dir)).toEqual(["encryption.key"]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -191,6 +191,9 @@ describe("remote mirrors", () => {
     expect(await json(await s.api(base, { method: "POST", json: { url: "https://example.com/x.git", auth_method: "invalid" } }), 400)).toEqual({
       error: "auth_method does not have a valid value",
     });
+    expect(await json(await s.api(base, { method: "POST", json: { url: "https://example.com/x.git", mirror_branch_regex: "^(?!wip)" } }), 400)).toEqual({
+      message: { mirror_branch_regex: ["not valid RE2 syntax: invalid perl operator: (?!"] },
+    });
     expect(await json(await s.api(base, { method: "POST", json: { url: "https://example.com/x.git", only_protected_branches: true, mirror_branch_regex: "x" } }), 400)).toEqual({
       error: "only_protected_branches, mirror_branch_regex are mutually exclusive",
     });

@@ -174,7 +174,7 @@ describe("archive", () => {
   });
 
   it("names archives of non-ASCII and quoted refs and paths in RFC 6266 form", async () => {
-    const named = commit(gitDir, sha.c1, { "目录/f.txt": "f\n" }, "Unicode directory", "Eve:eve@example.com", 5);
+    const named = commit(gitDir, sha.c1!, { "目录/f.txt": "f\n" }, "Unicode directory", "Eve:eve@example.com", 5);
     git(gitDir, ["update-ref", "refs/heads/日本語", named]);
     git(gitDir, ["update-ref", 'refs/heads/say"hi"', named]);
     const cases = [

@@ -141,7 +141,10 @@ describe("project hooks CRUD", () => {
     expect(await res.json()).toEqual({ message: { url: ['Invalid URL template. Missing keys: ["missing"]'] } });
     res = await post({ url: "http://127.0.0.1:9/", branch_filter_strategy: "regex", push_events_branch_filter: "(" });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ message: { push_events_branch_filter: ["should be a valid regular expression"] } });
+    expect(await res.json()).toEqual({ message: { push_events_branch_filter: ["not valid RE2 syntax: missing ): ("] } });
+    res = await post({ url: "http://127.0.0.1:9/", branch_filter_strategy: "regex", push_events_branch_filter: "^(a)\\1" }); // RE2: no backreferences
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ message: { push_events_branch_filter: ["not valid RE2 syntax: invalid escape sequence: \\1"] } });
     res = await post({ url: "http://127.0.0.1:9/", branch_filter_strategy: "sometimes" });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: "branch_filter_strategy does not have a valid value" });

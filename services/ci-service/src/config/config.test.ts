@@ -70,6 +70,11 @@ describe("configuration errors (GitLab's yaml_errors wording)", () => {
     ["allow_failure", "a:\n  script: ls\n  allow_failure: sometimes\n", ["jobs:a:allow_failure config should be a hash or a boolean value"]],
     ["environment without name", "a:\n  script: ls\n  environment:\n    url: https://x\n", ["jobs:a:environment name can't be blank"]],
     ["coverage", "a:\n  script: ls\n  coverage: 'Lines: (\\d+)'\n", ["jobs:a:coverage config must be a regular expression with re2 syntax"]],
+    // Patterns JavaScript accepts but RE2 (GitLab's engine, linear time) refuses.
+    ["coverage RE2 refuses", "a:\n  script: ls\n  coverage: '/(\\d+)\\1%/'\n", ["jobs:a:coverage config must be a regular expression with re2 syntax"]],
+    ["only regex RE2 refuses", "a:\n  script: ls\n  only: ['/^(?!main)/']\n", ["jobs:a:only config should be an array of strings or regular expressions using re2 syntax"]],
+    ["except refs regex RE2 refuses", "a:\n  script: ls\n  except:\n    refs: ['/^(a)\\1$/']\n", ["jobs:a:except:refs config should be an array of strings or regular expressions"]],
+    ["rules if regex RE2 refuses", "a:\n  script: ls\n  rules:\n    - if: $X =~ /^(a)\\1$/\n", ["jobs:a:rules:rule if invalid expression syntax"]],
     ["image", "a:\n  script: ls\n  image: {entrypoint: ['']}\n", ["jobs:a:image name can't be blank"]],
     ["needs format", "a:\n  script: ls\n  needs: build\n", ["jobs:a:needs config can only be a hash or an array"]],
     ["need unknown key", "b:\n  script: ls\na:\n  script: ls\n  needs:\n    - job: b\n      artefacts: false\n", ["jobs:a:needs:need config contains unknown keys: artefacts"]],

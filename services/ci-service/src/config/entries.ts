@@ -4,6 +4,7 @@
  * of the job itself as "<location> <key> ...". Each parser pushes its errors and returns
  * undefined when the value is unusable.
  */
+import { isValidUserRegex } from "@quarry/safe-regex";
 import { parseDuration } from "./duration.ts";
 import type {
   AllowFailure,
@@ -312,17 +313,10 @@ export function parseServices(value: unknown, location: string, errors: Errors):
   return names;
 }
 
-/** `coverage: /regex/`; GitLab stores the pattern without its slashes. */
+/** `coverage: /regex/`; GitLab stores the pattern without its slashes. The trace is scanned with RE2. */
 export function parseCoverage(value: unknown, location: string, errors: Errors): string | undefined {
   const m = typeof value === "string" ? /^\/(.+)\/$/s.exec(value) : null;
-  if (m) {
-    try {
-      new RegExp(m[1]!);
-      return m[1]!;
-    } catch {
-      // reported below
-    }
-  }
+  if (m && isValidUserRegex(m[1]!)) return m[1]!;
   errors.push(`${location} config must be a regular expression with re2 syntax`);
   return undefined;
 }

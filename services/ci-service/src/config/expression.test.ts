@@ -57,6 +57,25 @@ describe("evaluateExpression", () => {
     expect(evaluateExpression(expr, vars)).toBe(expected);
   });
 
+  it("matches with RE2: its syntax, its flags, and linear time", () => {
+    const v = { BRANCH: "feature/Login", RUNAWAY: `${"a".repeat(5000)}b`, AS: "a".repeat(5000), PATTERN: "/^(a+)+$/" };
+    expect(evaluateExpression("$BRANCH =~ /(?i)^FEATURE/", v)).toBe(true); // inline flags
+    expect(evaluateExpression("$BRANCH =~ /^feature\\/(?P<name>\\w+)$/", v)).toBe(true);
+    expect(evaluateExpression("$BRANCH =~ /^feature.login$/iU", v)).toBe(true); // i and U (ungreedy) flags
+    expect(evaluateExpression("$BRANCH =~ /^[[:alpha:]]+\\//", v)).toBe(true);
+    // 2^5000 ways for a backtracking engine to fail; RE2 answers at once.
+    expect(evaluateExpression("$RUNAWAY =~ /^(a+)+$/", v)).toBe(false);
+    expect(evaluateExpression("$AS =~ /^(a+)+$/", v)).toBe(true);
+    expect(evaluateExpression("$RUNAWAY =~ $PATTERN", v)).toBe(false);
+    // A variable holding a pattern RE2 refuses is searched as a plain string, as GitLab does.
+    expect(evaluateExpression('"(a)" =~ $REF', { REF: "/(a)\\1/" })).toBe(true);
+  });
+
+  it("compares patterns by source, flags included", () => {
+    expect(evaluateExpression("/a/i == /a/i", {})).toBe(true);
+    expect(evaluateExpression("/a/i == /a/", {})).toBe(false);
+  });
+
   it("treats a syntax error as false", () => {
     expect(evaluateExpression("$A ==", vars)).toBe(false);
   });
@@ -76,6 +95,15 @@ describe("parseExpression syntax errors", () => {
     [""],
     ["$A & $B"],
   ])("%j is invalid", (expr) => {
+    expect(() => parseExpression(expr)).toThrow(ExpressionSyntaxError);
+  });
+
+  it.each([
+    // JavaScript's RegExp takes these; RE2, which GitLab evaluates CI patterns with, refuses them.
+    ["$A =~ /^(a)\\1$/"],
+    ["$A =~ /^(?=a)/"],
+    ["$A =~ /^a\\Z/"],
+  ])("%j is invalid: RE2 has no backreferences, lookaround or possessive quantifiers", (expr) => {
     expect(() => parseExpression(expr)).toThrow(ExpressionSyntaxError);
   });
 

@@ -6,6 +6,8 @@
  * the statement is true when its value is `present?` (not nil, false, or a blank string).
  */
 
+import { compileUserRegex, UntrustedRegexpError, type UserRegex } from "@quarry/safe-regex";
+
 export class ExpressionSyntaxError extends Error {}
 
 type Token =
@@ -18,7 +20,7 @@ export type Expression =
   | { kind: "var"; name: string }
   | { kind: "str"; value: string }
   | { kind: "null" }
-  | { kind: "re"; regexp: RegExp }
+  | { kind: "re"; regexp: UserRegex }
   | { kind: "==" | "!=" | "=~" | "!~" | "&&" | "||"; left: Expression; right: Expression };
 
 /** GitLab stops lexing after this many tokens. */
@@ -91,12 +93,16 @@ function readPattern(src: string, start: number): { token: Token; end: number } 
   return { token: { t: "re", source: body, flags }, end: j + 1 + flags.length };
 }
 
-/** RE2 flags i/s/m mean the same in JavaScript; U (ungreedy) has no equivalent and is dropped. */
-export function toRegExp(source: string, flags: string): RegExp {
+/**
+ * A /pattern/flags literal compiled as GitLab does (RubySyntax: the flags become an inline group)
+ * with RE2, which matches in linear time; a pattern RE2 refuses is a syntax error, as in GitLab.
+ */
+export function compilePattern(source: string, flags: string): UserRegex {
   try {
-    return new RegExp(source, [...new Set(flags.replace(/U/g, ""))].join(""));
-  } catch {
-    throw new ExpressionSyntaxError("Invalid regular expression!");
+    return compileUserRegex(source, flags);
+  } catch (err) {
+    if (err instanceof UntrustedRegexpError) throw new ExpressionSyntaxError("Invalid regular expression!");
+    throw err;
   }
 }
 
@@ -123,7 +129,7 @@ export function parseExpression(src: string): Expression {
       case "null":
         return { kind: "null" };
       case "re":
-        return { kind: "re", regexp: toRegExp(tok.source, tok.flags) };
+        return { kind: "re", regexp: compilePattern(tok.source, tok.flags) };
       default:
         throw new ExpressionSyntaxError(`unexpected ${tok.t}`);
     }
@@ -158,7 +164,7 @@ export function parseExpression(src: string): Expression {
   return tree;
 }
 
-type Value = string | RegExp | boolean | null;
+type Value = string | UserRegex | boolean | null;
 export type Variables = Readonly<Record<string, string | undefined>>;
 
 /** Ruby truthiness: only nil and false are false. */
@@ -195,10 +201,11 @@ function evaluate(e: Expression, vars: Variables): Value {
   }
 }
 
+const isPattern = (v: Value): v is UserRegex => typeof v === "object" && v !== null;
+
+/** Patterns are equal when their sources are, flags included (GitLab's UntrustedRegexp#==). */
 function equal(a: Value, b: Value): boolean {
-  if (a instanceof RegExp || b instanceof RegExp) {
-    return a instanceof RegExp && b instanceof RegExp && a.source === b.source && a.flags === b.flags;
-  }
+  if (isPattern(a) || isPattern(b)) return isPattern(a) && isPattern(b) && a.source === b.source;
   return a === b;
 }
 
@@ -210,12 +217,12 @@ function equal(a: Value, b: Value): boolean {
 function matches(left: Value, right: Value): boolean | null {
   if (right === null || right === false) return null;
   const text = typeof left === "string" ? left : left === null || left === false ? "" : String(left);
-  let pattern: RegExp | string = right instanceof RegExp ? right : String(right);
+  let pattern: UserRegex | string = isPattern(right) ? right : String(right);
   if (typeof pattern === "string") {
     const literal = /^\/((?:[^\\/]|\\.)+)\/([ismU]*)$/s.exec(pattern);
     if (literal) {
       try {
-        pattern = toRegExp(literal[1]!.replace(/\\\//g, "/"), literal[2]!);
+        pattern = compilePattern(literal[1]!.replace(/\\\//g, "/"), literal[2]!);
       } catch {
         // not a valid pattern: GitLab falls back to the plain string
       }

@@ -8,7 +8,7 @@ import type { Variables } from "./expression.ts";
 import { loadYaml } from "./load-yaml.ts";
 import { matchRule, parseRules } from "./rules.ts";
 import type { PipelineContext } from "./types.ts";
-import { deepMerge, globToRegExp, inspectList, isHash, type Hash } from "./util.ts";
+import { deepMerge, compileGlob, inspectList, isHash, type Hash } from "./util.ts";
 
 /** GitLab's limit on included files per pipeline. */
 const MAX_INCLUDES = 150;
@@ -87,7 +87,7 @@ function remoteError(url: string, errors: Errors): void {
 function resolveLocal(path: string, state: State): string[] {
   const clean = path.replace(/^\/+/, "");
   if (!/[*?[{]/.test(clean)) return [clean];
-  const re = globToRegExp(clean);
+  const re = compileGlob(clean);
   return (state.ctx.repositoryPaths ?? []).filter((p) => re.test(p)).sort();
 }
 

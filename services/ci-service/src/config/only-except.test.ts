@@ -31,6 +31,8 @@ describe("only / except", () => {
     ["only a regex, no match", "  only: ['/^release-/']\n", feature, false],
     ["only a regex with flags", "  only: ['/^FEATURE/i']\n", feature, true],
     ["only a regex against a tag", "  only: ['/^v\\d+\\.\\d+\\.\\d+$/']\n", tag, true],
+    ["only a regex with RE2's inline flags", "  only: ['/(?i)^FEATURE/']\n", feature, true],
+    ["only a regex that backtracking would never finish", "  only: ['/^(a+)+$/']\n", { ref: `${"a".repeat(5000)}b`, tag: false }, false],
     ["only pushes", "  only: [pushes]\n", branch, true],
     ["only pushes, web pipeline", "  only: [pushes]\n", { ...branch, source: "web" as const }, false],
     ["only web", "  only: [web]\n", { ...branch, source: "web" as const }, true],

@@ -4,7 +4,8 @@
  * `ref@project/path`, plus `variables` expressions and `changes` globs.
  */
 import { type Errors, unknownKeys } from "./entries.ts";
-import { ExpressionSyntaxError, expressionIsTrue, parseExpression, toRegExp, type Expression, type Variables } from "./expression.ts";
+import { compileRegexLiteral, isValidUserRegex, parseRegexLiteral, UntrustedRegexpError } from "@quarry/safe-regex";
+import { ExpressionSyntaxError, expressionIsTrue, parseExpression, type Expression, type Variables } from "./expression.ts";
 import type { PipelineContext } from "./types.ts";
 import { isHash, isStringArray, matchesAnyGlob } from "./util.ts";
 
@@ -17,9 +18,23 @@ export interface Policy {
 /** Jobs without `only`, `except` or `rules` run for branches and tags. */
 export const DEFAULT_ONLY: Policy = { refs: ["branches", "tags"] };
 
+/**
+ * GitLab's ArrayOfStringsOrRegexpsValidator: an entry in the /pattern/flags notation must be a
+ * pattern RE2 accepts (it is matched with RE2).
+ */
+const validRefs = (refs: readonly string[]): boolean =>
+  refs.every((ref) => {
+    const literal = parseRegexLiteral(ref);
+    return !literal || isValidUserRegex(literal.pattern, literal.flags);
+  });
+
 export function parsePolicy(value: unknown, location: string, errors: Errors): Policy | undefined {
-  if (isStringArray(value)) return { refs: value };
-  if (typeof value === "string") return { refs: [value] };
+  if (isStringArray(value) || typeof value === "string") {
+    const refs = typeof value === "string" ? [value] : value;
+    if (validRefs(refs)) return { refs };
+    errors.push(`${location} config should be an array of strings or regular expressions using re2 syntax`);
+    return undefined;
+  }
   if (!isHash(value)) {
     errors.push(`${location} config should be an array of strings or regular expressions using re2 syntax`);
     return undefined;
@@ -28,7 +43,7 @@ export function parsePolicy(value: unknown, location: string, errors: Errors): P
   unknownKeys(value, ["refs", "variables", "changes", "kubernetes"], location, errors);
   const policy: Policy = {};
   if (value.refs !== undefined) {
-    if (isStringArray(value.refs)) policy.refs = value.refs;
+    if (isStringArray(value.refs) && validRefs(value.refs)) policy.refs = value.refs;
     else errors.push(`${location}:refs config should be an array of strings or regular expressions`);
   }
   if (value.variables !== undefined) {
@@ -87,12 +102,13 @@ function refMatches(entry: string, ctx: PipelineContext): boolean {
   if (!ctx.tag && !mergeRequest && pattern === "branches") return true;
   if (sourceNames(ctx.source).includes(pattern)) return true;
   if (mergeRequest) return false;
-  const regex = /^\/(.+)\/([ismU]*)$/s.exec(pattern);
-  if (regex) {
+  // GitLab's Build::Policy::Refs: a /pattern/flags entry is matched with RE2; one RE2 refuses (not
+  // let through by validation) is compared as a plain name.
+  if (parseRegexLiteral(pattern)) {
     try {
-      return toRegExp(regex[1]!, regex[2]!).test(ctx.ref);
-    } catch {
-      return false;
+      return compileRegexLiteral(pattern).test(ctx.ref);
+    } catch (err) {
+      if (!(err instanceof UntrustedRegexpError)) throw err;
     }
   }
   return pattern === ctx.ref;

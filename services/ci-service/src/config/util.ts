@@ -1,3 +1,5 @@
+import { compileUserRegex, quoteMeta, UntrustedRegexpError } from "@quarry/safe-regex";
+
 export type Hash = Record<string, unknown>;
 
 export const isHash = (v: unknown): v is Hash =>
@@ -25,9 +27,10 @@ export const isStringArray = (v: unknown): v is string[] =>
 /**
  * A glob as GitLab matches `rules:changes`, `rules:exists` and wildcard includes (Ruby's
  * File.fnmatch with PATHNAME | DOTMATCH | EXTGLOB): `*` and `?` stay within one directory,
- * `**` crosses directories, `{a,b}` alternates.
+ * `**` crosses directories, `{a,b}` alternates. Globs come from the user's configuration, so they
+ * are matched with RE2: several `*` in a row against a long path stay linear.
  */
-export function globToRegExp(glob: string): RegExp {
+export function compileGlob(glob: string): { test(path: string): boolean } {
   let re = "";
   let i = 0;
   let braces = 0;
@@ -55,20 +58,21 @@ export function globToRegExp(glob: string): RegExp {
         re += `[${glob.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\")}]`;
         i = end;
       }
-    } else re += c.replace(/[.+^$()|\\]/g, "\\$&");
+    } else re += quoteMeta(c);
     i++;
   }
   try {
-    return new RegExp(`^${re}${")".repeat(braces)}$`);
-  } catch {
+    return compileUserRegex(`^${re}${")".repeat(braces)}$`);
+  } catch (err) {
     // e.g. a reversed range "[z-a]": a pattern Ruby would not match anything with either
-    return /(?!)/;
+    if (err instanceof UntrustedRegexpError) return { test: () => false };
+    throw err;
   }
 }
 
 export const matchesAnyGlob = (globs: readonly string[], paths: readonly string[]): boolean => {
-  const res = globs.map((g) => globToRegExp(g.replace(/^\//, "")));
-  return paths.some((p) => res.some((re) => re.test(p)));
+  const matchers = globs.map((g) => compileGlob(g.replace(/^\//, "")));
+  return paths.some((p) => matchers.some((m) => m.test(p)));
 };
 
 /** Ruby's Array#inspect for strings: ["a", "b"]. */

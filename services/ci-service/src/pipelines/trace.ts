@@ -1,6 +1,7 @@
 // Job traces: appended by the runner into job_trace_chunks while the job runs, moved to object
 // storage (a `trace` artifact) when it finishes, so the database keeps only metadata.
 import { createHash } from "node:crypto";
+import { compileUserRegex, UntrustedRegexpError, type UserRegex } from "@quarry/safe-regex";
 import type { CiDeps } from "../deps.ts";
 import type { Job } from "../generated/prisma/client.ts";
 
@@ -16,26 +17,32 @@ export async function liveTrace(deps: CiDeps, jobId: number): Promise<Buffer> {
 }
 
 /**
- * GitLab's coverage parsing: the last line matching the job's `coverage` regex, and in the match
- * the last number, as a percentage.
+ * GitLab's coverage parsing (Trace::Stream#extract_coverage): from the last line up, the first line
+ * the job's `coverage` pattern matches with a number in it; of the line's matches, the last capture
+ * group (or the whole match when the pattern has none), and in that the first number. The pattern
+ * is the user's, so it runs with RE2: a trace cannot make it backtrack.
  */
 export function extractCoverage(trace: string, pattern: string | null | undefined): number | null {
   if (!pattern) return null;
-  let regex: RegExp;
+  let regex: UserRegex;
   try {
-    regex = new RegExp(pattern);
-  } catch {
-    return null;
+    regex = compileUserRegex(pattern);
+  } catch (err) {
+    // Only a pattern saved before RE2 validated `coverage` can get here; GitLab finds no coverage.
+    if (err instanceof UntrustedRegexpError) return null;
+    throw err;
   }
-  let found: string | null = null;
-  for (const line of trace.split("\n")) {
-    const m = regex.exec(line);
-    if (m) found = m[0];
+  const lines = trace.split("\n");
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!.replace(/\r$/, "");
+    if (!regex.test(line)) continue;
+    const last = regex.scan(line).flat().at(-1);
+    // GitLab fails on a group that took no part in the match, and then records no coverage.
+    if (last == null) return null;
+    const number = /\d+(?:\.\d+)?/.exec(last);
+    if (number) return Number(number[0]);
   }
-  const numbers = found?.match(/\d+(?:\.\d+)?/g);
-  if (!numbers) return null;
-  const value = Number(numbers[numbers.length - 1]);
-  return Number.isFinite(value) ? value : null;
+  return null;
 }
 
 /** Stores a finished job's trace as its `trace` artifact, records coverage, drops the chunks. */

@@ -21,4 +21,18 @@ describe("branch filters", () => {
     expect(branchFilterPasses("regex", "fix", "refs/heads/bugfix-1")).toBe(true); // unanchored
     expect(branchFilterPasses("all_branches", "main", "refs/heads/other")).toBe(true);
   });
+
+  it("regex: RE2 syntax and linear time, as GitLab's UntrustedRegexp", () => {
+    expect(branchFilterPasses("regex", "(?i)^MAIN$", "refs/heads/main")).toBe(true); // RE2 inline flags
+    // Backtracking would take 2^5000 steps to give up; RE2 answers at once.
+    expect(branchFilterPasses("regex", "^(a+)+$", `refs/heads/${"a".repeat(5000)}b`)).toBe(false);
+    expect(branchFilterPasses("regex", "(?P<kind>fix|feat)/", "refs/heads/fix/1")).toBe(true);
+    // A filter RE2 refuses (stored before validation) matches nothing.
+    expect(branchFilterPasses("regex", "^(m)\\1", "refs/heads/mm")).toBe(false);
+  });
+
+  it("wildcard: stays linear with many stars", () => {
+    expect(wildcardMatches("*a*a*a*a*a*a*a*a*a*a*a*a*b", "a".repeat(3000))).toBe(false);
+    expect(wildcardMatches("f(x)*[1]", "f(x)-[1]")).toBe(true);
+  });
 });

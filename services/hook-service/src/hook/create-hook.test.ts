@@ -61,7 +61,10 @@ describe("CreateHook", () => {
     [{ url: "http://127.0.0.1/{a}/{b}", urlVariables: [{ key: "a", value: "1" }] }, { url: ['Invalid URL template. Missing keys: ["b"]'] }],
     [{ url: "http://127.0.0.1/", customHeaders: [{ key: "Bad Header", value: "v" }] }, { custom_headers: ["must be a valid json schema"] }],
     [{ url: "http://127.0.0.1/", urlVariables: [{ key: "a", value: "" }] }, { url_variables: ["must be a valid json schema"] }],
-    [{ url: "http://127.0.0.1/", branchFilterStrategy: "regex", pushEventsBranchFilter: "[" }, { push_events_branch_filter: ["should be a valid regular expression"] }],
+    [{ url: "http://127.0.0.1/", branchFilterStrategy: "regex", pushEventsBranchFilter: "[" }, { push_events_branch_filter: ["not valid RE2 syntax: missing ]: ["] }],
+    // JavaScript would take these; RE2 (GitLab's engine, linear time) has no backreferences or lookahead.
+    [{ url: "http://127.0.0.1/", branchFilterStrategy: "regex", pushEventsBranchFilter: "^(a)\\1$" }, { push_events_branch_filter: ["not valid RE2 syntax: invalid escape sequence: \\1"] }],
+    [{ url: "http://127.0.0.1/", branchFilterStrategy: "regex", pushEventsBranchFilter: "^(?!main)" }, { push_events_branch_filter: ["not valid RE2 syntax: invalid perl operator: (?!"] }],
     [{ url: "http://127.0.0.1/", branchFilterStrategy: "some" }, { branch_filter_strategy: ["is not included in the list"] }],
   ])("refuses %j", async (input, message) => {
     const before = await f.svc.deps.prisma.webHook.count();

@@ -3,6 +3,7 @@
 import { badRequest } from "@quarry/grpc";
 import { checkOutboundUrl, OutboundUrlError } from "@quarry/outbound";
 import type { HookInput__Output as HookInput } from "@quarry/proto/types/hook/v1/HookInput";
+import { compileUserRegex, UntrustedRegexpError } from "@quarry/safe-regex";
 import type { HookDeps } from "../deps.ts";
 import type { WebHook } from "../generated/prisma/client.ts";
 import { GROUP_SWITCHES, PROJECT_SWITCHES, type HookSecrets, type SwitchName } from "./hook-common.ts";
@@ -126,10 +127,12 @@ export async function applyHookInput(
   let filter = input.pushEventsBranchFilter !== undefined ? input.pushEventsBranchFilter : (was?.pushEventsBranchFilter ?? "");
   if (strategy === "all_branches") filter = "";
   if (strategy === "regex" && filter) {
+    // GitLab's UntrustedRegexpValidator: the filter runs with RE2, so RE2 must accept it.
     try {
-      new RegExp(filter);
-    } catch {
-      add(errors, "push_events_branch_filter", "should be a valid regular expression");
+      compileUserRegex(filter);
+    } catch (err) {
+      if (!(err instanceof UntrustedRegexpError)) throw err;
+      add(errors, "push_events_branch_filter", `not valid RE2 syntax: ${err.reason}`);
     }
   }
 

@@ -1,5 +1,6 @@
 import { ServiceError, status } from "@quarry/grpc";
 import type { RemoteMirror as RemoteMirrorMessage } from "@quarry/proto/types/mirror/v1/RemoteMirror";
+import { compileUserRegex, UntrustedRegexpError } from "@quarry/safe-regex";
 import type { MirrorDeps } from "../deps.ts";
 import type { RemoteMirror } from "../generated/prisma/client.ts";
 import { openCredentials } from "./credentials.ts";
@@ -50,12 +51,13 @@ export async function findMirror(deps: MirrorDeps, req: { projectId: number | st
 
 export const AUTH_METHODS = ["password", "ssh_public_key"];
 
-/** A branch regex git-side code can use; GitLab's wording for a bad one. */
+/** GitLab's UntrustedRegexpValidator: the mirror matches branches with RE2, so RE2 must accept it. */
 export function validateRegex(regex: string): void {
   if (regex.length > 255) throw new ServiceError(status.INVALID_ARGUMENT, { message: { mirror_branch_regex: ["is too long (maximum is 255 characters)"] } });
   try {
-    new RegExp(regex);
+    compileUserRegex(regex);
   } catch (err) {
-    throw new ServiceError(status.INVALID_ARGUMENT, { message: { mirror_branch_regex: [`not valid RE2 syntax: ${(err as Error).message}`] } });
+    if (!(err instanceof UntrustedRegexpError)) throw err;
+    throw new ServiceError(status.INVALID_ARGUMENT, { message: { mirror_branch_regex: [`not valid RE2 syntax: ${err.reason}`] } });
   }
 }

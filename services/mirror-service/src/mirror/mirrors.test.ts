@@ -72,8 +72,14 @@ describe("mirror CRUD", () => {
     expect(body(await fail(client.CreateMirror({ projectId: 4, diskPath: "@hashed/a/b/c.git", url: "https://example.com/x.git", authMethod: "magic" })))).toEqual({
       message: { auth_method: ["is not included in the list"] },
     });
-    expect(body(await fail(client.CreateMirror({ projectId: 4, diskPath: "@hashed/a/b/c.git", url: "https://example.com/x.git", mirrorBranchRegex: "(" }))).message).toHaveProperty(
-      "mirror_branch_regex",
+    const badRegex = async (mirrorBranchRegex: string) =>
+      body(await fail(client.CreateMirror({ projectId: 4, diskPath: "@hashed/a/b/c.git", url: "https://example.com/x.git", mirrorBranchRegex })));
+    expect(await badRegex("(")).toEqual({ message: { mirror_branch_regex: ["not valid RE2 syntax: missing ): ("] } });
+    // JavaScript takes these; RE2 (GitLab's engine, linear time) has no backreferences or lookahead.
+    expect(await badRegex("^(r)\\1")).toEqual({ message: { mirror_branch_regex: ["not valid RE2 syntax: invalid escape sequence: \\1"] } });
+    expect(await badRegex("^(?!wip)")).toEqual({ message: { mirror_branch_regex: ["not valid RE2 syntax: invalid perl operator: (?!"] } });
+    expect((await client.CreateMirror({ projectId: 4, diskPath: "@hashed/a/b/c.git", url: "https://example.com/y.git", mirrorBranchRegex: "(?i)^RELEASE" })).mirrorBranchRegex).toBe(
+      "(?i)^RELEASE",
     );
     const m = await client.CreateMirror({ projectId: 4, diskPath: "@hashed/a/b/c.git", url: "https://example.com/x.git", mirrorBranchRegex: "^release" });
     expect(m.mirrorBranchRegex).toBe("^release");

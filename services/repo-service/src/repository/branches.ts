@@ -1,18 +1,23 @@
 // Helpers shared by the branch RPCs.
-import vm from "node:vm";
 import { badRequest, paramError } from "@quarry/grpc";
 import type { Branch__Output as Branch } from "@quarry/proto/types/repo/v1/Branch";
 import type { PushContext__Output as PushContext } from "@quarry/proto/types/repo/v1/PushContext";
+import { compileUserRegex, quoteMeta, UntrustedRegexpError, type UserRegex } from "@quarry/safe-regex";
 import { mergedInto, type Commit } from "./commits.ts";
-import { git, headBranch, isPlausibleBranchName } from "./git.ts";
+import { git, headBranch, isPlausibleBranchName, readRefFile } from "./git.ts";
 import type { BranchProtection } from "./protection.ts";
 
 export const HEADS = "refs/heads/";
 
-/** The sha `refs/heads/<name>` points at ("" when there is no such branch), without revision syntax. */
+/**
+ * The sha `refs/heads/<name>` points at ("" when there is no such branch), without revision syntax:
+ * read from the ref files (no process) unless only git can tell.
+ */
 export async function branchHead(gitDir: string, name: string): Promise<string> {
   if (!isPlausibleBranchName(name)) return "";
   const ref = HEADS + name;
+  const read = await readRefFile(gitDir, ref);
+  if (read !== undefined) return read;
   const { stdout } = await git(["for-each-ref", "--format=%(objectname)%00%(refname)", ref], { gitDir });
   for (const line of stdout.split("\n")) {
     const [sha, refname] = line.split("\0");
@@ -115,10 +120,6 @@ export function toBranch(
   };
 }
 
-export function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
-}
-
 /** The event context is required wherever refs change. */
 export function requireContext(context: PushContext | null): PushContext {
   if (!context) throw paramError("context is missing");
@@ -126,25 +127,21 @@ export function requireContext(context: PushContext | null): PushContext {
 }
 
 
-/** Regex filtering gets this long (it runs a user's pattern); a slower pattern is refused. */
-const REGEX_BUDGET_MS = 500;
-const regexSandbox = vm.createContext({});
-const regexFilter = new vm.Script("names.filter((n) => re.test(n))");
-
 /**
  * The branch-name filter of ListBranches, checked when built; takes the names sorted and keeps
  * their order. `search` works like GitLab's GitRefsFinder: a case-insensitive substring, with an
  * exact (ASCII case-insensitive) match moved to the front; when it contains "^", "$" or "*",
  * the first "^" and the first "$" act as anchors and every "*" as a wildcard instead.
- * `regex` is a JavaScript regular expression (case-sensitive); invalid → 400.
+ * `regex` is GitLab's BranchesFinder regex: an unanchored, case-sensitive RE2 match, so a user's
+ * pattern runs in linear time; one RE2 refuses → 400. Both run with RE2.
  */
 export function nameFilter(search: string, regex: string): (sortedNames: readonly string[]) => string[] {
   if (search && regex) throw badRequest("Specify either search or regex, not both");
   if (search) {
-    let source = escapeRegExp(search.toLowerCase());
+    let source = quoteMeta(search.toLowerCase());
     const patternSearch = /[\^$*]/.test(search);
     if (patternSearch) source = source.replace("\\^", "^").replaceAll("\\*", ".*?").replace("\\$", "$");
-    const re = new RegExp(source, "s");
+    const re = compileSearch(source);
     return (names) => {
       const matches = names.filter((n) => re.test(n.toLowerCase()));
       if (patternSearch) return matches;
@@ -154,26 +151,26 @@ export function nameFilter(search: string, regex: string): (sortedNames: readonl
     };
   }
   if (regex) {
-    let re: RegExp;
+    let re: UserRegex;
     try {
-      re = new RegExp(regex);
-    } catch {
-      throw badRequest("Regex is invalid");
+      re = compileUserRegex(regex);
+    } catch (err) {
+      if (err instanceof UntrustedRegexpError) throw badRequest("Regex is invalid");
+      throw err;
     }
-    return (names) => {
-      // A user's pattern may backtrack catastrophically: run it with a time limit.
-      try {
-        Object.assign(regexSandbox, { names, re });
-        return regexFilter.runInContext(regexSandbox, { timeout: REGEX_BUDGET_MS }) as string[];
-      } catch (err) {
-        if ((err as { code?: string }).code === "ERR_SCRIPT_EXECUTION_TIMEOUT") throw badRequest("Regex is invalid");
-        throw err;
-      } finally {
-        Object.assign(regexSandbox, { names: undefined, re: undefined });
-      }
-    };
+    return (names) => names.filter((n) => re.test(n));
   }
   return (names) => [...names];
+}
+
+/** The search as a pattern; too long a search cannot be one (RE2's size budget) and finds nothing. */
+function compileSearch(source: string): { test(name: string): boolean } {
+  try {
+    return compileUserRegex(source, "s");
+  } catch (err) {
+    if (err instanceof UntrustedRegexpError) return { test: () => false };
+    throw err;
+  }
 }
 
 /** Ruby's casecmp folds ASCII letters only. */

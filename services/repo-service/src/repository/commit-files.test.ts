@@ -122,6 +122,42 @@ describe("CommitFiles", () => {
     expect(await outboxPayloads(t, repo.projectId)).toEqual([]);
   });
 
+  it("refuses a .git directory anywhere in a path (git would drop such a path from the tree)", async () => {
+    for (const p of ["sub/.git/config", ".GIT/x", "a/.git./b", "git~1/x", "a\\.git\\b"]) {
+      await refused(run([{ action: "create", filePath: p, content: "x" }]), `invalid path: '${p}'`);
+    }
+    await run([{ action: "create", filePath: ".gitlab-ci.yml", content: "x" }, { action: "create", filePath: "a/.github/x", content: "y" }]);
+    expect(gitIn(repo.dir, "ls-tree", "-r", "--name-only", "main")).toBe(".gitlab-ci.yml\nREADME.md\na/.github/x\nsrc/app.ts");
+  });
+
+  it("writes objects git accepts, with identities cleaned up as git cleans them, and counts lines as git does", async () => {
+    const bytes = Buffer.from([0, 1, 2, 10, 10]);
+    const written = await run(
+      [
+        { action: "create", filePath: "notes/a.txt", content: "one\ntwo\nthree" },
+        { action: "create", filePath: "notes/empty.txt" },
+        { action: "create", filePath: "bin/data", content: bytes },
+        { action: "delete", filePath: "src/app.ts" },
+        { action: "move", previousPath: "README.md", filePath: "docs/README.md" },
+      ],
+      { authorName: "  Grace <Hopper>.  ", authorEmail: " <grace@example.com>; " },
+    );
+    expect(gitIn(repo.dir, "fsck", "--strict", "--no-dangling", "--no-progress")).toBe("");
+    expect(gitIn(repo.dir, "log", "-1", "--format=%an <%ae>|%cn <%ce>|%B", "main")).toBe("Grace Hopper <grace@example.com>|Ada Lovelace <ada@example.com>|Change things");
+    const numstat = gitIn(repo.dir, "diff-tree", "--numstat", "--no-renames", "-r", written.commit.id).split("\n").slice(1);
+    const sum = (column: number) => numstat.reduce((n, line) => n + (Number(line.split("\t")[column]) || 0), 0);
+    expect(written).toMatchObject({ additions: sum(0), deletions: sum(1) });
+    expect(written).toMatchObject({ additions: 4, deletions: 3 });
+    const [event] = await outboxPayloads(t, repo.projectId);
+    expect(event!.payload).toMatchObject({
+      commits: [{ added: ["bin/data", "docs/README.md", "notes/a.txt", "notes/empty.txt"], modified: [], removed: ["README.md", "src/app.ts"] }],
+    });
+    // A commit object as `git commit-tree` writes it: the message as given, local time.
+    expect(gitIn(repo.dir, "cat-file", "commit", written.commit.id)).toMatch(
+      new RegExp(`^tree [0-9a-f]{40}\nparent ${base}\nauthor Grace Hopper <grace@example.com> \\d+ [+-]\\d{4}\ncommitter Ada Lovelace <ada@example.com> \\d+ [+-]\\d{4}\n\nChange things$`),
+    );
+  });
+
   it("refuses a commit that would be empty", async () => {
     await refused(run([{ action: "update", filePath: "README.md", content: "# Hello\n" }]), "Your changes could not be committed: the commit would be empty (the content is unchanged)");
     await refused(run([{ action: "chmod", filePath: "README.md", executeFilemode: false }]), "Your changes could not be committed: the commit would be empty (the content is unchanged)");
@@ -206,23 +242,30 @@ describe("CommitFiles", () => {
     await t.deps.prisma.protectedBranch.deleteMany({ where: { projectId: repo.projectId } });
   });
 
+  it("reports a lost race on a protected branch as a moved branch (400), never as a force push", async () => {
+    await protectBranch(t.deps)({ projectId: repo.projectId, name: "main", allowForcePush: false, codeOwnerApprovalRequired: false });
+    const maintainer = pushContext(repo.projectId, { accessLevel: 40 });
+    const writers = 8;
+    const held = holdAfterReadingHeads(t.deps, writers);
+    const results = await Promise.allSettled(
+      Array.from({ length: writers }, (_, i) => run([{ action: "create", filePath: `race/${i}.txt`, content: String(i) }], { commitMessage: `Race ${i}`, context: maintainer }, held)),
+    );
+    const winners = results.flatMap((r) => (r.status === "fulfilled" ? [r.value.commit.id] : []));
+    const losers = results.flatMap((r) => (r.status === "rejected" ? [r.reason as unknown] : []));
+    expect(winners).toHaveLength(1);
+    expect(losers).toHaveLength(writers - 1);
+    for (const loser of losers) {
+      expect(loser).toMatchObject({ code: status.INVALID_ARGUMENT, body: { message: "Could not update branch main. Please refresh and try again." } });
+    }
+    expect(gitIn(repo.dir, "log", "--format=%H", "refs/heads/main")).toBe(`${winners[0]}\n${base}`);
+    expect((await outboxPayloads(t, repo.projectId)).map((e) => e.payload.after)).toEqual(winners);
+    await t.deps.prisma.protectedBranch.deleteMany({ where: { projectId: repo.projectId } });
+  });
+
   it("lets exactly one of two racing writers win; the loser gets 400 and nothing of it remains", async () => {
-    // Both writers read the branch head before either moves it: hold each at the ref update
-    // (inside changeRefWithEvent's transaction) until both got there.
-    let arrived = 0;
-    let release!: () => void;
-    const bothThere = new Promise<void>((r) => (release = r));
-    const prisma = new Proxy(t.deps.prisma, {
-      get(target, prop, receiver) {
-        if (prop !== "$transaction") return Reflect.get(target, prop, receiver);
-        return async (...args: Parameters<typeof target.$transaction>) => {
-          if (++arrived === 2) release();
-          await bothThere;
-          return (target.$transaction as (...a: unknown[]) => unknown)(...args);
-        };
-      },
-    });
-    const deps = { ...t.deps, prisma } as RepoDeps;
+    // Both writers read the branch head before either moves it: hold each at its first object
+    // read (after reading the head) until both got there.
+    const deps = holdAfterReadingHeads(t.deps, 2);
     const results = await Promise.allSettled([
       run([{ action: "create", filePath: "one.txt", content: "1" }], { commitMessage: "One" }, deps),
       run([{ action: "create", filePath: "two.txt", content: "2" }], { commitMessage: "Two" }, deps),
@@ -231,7 +274,7 @@ describe("CommitFiles", () => {
     const lost = results.filter((r) => r.status === "rejected");
     expect(won).toHaveLength(1);
     expect(lost).toHaveLength(1);
-    expect((lost[0] as PromiseRejectedResult).reason).toMatchObject({ code: status.INVALID_ARGUMENT, body: { message: "Could not update main. Please refresh and try again." } });
+    expect((lost[0] as PromiseRejectedResult).reason).toMatchObject({ code: status.INVALID_ARGUMENT, body: { message: "Could not update branch main. Please refresh and try again." } });
     const winner = (won[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof run>>>).value.commit;
     expect(gitIn(repo.dir, "log", "--format=%H", "refs/heads/main")).toBe(`${winner.id}\n${base}`);
     expect(gitIn(repo.dir, "for-each-ref", "--format=%(refname)")).toBe("refs/heads/main");
@@ -239,3 +282,26 @@ describe("CommitFiles", () => {
     expect(events.map((e) => e.payload.after)).toEqual([winner.id]);
   });
 });
+
+/**
+ * deps whose object reads wait until `writers` of them are waiting: a writer reads its first object
+ * (the start commit) only after it read the branch head, so all of them start from the same head
+ * and race for it.
+ */
+function holdAfterReadingHeads(deps: RepoDeps, writers: number): RepoDeps {
+  let arrived = 0;
+  let release!: () => void;
+  const allThere = new Promise<void>((r) => (release = r));
+  const catFile = new Proxy(deps.catFile, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof value !== "function") return value;
+      return async (...args: unknown[]) => {
+        if (++arrived >= writers) release();
+        await allThere;
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { ...deps, catFile };
+}

@@ -2,26 +2,20 @@ import { badRequest, notFound, paramError } from "@quarry/grpc";
 import type { CommitFilesRequest__Output } from "@quarry/proto/types/repo/v1/CommitFilesRequest";
 import type { RepoDeps } from "../deps.ts";
 import { requireContext } from "./branches.ts";
-import {
-  actingUser,
-  assertCanWrite,
-  commitTree,
-  publishCommit,
-  readTreeEntries,
-  resolveWriteTarget,
-  treeOf,
-  writeTree,
-  type Written,
-} from "./commit-writer.ts";
-import { applyActions, assertUnchanged, TreeEdit, withBlobs } from "./file-actions.ts";
+import { actingUser, assertCanWrite, commitObject, lineCounts, publishWritten, resolveWriteTarget, type Written } from "./commit-writer.ts";
+import { actionPaths, applyActions, assertUnchanged, withBlobs } from "./file-actions.ts";
 import { isRepository } from "./git.ts";
+import { ObjectBatch } from "./loose-objects.ts";
+import { TreeEdit } from "./tree-edit.ts";
 import { repositoryPath } from "./validate.ts";
 
 /**
  * One commit from GitLab's actions (POST /repository/commits and the repository files API):
  * checks the caller may push to the branch, resolves where to start, refuses stale
- * last_commit_ids, applies the actions to the start's tree in a temporary index, refuses a
- * commit that changes nothing, then commits and moves the branch (compare-and-swap + push event).
+ * last_commit_ids, applies the actions to the start's tree (reading only the directories on
+ * their paths), refuses a commit that changes nothing, then writes the objects, commits and moves
+ * the branch (compare-and-swap + push event). The usual write starts no git process but the
+ * compare-and-swap's `update-ref`.
  */
 export const commitFiles =
   (deps: RepoDeps) =>
@@ -36,16 +30,22 @@ export const commitFiles =
     const refProtected = await assertCanWrite(deps, context, req.branch);
     const target = await resolveWriteTarget(dir, { branch: req.branch, startBranch: req.startBranch, startSha: req.startSha, force: req.force });
     if (target.rewrite) await assertCanWrite(deps, context, req.branch, true);
-    await assertUnchanged(dir, target.baseSha, req.actions, req.fileOperation);
+    await assertUnchanged(deps, dir, target.baseSha, req.actions, req.fileOperation);
 
-    const edit = new TreeEdit(await readTreeEntries(dir, target.baseSha));
+    const edit = await TreeEdit.load(deps.catFile, dir, target.baseSha, actionPaths(req.actions));
     applyActions(edit, req.actions);
-    const changes = await withBlobs(dir, edit, req.actions);
-    const tree = await writeTree(dir, target.baseSha, changes);
-    if (tree === (await treeOf(dir, target.baseSha))) throw badRequest("Your changes could not be committed: the commit would be empty (the content is unchanged)");
+    // Every object's id is known before any is written; they are stored together afterwards.
+    const batch = await ObjectBatch.for(dir);
+    const contents = withBlobs(batch, edit, req.actions);
+    const tree = edit.write(batch);
+    if (tree === edit.baseTree) throw badRequest("Your changes could not be committed: the commit would be empty (the content is unchanged)");
 
     const user = actingUser(context);
     const author = { name: req.authorName || user.name, email: req.authorEmail || user.email };
-    const sha = await commitTree(dir, { tree, parents: target.baseSha ? [target.baseSha] : [], message: req.commitMessage, author, committer: user });
-    return publishCommit(deps, dir, target, sha, context, refProtected);
+    const commit = commitObject(batch, { tree, parents: target.baseSha ? [target.baseSha] : [], message: req.commitMessage, author, committer: user });
+    await batch.write(dir);
+    const diff = edit.diff();
+    const paths = { added: [] as string[], modified: [] as string[], removed: [] as string[] };
+    for (const { path, before, after } of diff) (!before ? paths.added : !after ? paths.removed : paths.modified).push(path);
+    return publishWritten(deps, dir, target, { commit, paths, lines: () => lineCounts(deps, dir, commit.id, diff, contents) }, context, refProtected);
   };

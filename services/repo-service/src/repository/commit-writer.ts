@@ -1,22 +1,23 @@
 // The engine every API write that creates a commit shares (commits create, repository files,
-// cherry-pick, revert, submodules): trees are built in a temporary index (never a work tree),
-// the commit with `git commit-tree`, and the branch moves with a compare-and-swap together
-// with its push event, so two writers racing on one branch never lose a commit.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
+// cherry-pick, revert, submodules). Trees are edited directory by directory (tree-edit.ts) and,
+// like the commit, written as loose objects without a git process; the branch moves with a
+// compare-and-swap (`git update-ref <ref> <new> <old>`) together with its push event, so two
+// writers racing on one branch never lose a commit, and the loser is told the branch moved.
 import { badRequest } from "@quarry/grpc";
 import type { PushContext__Output as PushContext } from "@quarry/proto/types/repo/v1/PushContext";
 import type { RepoDeps } from "../deps.ts";
 import { branchHead, HEADS } from "./branches.ts";
+import { parseCommitObject, toApiCommit } from "./commit-objects.ts";
 import { readCommit, type Commit } from "./commits.ts";
-import { branchRefs, git, isValidBranchName, NULL_SHA, resolveCommit } from "./git.ts";
+import { looksBinary } from "./files.ts";
+import { git, hasBranches, isValidBranchName, NULL_SHA, resolveCommit } from "./git.ts";
+import { ObjectBatch } from "./loose-objects.ts";
 import { BranchProtection } from "./protection.ts";
 import type { PushedCommit } from "@quarry/bus";
 import { changeRefWithEvent, RefUpdateError } from "./ref-change.ts";
+import { EMPTY_TREE, TreeEdit, type TreeEntry } from "./tree-edit.ts";
 
-/** The id of the empty tree (the "parent tree" of a root commit). */
-export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+export { EMPTY_TREE, type TreeEntry };
 
 /** A git identity; `date` (git's raw "<seconds> <offset>") defaults to now. */
 export interface Signature {
@@ -81,12 +82,15 @@ export async function resolveWriteTarget(gitDir: string, o: TargetOptions): Prom
     base = await resolveCommit(gitDir, startSha);
     if (!base) throw badRequest(`Cannot find start_sha '${startSha}'`);
   }
-  const empty = (await branchRefs(gitDir)).length === 0;
+  // The branch is read once: it is both the start (when writing on top of itself) and the
+  // compare-and-swap's expectation. Reading it twice let a concurrent writer move it in between,
+  // which made the write look like a history rewrite (a force push) instead of a lost race.
+  const head = await branchHead(gitDir, branch);
+  const empty = !head && !(await hasBranches(gitDir));
   if (startBranch && !empty) {
-    base = await branchHead(gitDir, startBranch);
+    base = startBranch === branch ? head : await branchHead(gitDir, startBranch);
     if (!base) throw badRequest("You can only create or edit files when you are on a branch");
   }
-  const head = await branchHead(gitDir, branch);
   const differentBranch = startBranch !== branch;
   if (!empty && differentBranch && head && !force) {
     throw badRequest(`A branch called '${branch}' already exists. Switch to that branch in order to make changes`);
@@ -110,59 +114,20 @@ export async function treeOf(gitDir: string, commit: string): Promise<string> {
   return (await git(["rev-parse", "--verify", `${commit}^{tree}`], { gitDir })).stdout.trim();
 }
 
-/** A tree entry: mode ("100644", "100755", "120000", "160000", "040000") and object id. */
-export interface TreeEntry {
-  mode: string;
-  oid: string;
-}
-
-/** Every file (blob, symlink, submodule) of a tree by full path, from one `git ls-tree -r`. */
-export async function readTreeEntries(gitDir: string, commit: string): Promise<Map<string, TreeEntry>> {
-  const entries = new Map<string, TreeEntry>();
-  if (!commit) return entries;
-  const { stdout } = await git(["ls-tree", "-r", "-z", "--full-tree", commit], { gitDir });
-  for (const record of stdout.split("\0")) {
-    const tab = record.indexOf("\t");
-    if (tab < 0) continue;
-    const [mode = "", , oid = ""] = record.slice(0, tab).split(" ");
-    entries.set(record.slice(tab + 1), { mode, oid });
-  }
-  return entries;
-}
-
-/** Runs `fn` with a scratch directory that is removed afterwards. */
-async function withScratch<T>(fn: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "quarry-write-"));
-  try {
-    return await fn(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
-/** Writes blobs (one `git hash-object` for all of them) and returns their ids in order. */
-export async function writeBlobs(gitDir: string, contents: readonly Buffer[]): Promise<string[]> {
-  if (!contents.length) return [];
-  return withScratch(async (dir) => {
-    const files = contents.map((_, i) => path.join(dir, String(i)));
-    await Promise.all(contents.map((c, i) => writeFile(files[i]!, c)));
-    const { stdout } = await git(["hash-object", "-w", "--no-filters", "--stdin-paths"], { gitDir, input: files.join("\n") + "\n" });
-    return stdout.split("\n").filter(Boolean);
-  });
-}
-
 /**
- * The tree of `baseSha` with `changes` applied (path → new entry, null removes it), built in a
- * temporary index: `read-tree`, `update-index --index-info`, `write-tree`.
+ * The tree of commit `base` ("" for none) with `changes` applied (path → new entry, null removes
+ * it), written without a git process (see TreeEdit).
  */
-export async function writeTree(gitDir: string, baseSha: string, changes: ReadonlyMap<string, TreeEntry | null>): Promise<string> {
-  return withScratch(async (dir) => {
-    const env = { GIT_INDEX_FILE: path.join(dir, "index") };
-    await git(baseSha ? ["read-tree", baseSha] : ["read-tree", "--empty"], { gitDir, env });
-    const lines = [...changes].map(([p, e]) => (e ? `${e.mode} ${e.oid}\t${p}\0` : `0 ${NULL_SHA}\t${p}\0`));
-    if (lines.length) await git(["update-index", "-z", "--index-info"], { gitDir, env, input: lines.join("") });
-    return (await git(["write-tree"], { gitDir, env })).stdout.trim();
-  });
+export async function writeTree(deps: RepoDeps, gitDir: string, base: string, changes: ReadonlyMap<string, TreeEntry | null>): Promise<string> {
+  const edit = await TreeEdit.load(deps.catFile, gitDir, base, [...changes.keys()]);
+  for (const [p, entry] of changes) {
+    if (entry) edit.set(p, entry);
+    else edit.remove(p);
+  }
+  const batch = await ObjectBatch.for(gitDir);
+  const tree = edit.write(batch);
+  await batch.write(gitDir);
+  return tree;
 }
 
 export interface CommitSpec {
@@ -188,6 +153,50 @@ export async function commitTree(gitDir: string, c: CommitSpec): Promise<string>
   return (await git(args, { gitDir, env, input: c.message })).stdout.trim();
 }
 
+/**
+ * git's ident cleanup (ident.c, strbuf_addstr_without_crud): leading and trailing "crud"
+ * (control characters, space, `.,:;<>"\'`) goes, and so do "<", ">" and newlines anywhere.
+ */
+function withoutCrud(s: string): string {
+  const crud = (c: string) => c <= " " || ".,:;<>\"\\'".includes(c);
+  let start = 0;
+  let end = s.length;
+  while (start < end && crud(s[start]!)) start++;
+  while (end > start && crud(s[end - 1]!)) end--;
+  return s.slice(start, end).replace(/[\n<>]/g, "");
+}
+
+/** "<seconds> <+hhmm>" for now, in this process's time zone (what `git commit-tree` writes). */
+function gitNow(): string {
+  const now = new Date();
+  const offset = -now.getTimezoneOffset();
+  const abs = Math.abs(offset);
+  const zone = `${offset < 0 ? "-" : "+"}${String(Math.floor(abs / 60)).padStart(2, "0")}${String(abs % 60).padStart(2, "0")}`;
+  return `${Math.floor(now.getTime() / 1000)} ${zone}`;
+}
+
+function identLine(role: "author" | "committer", who: Signature, now: string): string {
+  const name = withoutCrud(who.name);
+  const email = withoutCrud(who.email);
+  if (!name) throw badRequest(`empty ident name (for <${email}>) not allowed`);
+  const date = who.date ?? now;
+  if (!/^\d+ [+-]\d{4}$/.test(date)) throw new Error(`not a raw git date: ${date}`);
+  return `${role} ${name} <${email}> ${date}\n`;
+}
+
+/**
+ * Adds a commit object to `batch` as `git commit-tree` would write it: the message kept as given,
+ * identities cleaned up as git cleans them, dates defaulting to now. Returns the commit as the
+ * API shows it, parsed from those bytes.
+ */
+export function commitObject(batch: ObjectBatch, c: CommitSpec): Commit {
+  if (c.message.includes("\0")) throw badRequest("a NUL byte in commit log message not allowed");
+  const now = gitNow();
+  const header = [`tree ${c.tree}\n`, ...c.parents.map((p) => `parent ${p}\n`), identLine("author", c.author, now), identLine("committer", c.committer, now)];
+  const data = Buffer.from(`${header.join("")}\n${c.message}`, "utf8");
+  return toApiCommit(parseCommitObject(batch.add("commit", data), data));
+}
+
 /** What a commit changed against its first parent (the empty tree for a root commit). */
 export interface CommitChanges {
   additions: number;
@@ -199,9 +208,9 @@ export interface CommitChanges {
 
 const RAW_HEADER = /^:\d{6} \d{6} [0-9a-f]+ [0-9a-f]+ ([A-Z])\d*$/;
 
-/** Line counts and changed paths of a commit, from one `git diff-tree --raw --numstat`. */
-export async function commitChanges(gitDir: string, sha: string): Promise<CommitChanges> {
-  const { stdout } = await git(["diff-tree", "-r", "--root", "--no-renames", "--no-commit-id", "-z", "--raw", "--numstat", sha], { gitDir });
+/** Line counts and changed paths of a commit, from `git diff-tree --raw --numstat` (a long-lived one). */
+export async function commitChanges(deps: RepoDeps, gitDir: string, sha: string): Promise<CommitChanges> {
+  const stdout = await deps.gitSessions.diffTree(gitDir, ["-r", "--root", "--no-renames", "--no-commit-id", "-z", "--raw", "--numstat"], sha);
   const out: CommitChanges = { additions: 0, deletions: 0, added: [], modified: [], removed: [] };
   const tokens = stdout.split("\0");
   for (let i = 0; i < tokens.length; i++) {
@@ -235,9 +244,73 @@ export interface Written {
  * and records the push event carrying the commit. A lost race is 400 and leaves the ref alone.
  */
 export async function publishCommit(deps: RepoDeps, gitDir: string, target: WriteTarget, sha: string, context: PushContext, refProtected: boolean): Promise<Written> {
-  const [commit, changes] = await Promise.all([readCommit(gitDir, sha), commitChanges(gitDir, sha)]);
+  const [commit, changes] = await Promise.all([readCommit(gitDir, sha), commitChanges(deps, gitDir, sha)]);
   await moveBranch(deps, gitDir, target, { commit, ...changes }, context, refProtected);
   return { commit, additions: changes.additions, deletions: changes.deletions };
+}
+
+/** Lines added and removed by a commit (against its first parent). */
+export type LineCounts = Pick<CommitChanges, "additions" | "deletions">;
+
+/**
+ * publishCommit for a commit this service just wrote, whose changed paths it knows: only the
+ * line counts may still need git, and they are counted while the branch moves.
+ */
+export async function publishWritten(
+  deps: RepoDeps,
+  gitDir: string,
+  target: WriteTarget,
+  written: { commit: Commit; paths: Pick<CommitChanges, "added" | "modified" | "removed">; lines: () => Promise<LineCounts> },
+  context: PushContext,
+  refProtected: boolean,
+): Promise<Written> {
+  const { commit, paths } = written;
+  const [lines] = await Promise.all([written.lines(), moveBranch(deps, gitDir, target, { commit, ...paths }, context, refProtected)]);
+  return { commit, ...lines };
+}
+
+/** A blob's lines as `git diff --numstat` counts them: 0 for binary content. */
+function lineCount(content: Buffer): number {
+  if (looksBinary(content)) return 0;
+  let lines = 0;
+  for (let i = content.indexOf(0x0a); i !== -1; i = content.indexOf(0x0a, i + 1)) lines++;
+  return content.length && content[content.length - 1] !== 0x0a ? lines + 1 : lines;
+}
+
+const BLOB_MODES = new Set(["100644", "100755", "120000"]);
+
+/**
+ * The line counts of commit `sha` whose changes against its parent are `diff`: counted here
+ * when every change adds or removes a blob or only changes a mode (the blobs' content comes
+ * from `contents` or the cat-file pool), else by `git diff-tree --numstat` (only git's diff
+ * gives git's counts for a changed file).
+ */
+export async function lineCounts(
+  deps: RepoDeps,
+  gitDir: string,
+  sha: string,
+  diff: readonly { before?: TreeEntry; after?: TreeEntry }[],
+  contents: ReadonlyMap<string, Buffer>,
+): Promise<LineCounts> {
+  const blob = (e?: TreeEntry) => !e || BLOB_MODES.has(e.mode);
+  const simple = diff.every(({ before, after }) => blob(before) && blob(after) && (!before || !after || before.oid === after.oid));
+  if (!simple) {
+    const { additions, deletions } = await commitChanges(deps, gitDir, sha);
+    return { additions, deletions };
+  }
+  const linesOf = async (e: TreeEntry): Promise<number> => {
+    const content = contents.get(e.oid) ?? (await deps.catFile.read(gitDir, e.oid))?.data;
+    if (!content) throw new Error(`missing blob ${e.oid}`);
+    return lineCount(content);
+  };
+  let additions = 0;
+  let deletions = 0;
+  for (const { before, after } of diff) {
+    if (before && after) continue; // same content, another mode
+    if (after) additions += await linesOf(after);
+    if (before) deletions += await linesOf(before);
+  }
+  return { additions, deletions };
 }
 
 async function moveBranch(deps: RepoDeps, gitDir: string, target: WriteTarget, pushed: PushedCommit, context: PushContext, refProtected: boolean): Promise<void> {
@@ -249,7 +322,8 @@ async function moveBranch(deps: RepoDeps, gitDir: string, target: WriteTarget, p
       { context, checkoutSha: pushed.commit.id, commits: [pushed], refProtected },
     );
   } catch (err) {
-    if (err instanceof RefUpdateError) throw badRequest(`Could not update ${target.branch}. Please refresh and try again.`);
+    // Gitlab::Git::OperationService#update_ref's CommitError, which the commits and files APIs answer with 400.
+    if (err instanceof RefUpdateError) throw badRequest(`Could not update branch ${target.branch}. Please refresh and try again.`);
     throw err;
   }
 }

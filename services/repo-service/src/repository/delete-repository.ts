@@ -22,6 +22,7 @@ export const deleteRepository =
     const trash = `${dir}+${row?.id ?? randomBytes(6).toString("hex")}.deleted`;
     await rm(trash, { recursive: true, force: true, maxRetries: 3 }); // leftover of an interrupted call
     deps.catFile.forget(dir); // its processes hold the old directory open
+    deps.gitSessions.forget(dir);
     try {
       await rename(dir, trash);
     } catch (err) {

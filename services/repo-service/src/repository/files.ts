@@ -107,7 +107,7 @@ async function entryAt(deps: RepoDeps, gitDir: string, commit: string, filePath:
 const BLOB_MODES = new Set(["100644", "100755", "120000"]);
 
 /** The last commit at or before `commit` that changed `filePath` (cached: history is immutable). */
-async function lastCommitFor(deps: RepoDeps, gitDir: string, commit: string, filePath: string): Promise<string> {
+export async function lastCommitFor(deps: RepoDeps, gitDir: string, commit: string, filePath: string): Promise<string> {
   const key = `${gitDir}\0${commit}\0${filePath}`;
   const cached = caches(deps).lastCommit.get(key);
   if (cached !== undefined) return cached;

@@ -210,6 +210,42 @@ export async function readBranchHeads(gitDir: string, o: { names?: boolean } = {
   return { head, heads: new Map([...heads].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) };
 }
 
+const FULL_SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+/**
+ * The sha the ref `ref` (a full name such as "refs/heads/main", already checked to be a plausible
+ * ref name) points at, "" when there is no such ref, read from the "files" backend without a
+ * process: the loose ref file, else its packed-refs line. Undefined when only git can say (a
+ * symbolic ref, a reftable repository).
+ */
+export async function readRefFile(gitDir: string, ref: string): Promise<string | undefined> {
+  try {
+    const content = (await readFile(path.join(gitDir, ref), "utf8")).trim();
+    return FULL_SHA.test(content) ? content : undefined;
+  } catch (err) {
+    // ENOTDIR: a reftable repository's "refs/heads" is a file; EISDIR: a directory of refs below it.
+    if (!["ENOENT", "ENOTDIR", "EISDIR"].includes((err as NodeJS.ErrnoException).code ?? "")) throw err;
+  }
+  let packed: string;
+  try {
+    packed = await readFile(path.join(gitDir, "packed-refs"), "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    return (await pathExists(path.join(gitDir, "reftable"))) ? undefined : "";
+  }
+  // "<sha> <ref>" lines; comments start with '#', peeled tags with '^'.
+  const suffix = ` ${ref}`;
+  for (const line of packed.split("\n")) {
+    if (line.endsWith(suffix) && FULL_SHA.test(line.slice(0, -suffix.length))) return line.slice(0, -suffix.length);
+  }
+  return "";
+}
+
+/** Whether the repository has any branch (read as readBranchHeads does). */
+export async function hasBranches(gitDir: string): Promise<boolean> {
+  return (await readBranchHeads(gitDir, { names: true })).heads.size > 0;
+}
+
 /** HEAD's branch and the full branch ref names, sorted (see readBranchHeads). */
 export async function readHeadAndBranches(gitDir: string): Promise<{ head: string; branches: string[] }> {
   const { head, heads } = await readBranchHeads(gitDir, { names: true });

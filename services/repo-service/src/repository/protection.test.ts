@@ -22,6 +22,10 @@ describe("matchesRule", () => {
   ])("%j matches %j: %s", (pattern, name, expected) => {
     expect(matchesRule(pattern, name)).toBe(expected);
   });
+
+  it("stays linear with many stars against a long name", () => {
+    expect(matchesRule("*a*a*a*a*a*a*a*a*a*a*a*a*b", "a".repeat(3000))).toBe(false);
+  });
 });
 
 describe("BranchProtection", () => {

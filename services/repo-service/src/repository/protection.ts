@@ -3,9 +3,9 @@
 // Every ref-changing RPC asks here, so API writes and git pushes obey the same rules.
 import { forbidden } from "@quarry/grpc";
 import type { ProtectedBranch__Output as ProtectedBranchMessage } from "@quarry/proto/types/repo/v1/ProtectedBranch";
+import { compileWildcard } from "@quarry/safe-regex";
 import type { RepoDeps } from "../deps.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { escapeRegExp } from "./branches.ts";
 
 /** GitLab's Gitlab::Access levels that protected-branch rules use. */
 export const AccessLevel = { NO_ACCESS: 0, DEVELOPER: 30, MAINTAINER: 40, ADMIN: 60 } as const;
@@ -30,8 +30,8 @@ export type ProtectedBranchRow = Prisma.ProtectedBranchGetPayload<{ include: { a
  */
 export function matchesRule(rule: string, name: string): boolean {
   if (!rule.includes("*")) return rule === name;
-  const source = rule.split("*").map(escapeRegExp).join(".*?");
-  return new RegExp(`^${source}$`, "s").test(name);
+  // RE2: a rule with many stars against a long name stays linear (`.*?` backtracking would not).
+  return compileWildcard(rule).test(name);
 }
 
 export class BranchProtection {

@@ -92,6 +92,14 @@ describe("UpdateRemoteMirror", () => {
     expect(Object.keys(remote.refs(s.name)).sort()).toEqual(["refs/heads/feature", "refs/heads/release/1.0", "refs/tags/light", "refs/tags/v1.0"]);
   });
 
+  it("matches the regex with RE2: inline flags work, backreferences are refused", async () => {
+    const s = await scenario();
+    const res = await update(s.request({ branchRegex: "(?i)^(FEAT|REL)" }));
+    expect(res.error).toBe("");
+    expect(Object.keys(remote.refs(s.name)).sort()).toEqual(["refs/heads/feature", "refs/heads/release/1.0", "refs/tags/light", "refs/tags/v1.0"]);
+    await expect(update(s.request({ branchRegex: "^(f)\\1" }))).rejects.toMatchObject({ code: 3 });
+  });
+
   it("keeps diverged remote refs and reports them when keep_divergent_refs, overwrites them otherwise", async () => {
     const s = await scenario();
     expect((await update(s.request())).error).toBe("");

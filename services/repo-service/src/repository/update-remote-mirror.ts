@@ -12,6 +12,7 @@ import { badRequest, notFound } from "@quarry/grpc";
 import { hostAndPort } from "@quarry/outbound";
 import type { UpdateRemoteMirrorRequest__Output } from "@quarry/proto/types/repo/v1/UpdateRemoteMirrorRequest";
 import type { UpdateRemoteMirrorResponse__Output as UpdateRemoteMirrorResponse } from "@quarry/proto/types/repo/v1/UpdateRemoteMirrorResponse";
+import { compileUserRegex, UntrustedRegexpError, type UserRegex } from "@quarry/safe-regex";
 import type { RepoDeps } from "../deps.ts";
 import { git, GitError, headBranch, isRepository } from "./git.ts";
 import { BranchProtection } from "./protection.ts";
@@ -62,12 +63,14 @@ export const updateRemoteMirror =
     }
     if (!SCHEMES.includes(url.protocol)) throw badRequest("url is invalid");
     if (url.username || url.password) throw badRequest("url must not carry credentials");
-    let regex: RegExp | null = null;
+    // GitLab's mirror_branch_regex: an unanchored RE2 match (a user's pattern, linear time).
+    let regex: UserRegex | null = null;
     if (req.branchRegex) {
       try {
-        regex = new RegExp(req.branchRegex);
-      } catch {
-        throw badRequest("branch_regex is invalid");
+        regex = compileUserRegex(req.branchRegex);
+      } catch (err) {
+        if (err instanceof UntrustedRegexpError) throw badRequest("branch_regex is invalid");
+        throw err;
       }
     }
     if (!(await isRepository(dir))) throw notFound("Repository");

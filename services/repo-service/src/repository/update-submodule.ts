@@ -43,7 +43,7 @@ export const updateSubmodule =
     if (!current) throw badRequest("Invalid submodule path");
     if (current === req.commitSha) throw badRequest(`The submodule ${req.submodule} is already at ${req.commitSha}`);
 
-    const tree = await writeTree(dir, head, new Map([[req.submodule, { mode: GITLINK, oid: req.commitSha }]]));
+    const tree = await writeTree(deps, dir, head, new Map([[req.submodule, { mode: GITLINK, oid: req.commitSha }]]));
     const user = actingUser(context);
     const message = req.commitMessage || `Update submodule ${req.submodule} with oid ${req.commitSha}`;
     const sha = await commitTree(dir, { tree, parents: [head], message, author: user, committer: user });
