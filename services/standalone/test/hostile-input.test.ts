@@ -111,6 +111,14 @@ describe("bodies that cannot be read", () => {
     expect([truncated.status, JSON.parse(truncated.body)]).toEqual([400, { message: "400 Bad request" }]);
   });
 
+  it("answers an artifact upload whose multipart body cannot be read with 400", async () => {
+    const headers = { "job-token": "not-a-job-token", "content-type": "multipart/form-data; boundary=x" };
+    for (const body of ["garbage", '--x\r\nContent-Disposition: form-data; name="artifact_type"\r\n\r\narch']) {
+      const res = await raw("POST", "/jobs/1/artifacts", headers, body);
+      expect([res.status, JSON.parse(res.body)]).toEqual([400, { message: "400 Bad request" }]);
+    }
+  });
+
   it("answers JSON nested deeper than GitLab parses as invalid JSON", async () => {
     const res = await raw("POST", "/projects", json, `{"name":${"[".repeat(5000)}${"]".repeat(5000)}}`);
     expect(res.status).toBe(400);

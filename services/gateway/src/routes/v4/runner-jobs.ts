@@ -19,6 +19,9 @@ export const isArtifactUpload = (req: Request): boolean => req.method === "POST"
 /** How long an artifact upload may take. */
 const UPLOAD_DEADLINE_MS = 30 * 60_000;
 
+/** A multipart upload that cannot be read to its end. */
+const unreadableUpload = () => new ApiError(400, { message: "400 Bad request" });
+
 /** The `file` part of a multipart upload, with the form fields that came before it. */
 function multipartFile(req: Request, maxBytes: number): Promise<{ stream: NodeJS.ReadableStream & { truncated?: boolean }; filename: string; fields: Record<string, string> }> {
   return new Promise((resolve, reject) => {
@@ -35,7 +38,8 @@ function multipartFile(req: Request, maxBytes: number): Promise<{ stream: NodeJS
       resolve({ stream, filename: info.filename ?? "", fields });
     });
     parser.on("close", () => reject(new ApiError(400, { error: "file is missing" })));
-    parser.on("error", reject);
+    // A body busboy cannot read (no parts, cut short, malformed headers) is the client's mistake.
+    parser.on("error", () => reject(unreadableUpload()));
     req.pipe(parser);
   });
 }
@@ -151,7 +155,12 @@ export function runnerJobsRouter(deps: GatewayDeps): Router {
           filename: file.filename,
         },
       };
-      for await (const chunk of file.stream) yield { data: chunk as Buffer };
+      try {
+        for await (const chunk of file.stream) yield { data: chunk as Buffer };
+      } catch {
+        // The multipart body ended inside the file (or broke): nothing is stored.
+        throw unreadableUpload();
+      }
       if (file.stream.truncated) throw new ApiError(413, { message: "413 Request Entity Too Large" });
     }
     const stored = await callClientStream<unknown, UploadArtifactResponse>(deps.ci, "UploadArtifact", messages(), { requestId: req.requestId, deadlineMs: UPLOAD_DEADLINE_MS });
