@@ -391,12 +391,22 @@ export function hostileRequest(route: RouteTemplate, f: Fixtures): fc.Arbitrary<
  * user and tokens): left out, so that the rest keeps reaching real handlers.
  */
 export function destroysFixtures(req: HostileRequest, f: Fixtures): boolean {
-  const path = req.path.split("?")[0]!;
+  // Compared as the services read them: escapes decoded, numbers without leading zeros, paths in any case.
+  const segment = (raw: string) => {
+    let s = raw;
+    try {
+      s = decodeURIComponent(raw);
+    } catch {
+      // Left as sent: the gateway refuses it anyway.
+    }
+    return /^\d+$/.test(s) ? String(Number(s)) : s.toLowerCase();
+  };
+  const path = req.path.split("?")[0]!.split("/").map(segment).join("/");
   // Revoking `self` or a token by a small id could revoke the callers' own tokens.
   if (/^\/api\/v4\/personal_access_tokens\/(self|\d{1,5})$/.test(path)) return req.method === "DELETE";
   if (req.method !== "DELETE" && req.method !== "PUT") return false;
-  const projects = [`/api/v4/projects/${f.projectId}`, `/api/v4/projects/${encode(f.projectPath)}`];
-  const groups = [`/api/v4/groups/${f.groupId}`, `/api/v4/groups/${encode(f.groupPath)}`];
+  const projects = [`/api/v4/projects/${f.projectId}`, `/api/v4/projects/${f.projectPath.toLowerCase()}`];
+  const groups = [`/api/v4/groups/${f.groupId}`, `/api/v4/groups/${f.groupPath.toLowerCase()}`];
   // The records themselves, the user (PUT could rename them, which moves their project), and
   // the user's own membership (removing or demoting it would lock them out of the rest).
   const fixtures = [
