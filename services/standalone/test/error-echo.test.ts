@@ -55,6 +55,23 @@ describe("errors that echo the caller's text", () => {
     await expectAlive();
   });
 
+  it("refuses a branch whose name has a part longer than a file name can be, on every write (was a 500)", async () => {
+    const long = "a".repeat(256);
+    for (const branch of [long, `x/${long}`]) {
+      const created = await post("/repository/branches", { branch, ref: "main" });
+      expect(created.status).toBe(400);
+      expect(await created.json()).toEqual({ message: "Branch name is invalid" });
+      const file = await post("/repository/files/x.txt", { branch, start_branch: "main", content: "x", commit_message: "m" });
+      expect(file.status).toBe(400);
+      const commit = await post("/repository/commits", { branch, start_branch: "main", commit_message: "m", actions: [{ action: "create", file_path: "y.txt", content: "y" }] });
+      expect(commit.status).toBe(400);
+    }
+    const tag = await post("/repository/tags", { tag_name: "t".repeat(256), ref: "main" });
+    expect(tag.status).toBe(405);
+    expect(await tag.json()).toEqual({ message: "Tag name invalid" });
+    await expectAlive();
+  });
+
   it("answers a huge ref at once with a bounded 4xx while other callers go on", async () => {
     const huge = "r".repeat(100_000);
     const [tag, branch, ...reads] = await Promise.all([

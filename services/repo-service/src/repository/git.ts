@@ -146,9 +146,20 @@ export async function resolveCommit(gitDir: string, rev: string): Promise<string
   return exitCode === 0 ? stdout.trim() : "";
 }
 
+/** The longest file name the file system takes (NAME_MAX); a loose ref is locked as `<name>.lock`. */
+const MAX_REF_COMPONENT_BYTES = 255 - ".lock".length;
+
+/**
+ * Whether every `/`-separated part of a ref name can be a file: git's rules allow any length,
+ * but the "files" backend stores a ref as a path, and a longer part fails on disk (a 500).
+ */
+export function fitsRefFiles(name: string): boolean {
+  return name.split("/").every((part) => Buffer.byteLength(part) <= MAX_REF_COMPONENT_BYTES);
+}
+
 /** `git check-ref-format --branch`: whether `name` is a valid branch name (taken literally). */
 export async function isValidBranchName(name: string): Promise<boolean> {
-  if (!name || name.startsWith("-") || name.startsWith("refs/")) return false;
+  if (!name || name.startsWith("-") || name.startsWith("refs/") || !isPlausibleBranchName(name)) return false;
   // Run outside any repository ("/"); inside one `--branch` would expand `@{-N}`. Only a name that
   // comes back unchanged is taken literally.
   const { stdout, exitCode } = await git(["check-ref-format", "--branch", name], { cwd: "/", okExitCodes: [1, 128] });
@@ -262,5 +273,5 @@ export function isPlausibleBranchName(name: string): boolean {
   // Control characters, space, ~ ^ : ? * [ \ and DEL; "..", "@{" and "//" anywhere.
   if (/[\x00-\x20~^:?*[\\\x7f]|\.\.|@\{|\/\//.test(name)) return false;
   if (name.startsWith("/") || name.endsWith("/") || name.endsWith(".")) return false;
-  return name.split("/").every((c) => !c.startsWith(".") && !c.endsWith(".lock"));
+  return name.split("/").every((c) => !c.startsWith(".") && !c.endsWith(".lock")) && fitsRefFiles(name);
 }
