@@ -136,11 +136,18 @@ describe("ids beyond PostgreSQL's integer", () => {
       ["/users/2147483648", s.rootToken, "404 User Not Found"],
       [`/projects/${projectId}/members/2147483648`, s.rootToken, "404 Member Not Found"],
       [`/projects/${projectId}/jobs/9223372036854775808`, s.rootToken, "404 Not found"],
+      [`/projects/${projectId}/jobs/2147483648/artifacts`, s.rootToken, "404 Not found"],
+      [`/projects/${projectId}/hooks/2147483648`, s.rootToken, "404 Hook Not Found"],
+      [`/projects/${projectId}/repository/compare?from=main&to=main&from_project_id=2147483648`, s.rootToken, "404 Project Not Found"],
     ];
     for (const [path, token, message] of cases) {
       const res = await s.api(path, { token });
       expect([path, res.status, await res.json()]).toEqual([path, 404, { message }]);
     }
+    const hook = await s.api(`/projects/${projectId}/hooks`, { method: "POST", json: { url: "http://127.0.0.1:9/h" } });
+    const hookId = ((await hook.json()) as { id: number }).id;
+    const resend = await s.api(`/projects/${projectId}/hooks/${hookId}/events/2147483648/resend`, { method: "POST" });
+    expect([resend.status, await resend.json()]).toEqual([404, { message: "404 Not found" }]);
   });
 
   it("never wraps a page beyond 2^31 round to page 1: it is past the last page", async () => {

@@ -88,7 +88,7 @@ function hookInput(q: Record<string, unknown>): HookInput {
   return input as HookInput;
 }
 
-const hookIdShape = { hook_id: p.int() };
+const hookIdShape = { hook_id: p.id("Hook") };
 const eventsShape = {
   ...pageShape,
   ...hookIdShape,
@@ -176,7 +176,7 @@ export function hooksRouter(deps: GatewayDeps): Router {
     });
 
     r.post(`${base}/:hook_id/events/:hook_event_id/resend`, scope("write"), async (req, res) => {
-      const q = params(req, { ...hookIdShape, hook_event_id: p.int() });
+      const q = params(req, { ...hookIdShape, hook_event_id: p.id() });
       const c = ctx(deps, req, res);
       const o = await owner(req);
       const result = await hook.ResendHookEvent({ owner: o, hookId: q.hook_id, hookEventId: q.hook_event_id, userId: c.actor.userId }, c.call);

@@ -68,19 +68,19 @@ export function jobArtifactsRouter(deps: GatewayDeps): Router {
   });
 
   r.get(`${base}/:job_id/artifacts`, scope("read"), async (req, res) => {
-    const q = params(req, { job_id: p.int() });
+    const q = params(req, { job_id: p.id() });
     const { project } = await authorizeProject(deps, req, "read_build");
     await sendArtifact(deps, req, res, { projectId: project.id, jobId: q.job_id });
   });
 
   r.get(`${base}/:job_id/artifacts/*artifact_path`, scope("read"), async (req, res) => {
-    const q = params(req, { job_id: p.int() });
+    const q = params(req, { job_id: p.id() });
     const { project } = await authorizeProject(deps, req, "read_build");
     await sendArtifact(deps, req, res, { projectId: project.id, jobId: q.job_id, artifactPath: wildcardParam(req, "artifact_path") });
   });
 
   r.post(`${base}/:job_id/artifacts/keep`, scope("write"), async (req, res) => {
-    const q = params(req, { job_id: p.int() });
+    const q = params(req, { job_id: p.id() });
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "update_build");
     const job = await deps.ci.KeepArtifacts({ projectId: project.id, jobId: q.job_id, userId: requireUser(req).userId }, c.call);
@@ -88,7 +88,7 @@ export function jobArtifactsRouter(deps: GatewayDeps): Router {
   });
 
   r.delete(`${base}/:job_id/artifacts`, scope("write"), async (req, res) => {
-    const q = params(req, { job_id: p.int() });
+    const q = params(req, { job_id: p.id() });
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "admin_project");
     await deps.ci.DeleteJobArtifacts({ projectId: project.id, jobId: q.job_id, userId: requireUser(req).userId }, c.call);

@@ -145,7 +145,7 @@ export function repositoryRouter(deps: GatewayDeps): Router {
     const q = params(req, {
       from: p.string(),
       to: p.string(),
-      from_project_id: p.int().optional(),
+      from_project_id: p.id("Project").optional(),
       straight: p.bool().optional(),
       unidiff: p.bool().optional(),
     });
