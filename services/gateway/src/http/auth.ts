@@ -176,7 +176,7 @@ export function requireAdmin(req: Request): Principal {
  * What a token's scopes allow: reads need api or read_api (or a narrower read scope the route
  * names); writes need api. Anonymous requests pass; routes decide whether they need a user.
  */
-export type ScopeNeed = "read" | "write" | "read_user";
+export type ScopeNeed = "read" | "write" | "read_user" | "read_repository";
 
 export function checkScope(req: Request, need: ScopeNeed): void {
   const p = req.principal;
@@ -188,7 +188,9 @@ export function checkScope(req: Request, need: ScopeNeed): void {
   }
   if (has("api") || has("read_api")) return;
   if (need === "read_user" && has("read_user")) return;
-  throw insufficientScope(need === "read_user" ? "api read_api read_user" : "api read_api");
+  // Repository reads (files, tree, blobs, archive, compare, branches, tags, commits …).
+  if (need === "read_repository" && has("read_repository")) return;
+  throw insufficientScope(need === "read" ? "api read_api" : `api read_api ${need}`);
 }
 
 /** Route-level middleware form of checkScope; GET/HEAD are reads, the rest writes unless told. */
