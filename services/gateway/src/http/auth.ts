@@ -133,7 +133,7 @@ function sudoIdentifier(req: Request): string | undefined {
 async function sudoPrincipal(deps: GatewayDeps, caller: Principal | undefined, identifier: string, requestId: string): Promise<Principal> {
   if (!caller) throw unauthorized();
   if (!caller.isAdmin) throw new ApiError(403, { message: "403 Forbidden - Must be admin to use sudo" });
-  if (caller.jobToken) throw new ApiError(403, { message: "403 Forbidden - Must be authenticated using an OAuth or Personal Access Token to use sudo" });
+  if (caller.jobToken) throw new ApiError(403, { message: "403 Forbidden - Must be authenticated using an OAuth or personal access token to use sudo" });
   if (!caller.scopes.includes("sudo")) throw insufficientScope("sudo");
   const actor = { userId: caller.userId, isAdmin: true };
   let user;
