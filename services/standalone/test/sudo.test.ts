@@ -58,6 +58,8 @@ describe("Sudo", () => {
     const unknownId = await s.api("/user?sudo=987654");
     expect(unknownId.status).toBe(404);
     expect(await unknownId.json()).toEqual({ message: "404 User with ID or username '987654' Not Found" });
+    const hugeId = await s.api("/user?sudo=99999999999999999999999");
+    expect(hugeId.status).toBe(404);
 
     const anonymous = await s.api("/projects", { token: null, headers: { Sudo: alice.username } });
     expect(anonymous.status).toBe(401);

@@ -138,6 +138,8 @@ async function sudoPrincipal(deps: GatewayDeps, caller: Principal | undefined, i
   const actor = { userId: caller.userId, isAdmin: true };
   let user;
   if (/^\d+$/.test(identifier)) {
+    // Ids are int32 in GitLab: a longer number names no user (and must not overflow the call).
+    if (Number(identifier) > 2_147_483_647) throw notFound(`User with ID or username '${identifier}'`);
     try {
       user = await deps.identity.GetUser({ actor, id: identifier }, { requestId });
     } catch (err) {
