@@ -39,6 +39,11 @@ export function userPublicProfile(u: User, urls: Urls) {
   };
 }
 
+/** A link to an external authentication provider (saml_provider_id is a higher-tier field, always null here). */
+function identity(i: User["identities"][number]) {
+  return { provider: i.provider, extern_uid: i.externUid, saml_provider_id: null };
+}
+
 /** UserPublic: GET /user for the caller themself. */
 export function userSelf(u: User, urls: Urls) {
   return {
@@ -51,7 +56,7 @@ export function userSelf(u: User, urls: Urls) {
     color_scheme_id: 1,
     projects_limit: u.projectsLimit,
     current_sign_in_at: orNull(u.lastSignInAt),
-    identities: [],
+    identities: u.identities.map(identity),
     can_create_group: u.canCreateGroup,
     can_create_project: u.projectsLimit > 0,
     two_factor_enabled: false,

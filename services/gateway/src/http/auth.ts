@@ -3,7 +3,7 @@ import { status } from "@quarry/grpc";
 import type { AuthenticateResponse__Output } from "@quarry/proto/types/identity/v1/AuthenticateResponse";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { GatewayDeps } from "../deps.ts";
-import { ApiError, forbidden, insufficientScope, unauthorized } from "./errors.ts";
+import { ApiError, forbidden, insufficientScope, notFound, unauthorized } from "./errors.ts";
 import { acceptsJobToken, isRunnerJobCall, jobTokenFrom, principalForJobToken } from "./job-token.ts";
 
 export interface Principal {
@@ -17,6 +17,8 @@ export interface Principal {
   scopes: string[];
   /** Set when the caller authenticated with a running job's CI_JOB_TOKEN. */
   jobToken?: { jobId: number; projectId: number };
+  /** Set when an administrator's token acts as this user through Sudo: that administrator's id. */
+  sudoBy?: number;
 }
 
 declare global {
@@ -113,6 +115,44 @@ export async function principalForToken(deps: GatewayDeps, token: string, reques
   return principal;
 }
 
+/** GitLab's sudo identifier: the `sudo` parameter, else the `Sudo` header (a user id or username). */
+function sudoIdentifier(req: Request): string | undefined {
+  const q = req.query.sudo;
+  if (typeof q === "string" && q) return q;
+  const b = (req.body as Record<string, unknown> | undefined)?.sudo;
+  if ((typeof b === "string" && b) || typeof b === "number") return String(b);
+  return req.get("sudo") || undefined;
+}
+
+/**
+ * The user an administrator's request acts as through Sudo, with GitLab's checks in its order:
+ * an administrator, authenticated by a personal access token, whose token has the sudo scope.
+ * The token's id and scopes stay the administrator's; route scope checks are skipped under sudo,
+ * as in GitLab (the sudo scope already grants everything).
+ */
+async function sudoPrincipal(deps: GatewayDeps, caller: Principal | undefined, identifier: string, requestId: string): Promise<Principal> {
+  if (!caller) throw unauthorized();
+  if (!caller.isAdmin) throw new ApiError(403, { message: "403 Forbidden - Must be admin to use sudo" });
+  if (caller.jobToken) throw new ApiError(403, { message: "403 Forbidden - Must be authenticated using an OAuth or personal access token to use sudo" });
+  if (!caller.scopes.includes("sudo")) throw insufficientScope("sudo");
+  const actor = { userId: caller.userId, isAdmin: true };
+  let user;
+  if (/^\d+$/.test(identifier)) {
+    // Ids are int32 in GitLab: a longer number names no user (and must not overflow the call).
+    if (Number(identifier) > 2_147_483_647) throw notFound(`User with ID or username '${identifier}'`);
+    try {
+      user = await deps.identity.GetUser({ actor, id: identifier }, { requestId });
+    } catch (err) {
+      if ((err as { code?: number }).code !== status.NOT_FOUND) throw err;
+    }
+  } else {
+    user = (await deps.identity.ListUsers({ actor, username: identifier, page: { page: 1, perPage: 1 } }, { requestId })).users[0];
+  }
+  if (!user) throw notFound(`User with ID or username '${identifier}'`);
+  if (Number(user.id) === caller.userId) return caller;
+  return { ...toPrincipal({ user, tokenId: caller.tokenId, scopes: caller.scopes, expiresAt: "" }), sudoBy: caller.userId };
+}
+
 /**
  * Resolves credentials when present. Bad credentials are 401 even on public endpoints, as in
  * GitLab; no credentials leaves the request anonymous for the route to judge.
@@ -127,18 +167,20 @@ export function authenticate(deps: GatewayDeps): RequestHandler {
       try {
         const principal = await principalForJobToken(deps, jobToken, req.requestId);
         if (!principal) return next(unauthorized());
-        req.principal = principal;
+        const sudo = sudoIdentifier(req);
+        req.principal = sudo ? await sudoPrincipal(deps, principal, sudo, req.requestId) : principal;
       } catch (err) {
         return next(err);
       }
       return next();
     }
     const token = tokenFrom(req);
-    if (!token) return next();
+    const sudo = sudoIdentifier(req);
+    if (!token && !sudo) return next();
     try {
-      const principal = await principalForToken(deps, token, req.requestId);
-      if (!principal) return next(unauthorized());
-      req.principal = principal;
+      const principal = token ? await principalForToken(deps, token, req.requestId) : undefined;
+      if (token && !principal) return next(unauthorized());
+      req.principal = sudo ? await sudoPrincipal(deps, principal, sudo, req.requestId) : principal;
     } catch (err) {
       return next(err);
     }
@@ -176,11 +218,11 @@ export function requireAdmin(req: Request): Principal {
  * What a token's scopes allow: reads need api or read_api (or a narrower read scope the route
  * names); writes need api. Anonymous requests pass; routes decide whether they need a user.
  */
-export type ScopeNeed = "read" | "write" | "read_user";
+export type ScopeNeed = "read" | "write" | "read_user" | "read_repository";
 
 export function checkScope(req: Request, need: ScopeNeed): void {
   const p = req.principal;
-  if (!p) return;
+  if (!p || p.sudoBy !== undefined) return;
   const has = (s: string) => p.scopes.includes(s);
   if (need === "write") {
     if (!has("api")) throw insufficientScope("api");
@@ -188,7 +230,9 @@ export function checkScope(req: Request, need: ScopeNeed): void {
   }
   if (has("api") || has("read_api")) return;
   if (need === "read_user" && has("read_user")) return;
-  throw insufficientScope(need === "read_user" ? "api read_api read_user" : "api read_api");
+  // Repository reads (files, tree, blobs, archive, compare, branches, tags, commits …).
+  if (need === "read_repository" && has("read_repository")) return;
+  throw insufficientScope(need === "read" ? "api read_api" : `api read_api ${need}`);
 }
 
 /** Route-level middleware form of checkScope; GET/HEAD are reads, the rest writes unless told. */

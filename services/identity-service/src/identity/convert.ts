@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : "");
 const day = (d: Date | null | undefined) => (d ? d.toISOString().slice(0, 10) : "");
 
-export function userToProto(u: User & { namespace?: { id: number } | null }): UserMsg {
+export function userToProto(u: User & { namespace?: { id: number } | null; identities?: { provider: string; externUid: string }[] }): UserMsg {
   return {
     id: u.id,
     username: u.username,
@@ -37,6 +37,7 @@ export function userToProto(u: User & { namespace?: { id: number } | null }): Us
     privateProfile: u.privateProfile,
     pronouns: u.pronouns,
     note: u.note,
+    identities: (u.identities ?? []).map((i) => ({ provider: i.provider, externUid: i.externUid })),
   };
 }
 

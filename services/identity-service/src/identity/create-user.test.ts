@@ -31,6 +31,15 @@ describe("CreateUser", () => {
     expect(await f.deps.prisma.user.count({ where: { usernameLower: "ok" } })).toBe(0);
   });
 
+  it("stores the identity sent with provider and extern_uid", async () => {
+    const u = await f.c.CreateUser({ actor: f.admin, username: "erin", email: "erin@example.com", name: "Erin", provider: "ldapmain", externUid: "uid=erin" });
+    expect(u.identities).toEqual([{ provider: "ldapmain", externUid: "uid=erin" }]);
+    expect((await f.c.GetUser({ actor: f.admin, id: u.id })).identities).toEqual([{ provider: "ldapmain", externUid: "uid=erin" }]);
+    const taken = await failure(f.c.CreateUser({ actor: f.admin, username: "erin2", email: "erin2@example.com", name: "E", provider: "ldapmain", externUid: "UID=ERIN" }));
+    expect(taken.status).toBe(400);
+    expect(await f.deps.prisma.user.count({ where: { usernameLower: "erin2" } })).toBe(0);
+  });
+
   it("queues a user_create event in the same transaction", async () => {
     const u = await f.c.CreateUser({ actor: f.admin, username: "dave", email: "dave@example.com", name: "Dave" });
     const events = await f.deps.prisma.outboxEvent.findMany({ where: { subject: "quarry.identity.user_create" } });

@@ -9,7 +9,7 @@ import { userToProto } from "./convert.ts";
 import { requireAdmin } from "./lookup.ts";
 import { enqueueEvent } from "@quarry/bus";
 import { hashPassword } from "./passwords.ts";
-import { assertEmailFree, assertUsernameFree, profileData } from "./users-common.ts";
+import { assertEmailFree, assertUsernameFree, identityInput, profileData, upsertIdentity } from "./users-common.ts";
 import { validateEmail, validateName } from "./validate.ts";
 
 export interface NewUser {
@@ -74,8 +74,9 @@ export const createUser =
     validateEmail(req.email);
     validateName(req.name);
     if (req.password && req.password.length < 8) throw paramError("password is too short (minimum is 8 characters)");
-    const user = await deps.prisma.$transaction(async (tx) =>
-      insertUser(
+    const identity = identityInput(req.provider, req.externUid);
+    const user = await deps.prisma.$transaction(async (tx) => {
+      const inserted = await insertUser(
         tx,
         {
           username: req.username,
@@ -92,8 +93,11 @@ export const createUser =
           ...(req.canCreateGroup !== undefined ? { canCreateGroup: req.canCreateGroup } : {}),
           ...(req.projectsLimit !== undefined ? { projectsLimit: req.projectsLimit } : {}),
         },
-      ),
-    );
+      );
+      if (!identity) return inserted;
+      await upsertIdentity(tx, inserted.id, identity);
+      return { ...inserted, identities: [identity] };
+    });
     deps.outbox.kick();
     return userToProto(user);
   };

@@ -25,4 +25,12 @@ describe("ListUsers", () => {
   it("filters administrators only for administrators", async () => {
     expect((await f.c.ListUsers({ actor: f.admin, admins: true })).users.map((u) => u.username)).toEqual(["root"]);
   });
+
+  it("finds a user by provider and extern_uid for administrators, and returns their identities", async () => {
+    const dora = await f.user("dora");
+    await f.c.UpdateUser({ actor: f.admin, id: dora.userId, provider: "ldapmain", externUid: "uid=dora,ou=people" });
+    const found = await f.c.ListUsers({ actor: f.admin, provider: "ldapmain", externUid: "UID=dora,ou=people" });
+    expect(found.users.map((u) => [u.username, u.identities])).toEqual([["dora", [{ provider: "ldapmain", externUid: "uid=dora,ou=people" }]]]);
+    expect((await f.c.ListUsers({ actor: f.admin, provider: "github", externUid: "uid=dora,ou=people" })).users).toEqual([]);
+  });
 });

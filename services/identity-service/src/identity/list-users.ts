@@ -5,6 +5,7 @@ import type { Prisma } from "../generated/prisma/client.ts";
 import { actorOf } from "./access.ts";
 import { userToProto } from "./convert.ts";
 import { pageInfo, paging } from "./paging.ts";
+import { userInclude } from "./users-common.ts";
 
 const ORDERABLE = new Set(["id", "name", "username", "created_at", "updated_at"]);
 const COLUMN: Record<string, keyof Prisma.UserOrderByWithRelationInput> = {
@@ -41,6 +42,10 @@ export const listUsers =
     if (req.createdBefore) and.push({ createdAt: { lt: new Date(req.createdBefore) } });
     if (Number(req.idAfter)) and.push({ id: { gt: Number(req.idAfter) } });
     if (Number(req.idBefore)) and.push({ id: { lt: Number(req.idBefore) } });
+    // Identity lookup is for administrators (the gateway answers 403 to others before asking).
+    if (req.provider && req.externUid && actor.isAdmin) {
+      and.push({ identities: { some: { provider: req.provider, externUid: { equals: req.externUid, mode: "insensitive" } } } });
+    }
     const where: Prisma.UserWhereInput = and.length ? { AND: and } : {};
     // Non-administrators can only order by id (GitLab ignores order_by for them).
     const orderKey = actor.isAdmin && ORDERABLE.has(req.orderBy) ? req.orderBy : "id";
@@ -53,7 +58,7 @@ export const listUsers =
         orderBy: [{ [COLUMN[orderKey]!]: direction }, { id: direction }],
         skip: p.skip,
         take: p.take,
-        include: { namespace: { select: { id: true } } },
+        include: userInclude,
       }),
     ]);
     return { users: users.map(userToProto), pageInfo: pageInfo(total, p) };

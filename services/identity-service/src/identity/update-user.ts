@@ -6,7 +6,7 @@ import type { Prisma } from "../generated/prisma/client.ts";
 import { actorOf } from "./access.ts";
 import { userToProto } from "./convert.ts";
 import { hashPassword } from "./passwords.ts";
-import { assertEmailFree, assertUsernameFree, profileData } from "./users-common.ts";
+import { assertEmailFree, assertUsernameFree, identityInput, profileData, upsertIdentity, userInclude } from "./users-common.ts";
 import { validateEmail, validateName } from "./validate.ts";
 
 /** Administrators update anyone (PUT /users/:id is an administrator endpoint in GitLab). */
@@ -16,6 +16,7 @@ export const updateUser =
     const actor = actorOf(req.actor);
     const id = Number(req.id);
     if (!actor.isAdmin) throw forbidden();
+    identityInput(req.provider, req.externUid); // all or none, before any write
     const updated = await deps.prisma.$transaction(async (tx) => {
       const user = await tx.user.findUnique({ where: { id }, include: { namespace: true } });
       if (!user) throw notFound("User");
@@ -48,7 +49,9 @@ export const updateUser =
       if (req.external !== undefined) data.external = req.external;
       if (req.canCreateGroup !== undefined) data.canCreateGroup = req.canCreateGroup;
       if (req.projectsLimit !== undefined) data.projectsLimit = req.projectsLimit;
-      return tx.user.update({ where: { id }, data, include: { namespace: { select: { id: true } } } });
+      const identity = identityInput(req.provider, req.externUid);
+      if (identity) await upsertIdentity(tx, id, identity);
+      return tx.user.update({ where: { id }, data, include: userInclude });
     });
     return userToProto(updated);
   };

@@ -1,4 +1,4 @@
-import { conflict, paramError } from "@quarry/grpc";
+import { conflict, paramError, ServiceError, status } from "@quarry/grpc";
 import type { UserProfile__Output } from "@quarry/proto/types/identity/v1/UserProfile";
 import type { Tx } from "../db.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
@@ -39,3 +39,33 @@ export function profileData(p: UserProfile__Output | null | undefined): Prisma.U
   if (p.privateProfile !== undefined) data.privateProfile = p.privateProfile;
   return data;
 }
+
+/** Identity fields sent together, or neither (GitLab's all_or_none_of on provider and extern_uid). */
+export function identityInput(provider: string | undefined, externUid: string | undefined): { provider: string; externUid: string } | undefined {
+  if (!provider && !externUid) return undefined;
+  if (!provider || !externUid) throw paramError("extern_uid, provider provide all or none of parameters");
+  return { provider, externUid };
+}
+
+/**
+ * Creates or replaces the user's identity for a provider. An extern_uid is unique per provider,
+ * case-insensitively, as in GitLab.
+ */
+export async function upsertIdentity(tx: Tx, userId: number, identity: { provider: string; externUid: string }): Promise<void> {
+  const taken = await tx.identity.findFirst({
+    where: { provider: identity.provider, externUid: { equals: identity.externUid, mode: "insensitive" }, NOT: { userId } },
+    select: { id: true },
+  });
+  if (taken) throw new ServiceError(status.INVALID_ARGUMENT, { message: { "identities.extern_uid": ["has already been taken"] } });
+  await tx.identity.upsert({
+    where: { userId_provider: { userId, provider: identity.provider } },
+    create: { userId, provider: identity.provider, externUid: identity.externUid },
+    update: { externUid: identity.externUid },
+  });
+}
+
+/** What userToProto needs besides the user row. */
+export const userInclude = {
+  namespace: { select: { id: true } },
+  identities: { orderBy: { id: "asc" }, select: { provider: true, externUid: true } },
+} as const satisfies Prisma.UserInclude;

@@ -15,7 +15,7 @@ export function branchesRouter(deps: GatewayDeps): Router {
   const { repo } = deps;
   const base = "/projects/:id/repository";
 
-  r.get(`${base}/branches`, scope("read"), async (req, res) => {
+  r.get(`${base}/branches`, scope("read_repository"), async (req, res) => {
     const q = params(req, { ...pageShape, search: p.search("search").optional(), regex: p.search("regex").optional() });
     if (q.search && q.regex) throw new ApiError(400, { message: "Specify either search or regex, not both" });
     const c = ctx(deps, req, res);
@@ -50,12 +50,12 @@ export function branchesRouter(deps: GatewayDeps): Router {
   };
 
   // HEAD before GET: express would otherwise answer HEAD with the GET route.
-  r.head(`${base}/branches/*branch`, scope("read"), async (req, res) => {
+  r.head(`${base}/branches/*branch`, scope("read_repository"), async (req, res) => {
     await findBranch(req, res);
     res.status(204).end();
   });
 
-  r.get(`${base}/branches/*branch`, scope("read"), async (req, res) => {
+  r.get(`${base}/branches/*branch`, scope("read_repository"), async (req, res) => {
     const { branch, project, c } = await findBranch(req, res);
     res.json(branchEntity(branch, webUrl(c.urls, project.pathWithNamespace)));
   });

@@ -104,7 +104,7 @@ export function commitsRouter(deps: GatewayDeps): Router {
   const { repo } = deps;
   const base = "/projects/:id/repository/commits";
 
-  r.get(base, scope("read"), async (req, res) => {
+  r.get(base, scope("read_repository"), async (req, res) => {
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_repository");
     const q = params(req, {
@@ -148,7 +148,7 @@ export function commitsRouter(deps: GatewayDeps): Router {
   });
 
   // The suffixed routes come first: `*sha` alone would swallow "<sha>/diff".
-  r.get(`${base}/*sha/diff`, scope("read"), async (req, res) => {
+  r.get(`${base}/*sha/diff`, scope("read_repository"), async (req, res) => {
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_repository");
     const q = params(req, { ...pageShape, unidiff: p.bool().optional() });
@@ -158,7 +158,7 @@ export function commitsRouter(deps: GatewayDeps): Router {
     res.json(result.diffs.map((d) => diffEntity(d, { unidiff: q.unidiff ?? false })));
   });
 
-  r.get(`${base}/*sha/refs`, scope("read"), async (req, res) => {
+  r.get(`${base}/*sha/refs`, scope("read_repository"), async (req, res) => {
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_repository");
     const q = params(req, { ...pageShape, type: p.enum(["branch", "tag", "all"]).optional() });
@@ -172,14 +172,14 @@ export function commitsRouter(deps: GatewayDeps): Router {
     res.json(result.refs.map((ref) => ({ type: ref.type, name: ref.name })));
   });
 
-  r.get(`${base}/*sha/signature`, scope("read"), async (req, res) => {
+  r.get(`${base}/*sha/signature`, scope("read_repository"), async (req, res) => {
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_repository");
     const signature = await repo.GetCommitSignature({ diskPath: project.diskPath, revision: refParam(req, "sha", "Commit") }, c.call);
     res.json(commitSignatureEntity(signature));
   });
 
-  r.get(`${base}/*sha`, scope("read"), async (req, res) => {
+  r.get(`${base}/*sha`, scope("read_repository"), async (req, res) => {
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_repository");
     const q = params(req, { stats: p.bool().optional() });

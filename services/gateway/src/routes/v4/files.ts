@@ -81,11 +81,11 @@ export function filesRouter(deps: GatewayDeps): Router {
   };
 
   // HEAD routes first: express would otherwise answer HEAD with the GET route.
-  r.head(`${base}/raw`, scope("read"), async (req, res) => {
+  r.head(`${base}/raw`, scope("read_repository"), async (req, res) => {
     res.set({ ...fileHeaders(await readRaw(req, res, false)), ...NO_CACHE }).status(200).end();
   });
 
-  r.get(`${base}/raw`, scope("read"), async (req, res) => {
+  r.get(`${base}/raw`, scope("read_repository"), async (req, res) => {
     // lfs: there is no LFS object store, so a pointer file is returned as it is.
     const file = await readRaw(req, res, true);
     res.set({
@@ -97,11 +97,11 @@ export function filesRouter(deps: GatewayDeps): Router {
     res.status(200).end(file.content);
   });
 
-  r.head(`${base}/blame`, scope("read"), async (req, res) => {
+  r.head(`${base}/blame`, scope("read_repository"), async (req, res) => {
     res.set(fileHeaders(await readFile(req, res, requiredRef(req), false))).status(200).end();
   });
 
-  r.get(`${base}/blame`, scope("read"), async (req, res) => {
+  r.get(`${base}/blame`, scope("read_repository"), async (req, res) => {
     const ref = requiredRef(req);
     const range = blameRange(req);
     const c = ctx(deps, req, res);
@@ -110,11 +110,11 @@ export function filesRouter(deps: GatewayDeps): Router {
     res.set(fileHeaders(blame.file!)).json(blame.ranges.map(blameRangeEntity));
   });
 
-  r.head(base, scope("read"), async (req, res) => {
+  r.head(base, scope("read_repository"), async (req, res) => {
     res.set(fileHeaders(await readFile(req, res, requiredRef(req), false))).status(200).end();
   });
 
-  r.get(base, scope("read"), async (req, res) => {
+  r.get(base, scope("read_repository"), async (req, res) => {
     const file = await readFile(req, res, requiredRef(req), true);
     res.set(fileHeaders(file)).json(fileEntity(file));
   });

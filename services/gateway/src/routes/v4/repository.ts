@@ -41,7 +41,7 @@ export function repositoryRouter(deps: GatewayDeps): Router {
   const { repo } = deps;
   const base = "/projects/:id/repository";
 
-  r.get(`${base}/tree`, scope("read"), async (req, res) => {
+  r.get(`${base}/tree`, scope("read_repository"), async (req, res) => {
     const q = params(req, {
       ...pageShape,
       ref: p.string().optional(),
@@ -84,7 +84,7 @@ export function repositoryRouter(deps: GatewayDeps): Router {
     return repo.FindBlob({ diskPath: project.diskPath, oid: String(req.params.sha) }, c.call);
   };
 
-  r.get(`${base}/blobs/:sha/raw`, scope("read"), async (req, res) => {
+  r.get(`${base}/blobs/:sha/raw`, scope("read_repository"), async (req, res) => {
     const blob = await findBlob(req, res);
     noCache(res);
     // Workhorse's content detection: text is shown inline, anything else downloaded.
@@ -95,12 +95,12 @@ export function repositoryRouter(deps: GatewayDeps): Router {
     res.status(200).end(blob.data);
   });
 
-  r.get(`${base}/blobs/:sha`, scope("read"), async (req, res) => {
+  r.get(`${base}/blobs/:sha`, scope("read_repository"), async (req, res) => {
     res.json(blobEntity(await findBlob(req, res)));
   });
 
   // Other suffixes match no route (404); include_lfs_blobs is accepted, there are no LFS objects.
-  r.get(`${base}/archive{.:format}`, scope("read"), async (req, res, next) => {
+  r.get(`${base}/archive{.:format}`, scope("read_repository"), async (req, res, next) => {
     const q = params(req, {
       format: p.string().optional(),
       sha: p.string().optional(),
@@ -141,7 +141,7 @@ export function repositoryRouter(deps: GatewayDeps): Router {
     );
   });
 
-  r.get(`${base}/compare`, scope("read"), async (req, res) => {
+  r.get(`${base}/compare`, scope("read_repository"), async (req, res) => {
     const q = params(req, {
       from: p.string(),
       to: p.string(),
@@ -168,7 +168,7 @@ export function repositoryRouter(deps: GatewayDeps): Router {
     res.json(compareEntity(result, webUrl(c.urls, project.pathWithNamespace), q.unidiff ?? false));
   });
 
-  r.get(`${base}/contributors`, scope("read"), async (req, res) => {
+  r.get(`${base}/contributors`, scope("read_repository"), async (req, res) => {
     const q = params(req, {
       ...pageShape,
       ref: p.string().optional(),

@@ -14,7 +14,7 @@ export function tagsRouter(deps: GatewayDeps): Router {
   const { repo } = deps;
   const base = "/projects/:id/repository/tags";
 
-  r.get(base, scope("read"), async (req, res) => {
+  r.get(base, scope("read_repository"), async (req, res) => {
     const q = params(req, {
       ...pageShape,
       order_by: p.enum(["name", "updated", "version"]).optional(),
@@ -34,14 +34,14 @@ export function tagsRouter(deps: GatewayDeps): Router {
   });
 
   // Before `/*tag_name`, which would take "v1/signature" for a tag name.
-  r.get(`${base}/*tag_name/signature`, scope("read"), async (req, res) => {
+  r.get(`${base}/*tag_name/signature`, scope("read_repository"), async (req, res) => {
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_repository");
     const signature = await repo.GetTagSignature({ diskPath: project.diskPath, name: refParam(req, "tag_name", "Tag") }, c.call);
     res.json(tagSignatureEntity(signature));
   });
 
-  r.get(`${base}/*tag_name`, scope("read"), async (req, res) => {
+  r.get(`${base}/*tag_name`, scope("read_repository"), async (req, res) => {
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_repository");
     const tag = await repo.FindTag({ diskPath: project.diskPath, name: refParam(req, "tag_name", "Tag") }, c.call);

@@ -1,6 +1,7 @@
 import { Router } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { requireAdmin, requireUser, scope } from "../../http/auth.ts";
+import { ApiError } from "../../http/errors.ts";
 import { pageRequest } from "../../http/pagination.ts";
 import { p, pageShape, params, z } from "../../http/params.ts";
 import { userAdmin, userBasic, userPublicProfile, userSelf } from "../../entities/user.ts";
@@ -24,6 +25,19 @@ const profileShape = {
 
 /** Devise's password_length upper bound. */
 const PASSWORD_MAX = 128;
+
+const identityShape = {
+  provider: p.name("provider").min(1).optional(),
+  extern_uid: p.name("extern_uid").min(1).optional(),
+};
+
+/** GitLab's all_or_none_of: provider and extern_uid come together or not at all. */
+function identityParams(q: { provider?: string; extern_uid?: string }): { provider?: string; externUid?: string } {
+  if ((q.provider === undefined) !== (q.extern_uid === undefined)) {
+    throw new ApiError(400, { error: "extern_uid, provider provide all or none of parameters" });
+  }
+  return { provider: q.provider, externUid: q.extern_uid };
+}
 
 function profile(q: { [K in keyof typeof profileShape]?: string | boolean }) {
   return {
@@ -64,8 +78,12 @@ export function usersRouter(deps: GatewayDeps): Router {
       sort: p.enum(["asc", "desc"]).optional(),
       created_after: p.datetime().optional(),
       created_before: p.datetime().optional(),
+      ...identityShape,
       ...keysetShape,
     });
+    const byIdentity = identityParams(q);
+    // Looking a user up by external identity is for administrators (GitLab: authenticated_as_admin!).
+    if (byIdentity.provider) requireAdmin(req);
     const c = ctx(deps, req, res);
     const keyset = q.pagination === "keyset" ? keysetBounds(q, "desc") : null;
     const result = await identity.ListUsers(
@@ -84,6 +102,8 @@ export function usersRouter(deps: GatewayDeps): Router {
         createdBefore: q.created_before ?? "",
         idAfter: keyset?.idAfter ?? 0,
         idBefore: keyset?.idBefore ?? 0,
+        provider: byIdentity.provider ?? "",
+        externUid: byIdentity.externUid ?? "",
       },
       c.call,
     );
@@ -115,7 +135,9 @@ export function usersRouter(deps: GatewayDeps): Router {
       can_create_group: p.bool().optional(),
       projects_limit: p.int().pipe(z.number().min(0)).optional(),
       ...profileShape,
+      ...identityShape,
     });
+    const newIdentity = identityParams(q);
     const c = ctx(deps, req, res);
     const user = await identity.CreateUser(
       {
@@ -130,6 +152,7 @@ export function usersRouter(deps: GatewayDeps): Router {
         external: q.external,
         canCreateGroup: q.can_create_group,
         projectsLimit: q.projects_limit,
+        ...newIdentity,
       },
       c.call,
     );
@@ -149,7 +172,9 @@ export function usersRouter(deps: GatewayDeps): Router {
       can_create_group: p.bool().optional(),
       projects_limit: p.int().pipe(z.number().min(0)).optional(),
       ...profileShape,
+      ...identityShape,
     });
+    const changedIdentity = identityParams(q);
     const c = ctx(deps, req, res);
     const user = await identity.UpdateUser(
       {
@@ -164,6 +189,7 @@ export function usersRouter(deps: GatewayDeps): Router {
         external: q.external,
         canCreateGroup: q.can_create_group,
         projectsLimit: q.projects_limit,
+        ...changedIdentity,
       },
       c.call,
     );
