@@ -61,7 +61,7 @@ describe("limits and ids", () => {
   });
 
   it("words oversized values as GitLab does: Grape's validators, then ActiveRecord's", () => {
-    const shape = { ref: p.ref("ref"), search: p.search("search").optional(), name: p.name("name"), description: p.name("description", 2000).optional() };
+    const shape = { ref: p.ref("ref"), search: p.searchTerm("search").optional(), name: p.name("name"), description: p.name("description", 2000).optional() };
     expect(errorOf(() => parseParams(shape, { ref: "r".repeat(1025), search: "s".repeat(4097), name: "n".repeat(256) })).body).toEqual({
       error: "ref should be a valid reference path, search must be less than 4096 characters",
     });

@@ -65,7 +65,7 @@ export const p = {
   /** A name, title, path or other model attribute with a length limit (255 unless given). */
   name: (name: string, max: number = LIMITS.name) => bounded(max, { kind: "model", field: name, text: `is too long (maximum is ${max} characters)` }),
   /** A search term or filter (Gitlab::Search::Params' limit, in the words of GitLab's Limit validator). */
-  search: (name: string) => bounded(LIMITS.search, { kind: "param", text: `${name} must be less than ${LIMITS.search} characters` }),
+  searchTerm: (name: string) => bounded(LIMITS.search, { kind: "param", text: `${name} must be less than ${LIMITS.search} characters` }),
   /** GitLab booleans: true/false/1/0 (any case), also t/f/yes/no. */
   bool: () =>
     z.union([z.boolean(), z.string(), z.number()]).transform((v, ctx) => {

@@ -16,7 +16,7 @@ export function branchesRouter(deps: GatewayDeps): Router {
   const base = "/projects/:id/repository";
 
   r.get(`${base}/branches`, scope("read_repository"), async (req, res) => {
-    const q = params(req, { ...pageShape, search: p.search("search").optional(), regex: p.search("regex").optional() });
+    const q = params(req, { ...pageShape, search: p.searchTerm("search").optional(), regex: p.searchTerm("regex").optional() });
     if (q.search && q.regex) throw new ApiError(400, { message: "Specify either search or regex, not both" });
     const c = ctx(deps, req, res);
     const { project, accessLevel } = await authorizeProject(deps, req, "read_repository");

@@ -111,7 +111,7 @@ export function commitsRouter(deps: GatewayDeps): Router {
       ...pageShape,
       ref_name: p.ref("ref_name").optional(),
       all: p.bool().optional(),
-      author: p.search("author").optional(),
+      author: p.searchTerm("author").optional(),
       first_parent: p.bool().optional(),
       order: p.enum(["default", "topo"]).optional(),
       path: p.filePath("path").optional(),

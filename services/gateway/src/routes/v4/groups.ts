@@ -14,7 +14,7 @@ const creationLevel = p.enum(["noone", "owner", "maintainer", "developer"]);
 const subgroupLevel = p.enum(["owner", "maintainer"]);
 const listShape = {
   ...pageShape,
-  search: p.search("search").optional(),
+  search: p.searchTerm("search").optional(),
   order_by: p.enum(["name", "path", "id", "similarity"]).optional(),
   sort: p.enum(["asc", "desc"]).optional(),
   owned: p.bool().optional(),

@@ -25,7 +25,7 @@ export function membersRouter(deps: GatewayDeps): Router {
     for (const all of [true, false]) {
       const base = `/${kind}/:id/members${all ? "/all" : ""}`;
       r.get(base, scope("read"), async (req, res) => {
-        const q = params(req, { ...pageShape, query: p.search("query").optional(), user_ids: p.array(p.int()).optional() });
+        const q = params(req, { ...pageShape, query: p.searchTerm("query").optional(), user_ids: p.array(p.int()).optional() });
         const { c, one } = render(req, res);
         const result = await identity.ListMembers(
           { actor: c.actor, source: source(req), page: pageRequest(q), query: q.query ?? "", includeInherited: all, userIds: q.user_ids ?? [] },

@@ -41,7 +41,7 @@ export function personalAccessTokensRouter(deps: GatewayDeps): Router {
       user_id: p.int().optional(),
       state: p.enum(["active", "inactive"]).optional(),
       revoked: p.bool().optional(),
-      search: p.search("search").optional(),
+      search: p.searchTerm("search").optional(),
     });
     const c = ctx(deps, req, res);
     const result = await identity.ListPersonalAccessTokens(

@@ -67,7 +67,7 @@ export function pipelinesRouter(deps: GatewayDeps): Router {
       ref: p.ref("ref").optional(),
       sha: p.ref("sha").optional(),
       yaml_errors: p.bool().optional(),
-      username: p.search("username").optional(),
+      username: p.searchTerm("username").optional(),
       updated_before: p.datetime().optional(),
       updated_after: p.datetime().optional(),
       created_before: p.datetime().optional(),
@@ -75,7 +75,7 @@ export function pipelinesRouter(deps: GatewayDeps): Router {
       order_by: p.enum(["id", "status", "ref", "updated_at", "user_id"]).optional(),
       sort: p.enum(["asc", "desc"]).optional(),
       source: p.enum(PIPELINE_SOURCES).optional(),
-      name: p.search("name").optional(),
+      name: p.searchTerm("name").optional(),
     });
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_build");

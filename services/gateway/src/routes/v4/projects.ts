@@ -27,14 +27,14 @@ export const projectListShape = {
   ...pageShape,
   ...keysetShape,
   owned: p.bool().optional(),
-  search: p.search("search").optional(),
+  search: p.searchTerm("search").optional(),
   visibility: visibility.optional(),
   simple: p.bool().optional(),
   archived: p.bool().optional(),
   order_by: p.enum(["id", "name", "path", "created_at", "updated_at", "last_activity_at", "similarity", "star_count"]).optional(),
   sort: p.enum(["asc", "desc"]).optional(),
   min_access_level: p.int().optional(),
-  topic: p.search("topic").optional(),
+  topic: p.searchTerm("topic").optional(),
   statistics: p.bool().optional(),
 };
 

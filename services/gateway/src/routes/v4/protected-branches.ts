@@ -33,7 +33,7 @@ export function protectedBranchesRouter(deps: GatewayDeps): Router {
   const base = "/projects/:id/protected_branches";
 
   r.get(base, scope("read"), async (req, res) => {
-    const q = params(req, { ...pageShape, search: p.search("search").optional() });
+    const q = params(req, { ...pageShape, search: p.searchTerm("search").optional() });
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "push_code");
     const page = pageRequest(q);

@@ -79,7 +79,7 @@ export function remoteMirrorsRouter(deps: GatewayDeps): Router {
       auth_method: p.enum(["ssh_public_key", "password"]).optional(),
       keep_divergent_refs: p.bool().optional(),
       only_protected_branches: p.bool().optional(),
-      mirror_branch_regex: p.search("mirror_branch_regex").optional(),
+      mirror_branch_regex: p.searchTerm("mirror_branch_regex").optional(),
     });
     branchSettings(req);
     const c = ctx(deps, req, res);
@@ -107,7 +107,7 @@ export function remoteMirrorsRouter(deps: GatewayDeps): Router {
       auth_method: p.name("auth_method").optional(),
       keep_divergent_refs: p.bool().optional(),
       only_protected_branches: p.bool().optional(),
-      mirror_branch_regex: p.search("mirror_branch_regex").optional(),
+      mirror_branch_regex: p.searchTerm("mirror_branch_regex").optional(),
     });
     branchSettings(req);
     const c = ctx(deps, req, res);

@@ -19,7 +19,7 @@ export function tagsRouter(deps: GatewayDeps): Router {
       ...pageShape,
       order_by: p.enum(["name", "updated", "version"]).optional(),
       sort: p.enum(["asc", "desc"]).optional(),
-      search: p.search("search").optional(),
+      search: p.searchTerm("search").optional(),
     });
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_repository");

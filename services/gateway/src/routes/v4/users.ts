@@ -68,8 +68,8 @@ export function usersRouter(deps: GatewayDeps): Router {
   r.get("/users", scope("read_user"), async (req, res) => {
     const q = params(req, {
       ...pageShape,
-      username: p.search("username").optional(),
-      search: p.search("search").optional(),
+      username: p.searchTerm("username").optional(),
+      search: p.searchTerm("search").optional(),
       active: p.bool().optional(),
       blocked: p.bool().optional(),
       external: p.bool().optional(),
