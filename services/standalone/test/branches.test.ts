@@ -106,6 +106,29 @@ describe("branches", () => {
     });
   });
 
+  it("in an empty repository first commits an empty README.md to the default branch, like GitLab", async () => {
+    const empty = await s.gitlab().Projects.create({ name: "empty-branchy" });
+    const res = await s.api(`/projects/${empty.id}/repository/branches`, { method: "POST", json: { branch: "feature", ref: "main" } });
+    expect(res.status).toBe(201);
+    const feature = (await res.json()) as { name: string; default: boolean; commit: { id: string; title: string; author_name: string; parent_ids: string[] } };
+    expect(feature).toMatchObject({ name: "feature", default: false, commit: { title: "Add README.md", author_name: "Administrator", parent_ids: [] } });
+    const main = (await (await s.api(`/projects/${empty.id}/repository/branches/main`)).json()) as { default: boolean; commit: { id: string } };
+    expect(main).toMatchObject({ default: true, commit: { id: feature.commit.id } });
+    const tree = (await (await s.api(`/projects/${empty.id}/repository/tree?ref=main`)).json()) as { path: string }[];
+    expect(tree.map((e) => e.path)).toEqual(["README.md"]);
+    const readme = await s.api(`/projects/${empty.id}/repository/files/README.md/raw?ref=main`);
+    expect(await readme.text()).toBe("");
+    expect((await (await s.api(`/projects/${empty.id}`)).json()) as { empty_repo: boolean }).toMatchObject({ empty_repo: false });
+
+    // The default branch's creation is a push like any other: its event carries the README commit.
+    const hook = createClient(hookV1.HookService, s.addresses.hook, { deadlineMs: 5000 });
+    const pushes = async () => (await hook.ListRecordedEvents({ eventName: "push", limit: 1000 })).events.map((e) => JSON.parse(e.payloadJson));
+    const pushed = await waitFor(async () => (await pushes()).find((e) => e.project_id === empty.id && e.ref === "refs/heads/main"));
+    expect(pushed).toMatchObject({ before: "0".repeat(40), after: feature.commit.id, user_username: "root", total_commits_count: 1 });
+    expect(pushed.commits).toEqual([expect.objectContaining({ id: feature.commit.id, message: "Add README.md", added: ["README.md"] })]);
+    hook.close();
+  });
+
   it("publishes push events for branch creation and deletion", async () => {
     const hook = createClient(hookV1.HookService, s.addresses.hook, { deadlineMs: 5000 });
     const pushes = async () => (await hook.ListRecordedEvents({ eventName: "push", limit: 1000 })).events.map((e) => JSON.parse(e.payloadJson));

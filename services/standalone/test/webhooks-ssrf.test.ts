@@ -1,4 +1,5 @@
-// Without QUARRY_ALLOW_LOCAL_REQUESTS, hook URLs on loopback, link-local and private networks are refused.
+// Without QUARRY_ALLOW_LOCAL_REQUESTS, hook URLs on loopback, link-local and private networks are refused;
+// a host name that does not resolve is saved (GitLab does not check DNS rebinding at save) and refused at delivery.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestStack, type TestStack } from "./helpers.ts";
 
@@ -32,6 +33,21 @@ describe("hook URLs without local requests allowed", () => {
     expect(res.status).toBe(400);
     expect(await (await s.api(`/projects/${project.id}/hooks`)).json()).toEqual([]);
     expect(await (await s.api(`/groups/${group.id}/hooks`)).json()).toEqual([]);
+  });
+
+  it("accepts a host that does not resolve at save time, as GitLab does; delivering to it is still blocked", async () => {
+    const project = (await (await s.api("/projects", { method: "POST", json: { name: "unresolved", initialize_with_readme: true } })).json()) as { id: number };
+    const group = (await (await s.api("/groups", { method: "POST", json: { name: "Unresolved", path: "unresolved" } })).json()) as { id: number };
+    for (const base of [`/projects/${project.id}/hooks`, `/groups/${group.id}/hooks`]) {
+      const res = await s.api(base, { method: "POST", json: { url: "http://hook.url" } });
+      expect(res.status, base).toBe(201);
+      expect(await res.json()).toMatchObject({ url: "http://hook.url" });
+    }
+    // Delivered to a name that can never resolve (RFC 2606), so that no request can leave this machine.
+    const hook = (await (await s.api(`/projects/${project.id}/hooks`, { method: "POST", json: { url: "http://hook.invalid/x" } })).json()) as { id: number };
+    const test = await s.api(`/projects/${project.id}/hooks/${hook.id}/test/push_events`, { method: "POST" });
+    expect(test.status).toBe(422);
+    expect(await test.json()).toEqual({ message: "URL is blocked: Host cannot be resolved or invalid" });
   });
 
   it("refuses an update that points a hook at a local address", async () => {

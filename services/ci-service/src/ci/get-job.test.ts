@@ -39,6 +39,13 @@ it("answers a build of the project with its pipeline, artifacts and runner manag
   });
 });
 
+it("gives the job its pipeline's source (GitLab's Ci::Build#source)", async () => {
+  for (const source of ["api", "parent_pipeline"]) {
+    const job = await seedJob(t.deps.prisma, await seedPipeline(t.deps.prisma, { source }));
+    expect(await getJob(t.deps)({ projectId: 1, jobId: job.id, userId: 0, jobVariables: [] })).toMatchObject({ source, pipeline: { source } });
+  }
+});
+
 it("answers GitLab's 404 for bridges, other projects' jobs and unknown ids", async () => {
   const pipeline = await seedPipeline(t.deps.prisma);
   const bridge = await seedJob(t.deps.prisma, pipeline, { type: "bridge" });

@@ -153,6 +153,7 @@ export function toJobMessage(j: JobWithRelations, ctx: JobMessageContext): JobMe
     playable: isPlayable(processable),
     retryable: isRetryable(processable),
     archived: false,
+    source: j.pipeline.source,
   };
 }
 

@@ -97,6 +97,7 @@ export function jobMessage(over: Partial<Job> = {}): Job {
     commitMessage: "Add CI\n\nWith a job.",
     commitAuthorName: "Ann",
     commitAuthorEmail: "ann@example.com",
+    source: "push",
     playable: false,
     retryable: true,
     archived: false,

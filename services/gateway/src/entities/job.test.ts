@@ -34,6 +34,7 @@ describe("jobEntity", () => {
         author_email: "ann@example.com",
       },
       pipeline: pipelineBasic(pipelineMessage({ status: "failed" }), urls),
+      source: "push",
       failure_reason: "script_failure",
       web_url: "http://q.example/group/app/-/jobs/88",
       project: { ci_job_token_scope_enabled: false },
@@ -102,6 +103,10 @@ describe("jobEntity", () => {
       coverage: 12.5,
     });
   });
+
+  it.each(["push", "web", "api", "trigger", "parent_pipeline", "schedule", "merge_request_event"])("shows the job's source %s", (source) => {
+    expect(jobEntity(jobMessage({ source }), users, urls).source).toBe(source);
+  });
 });
 
 describe("bridgeEntity", () => {
@@ -110,9 +115,11 @@ describe("bridgeEntity", () => {
     const bridge = bridgeEntity(jobMessage({ type: "bridge", status: "success", name: "trigger", downstreamPipeline: child }), users, urls);
     expect(Object.keys(bridge)).toEqual([
       "id", "status", "stage", "name", "ref", "tag", "coverage", "allow_failure", "created_at", "started_at", "finished_at", "erased_at",
-      "duration", "queued_duration", "user", "commit", "pipeline", "web_url", "project", "downstream_pipeline",
+      "duration", "queued_duration", "user", "commit", "pipeline", "source", "web_url", "project", "downstream_pipeline",
     ]);
     expect(bridge.downstream_pipeline).toEqual(pipelineBasic(child, urls));
+    // The bridge belongs to the parent pipeline: its source is the parent's, not the child's.
+    expect(bridge.source).toBe("push");
     expect(bridgeEntity(jobMessage({ type: "bridge", downstreamPipeline: null }), users, urls)).toMatchObject({ downstream_pipeline: null, failure_reason: "script_failure" });
   });
 });

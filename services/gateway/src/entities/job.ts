@@ -75,6 +75,8 @@ function jobBasic(j: Job, users: UsersById, u: CiUrls) {
     user: user ? userPublicProfile(user, u) : null,
     commit: jobCommit(j),
     pipeline: j.pipeline ? pipelineBasic(j.pipeline, u) : null,
+    // Ci::Build#source: the pipeline's source (push, web, api, trigger, parent_pipeline, ...).
+    source: j.source,
     ...(j.status === "failed" ? { failure_reason: orNull(j.failureReason) } : {}),
     web_url: webUrl(u, `${ciProjectPath(u, j.projectId, j.pipeline?.projectPath ?? "")}/-/jobs/${j.id}`),
     // GitLab shows the deprecated outbound scope setting here, which can no longer be turned on.

@@ -83,6 +83,24 @@ describe("CreateHook", () => {
     expect(body(viaVariable)).toEqual({ message: { url: ["is blocked: Requests to the local network are not allowed"] } });
   });
 
+  it("accepts a host name that does not resolve (GitLab saves without DNS rebinding protection); a delivery to it is blocked", async () => {
+    // .invalid never resolves (RFC 2606).
+    const hook = await guarded.client.CreateHook({ owner: { projectId: 5 }, input: { url: "http://hook.invalid/x" } });
+    expect(hook).toMatchObject({ projectId: 5, url: "http://hook.invalid/x" });
+    const updated = await guarded.client.UpdateHook({ owner: { projectId: 5 }, hookId: hook.id, input: { url: "http://other.invalid/y" } });
+    expect(updated.url).toBe("http://other.invalid/y");
+    const delivery = await errorOf(guarded.client.TestHook({ owner: { projectId: 5 }, hookId: hook.id, trigger: "push_events", payloadJson: "{}", userId: 1 }));
+    expect(body(delivery)).toEqual({ message: "URL is blocked: Host cannot be resolved or invalid" });
+  });
+
+  it.each([
+    ["http://192.168.1.1/", "is blocked: Requests to the local network are not allowed"],
+    ["http://[fe80::1]/", "is blocked: Requests to the link local network are not allowed"],
+    ["http://0.0.0.0/", "is blocked: Requests to localhost are not allowed"],
+  ])("still refuses the literal local address %s without asking DNS", async (url, message) => {
+    expect(body(await errorOf(guarded.client.CreateHook({ owner: { projectId: 5 }, input: { url } })))).toEqual({ message: { url: [message] } });
+  });
+
   it("needs exactly one owner", async () => {
     expect((await errorOf(f.client.CreateHook({ owner: {}, input: { url: "http://127.0.0.1/" } })))?.code).toBe(status.INVALID_ARGUMENT);
     expect((await errorOf(f.client.CreateHook({ owner: { projectId: 1, groupId: 1 }, input: { url: "http://127.0.0.1/" } })))?.code).toBe(status.INVALID_ARGUMENT);

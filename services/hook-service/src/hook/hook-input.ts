@@ -117,7 +117,10 @@ export async function applyHookInput(
         await checkOutboundUrl(deliveryUrl(url, secrets), { allowLocal: deps.settings.allowLocalRequests });
       } catch (err) {
         if (!(err instanceof OutboundUrlError)) throw err;
-        add(errors, "url", err.reason === "scheme" || err.reason === "invalid" ? "is blocked: " + err.message : "is blocked: " + err.message);
+        // GitLab's PublicUrlValidator saves without DNS rebinding protection: a host that does not
+        // resolve (yet) is accepted; one that resolves to a local address, or a literal local address,
+        // is not. Every delivery checks again (delivery/execute.ts), so an unresolvable host is never sent to.
+        if (err.reason !== "unresolvable") add(errors, "url", `is blocked: ${err.message}`);
       }
     }
   }

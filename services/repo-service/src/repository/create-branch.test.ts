@@ -19,6 +19,9 @@ import { createBranch } from "./create-branch.ts";
 import { protectBranch } from "./protect-branch.ts";
 import { NULL_SHA } from "./git.ts";
 
+/** The id of the empty blob. */
+const EMPTY_BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391";
+
 let t: TestContext;
 let create: ReturnType<typeof createBranch>;
 let repo: { diskPath: string; dir: string; projectId: number };
@@ -103,8 +106,59 @@ describe("CreateBranch", () => {
       });
     }
     expect(gitOk(repo.dir, "rev-parse", "--verify", "refs/heads/from-nowhere")).toBe(false);
+  });
+
+  it("in an empty repository first commits an empty README.md to the default branch, with its push event", async () => {
     const empty = await repositoryWith(t);
-    await expect(create(request("x", "main", empty))).rejects.toMatchObject({ body: { message: "Invalid reference name: main" } });
+    const branch = await create(request("feature", "main", empty));
+    const head = gitIn(empty.dir, "rev-parse", "refs/heads/main");
+    expect(gitIn(empty.dir, "rev-parse", "refs/heads/feature")).toBe(head);
+    expect(branch).toMatchObject({ name: "feature", default: false, merged: false, commit: { id: head, title: "Add README.md", message: "Add README.md", parentIds: [] } });
+    expect(gitIn(empty.dir, "cat-file", "-p", head)).toMatch(/^author Ada Lovelace <ada@example\.com> \d+ [+-]\d{4}$/m);
+    expect(gitIn(empty.dir, "cat-file", "-p", head)).toMatch(/^committer Ada Lovelace <ada@example\.com> \d+ [+-]\d{4}$/m);
+    expect(gitIn(empty.dir, "ls-tree", "-r", "main")).toBe(`100644 blob ${EMPTY_BLOB}\tREADME.md`);
+    expect(gitIn(empty.dir, "fsck", "--strict", "--no-dangling")).toBe("");
+
+    // The default branch's push event carries the README commit; the new branch's carries none.
+    const events = (await outboxPayloads(t, empty.projectId)).map((e) => e.payload);
+    expect(events.map((e) => e.ref)).toEqual(["refs/heads/main", "refs/heads/feature"]);
+    expect(events[0]).toMatchObject({ before: NULL_SHA, after: head, checkout_sha: head, total_commits_count: 1 });
+    expect(events[0]?.commits).toEqual([expect.objectContaining({ id: head, message: "Add README.md", added: ["README.md"], modified: [], removed: [] })]);
+    expect(events[1]).toMatchObject({ before: NULL_SHA, after: head, total_commits_count: 0 });
+  });
+
+  it("in an empty repository takes the default branch's full name or HEAD, and the project's default branch", async () => {
+    const viaHead = await repositoryWith(t);
+    expect((await create(request("a", "HEAD", viaHead))).commit).toMatchObject({ title: "Add README.md" });
+    const viaFullName = await repositoryWith(t);
+    expect((await create(request("b", "refs/heads/main", viaFullName))).commit).toMatchObject({ title: "Add README.md" });
+    const develop = await repositoryWith(t, "develop");
+    const branch = await create({ ...request("c", "develop", develop), context: pushContext(develop.projectId, { defaultBranch: "develop" }) });
+    expect(branch.commit?.id).toBe(gitIn(develop.dir, "rev-parse", "refs/heads/develop"));
+  });
+
+  it("in an empty repository refuses any other ref without writing anything", async () => {
+    const empty = await repositoryWith(t);
+    for (const ref of ["other", "v1", "0".repeat(40)]) {
+      await expect(create(request("x", ref, empty))).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, body: { message: `Invalid reference name: ${ref}` } });
+    }
+    expect(gitIn(empty.dir, "for-each-ref")).toBe("");
+    expect(await outboxPayloads(t, empty.projectId)).toEqual([]);
+  });
+
+  it("in an empty repository, creating the default branch itself leaves it with the README, like GitLab", async () => {
+    const empty = await repositoryWith(t);
+    await expect(create(request("main", "main", empty))).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, body: { message: "Branch already exists" } });
+    expect(gitIn(empty.dir, "log", "--format=%s", "main")).toBe("Add README.md");
+  });
+
+  it("in an empty repository, of two racing creators both get their branch on one README commit", async () => {
+    const empty = await repositoryWith(t);
+    const [a, b] = await Promise.all([create(request("one", "main", empty)), create(request("two", "main", empty))]);
+    const head = gitIn(empty.dir, "rev-parse", "refs/heads/main");
+    expect([a.commit?.id, b.commit?.id]).toEqual([head, head]);
+    const events = (await outboxPayloads(t, empty.projectId)).map((e) => e.payload.ref);
+    expect(events.filter((r) => r === "refs/heads/main")).toHaveLength(1);
   });
 
   it("reports a name clashing with an existing directory-like branch", async () => {
