@@ -1,0 +1,80 @@
+// GitLab's probes: /-/health (plain "GitLab OK"), /-/liveness and /-/readiness (one entry per
+// gRPC service behind the gateway, asked over grpc.health.v1; 503 when one is down).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { QUARRY_REVISION, QUARRY_VERSION, startGateway, type RunningGateway } from "@quarry/gateway";
+import { silentLogger } from "@quarry/logger";
+import { startTestStack, type TestStack } from "./helpers.ts";
+
+let s: TestStack;
+beforeAll(async () => {
+  s = await startTestStack();
+}, 60_000);
+afterAll(() => s?.destroy());
+
+const CHECKS = ["identity_check", "repo_check", "ci_check", "mirror_check", "hook_check"];
+
+describe("health endpoints", () => {
+  it("answers /-/health with GitLab's plain text, without a token", async () => {
+    const res = await fetch(`${s.url}/-/health`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/plain/);
+    expect(await res.text()).toBe("GitLab OK");
+  });
+
+  it("answers /-/liveness with {status: ok}", async () => {
+    const res = await fetch(`${s.url}/-/liveness`);
+    expect([res.status, res.headers.get("content-type"), await res.json()]).toEqual([200, "application/json", { status: "ok" }]);
+  });
+
+  it("answers /-/readiness with one ok entry per service while all serve", async () => {
+    const res = await fetch(`${s.url}/-/readiness`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/json");
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toEqual({
+      status: "ok",
+      master_check: [{ status: "ok" }],
+      ...Object.fromEntries(CHECKS.map((c) => [c, [{ status: "ok" }]])),
+    });
+  });
+});
+
+describe("readiness with a service down", () => {
+  // A second gateway in front of the same services, except that its hook service address has
+  // nobody listening (the discard port): as a gateway sees a hook service that is down.
+  let gateway: RunningGateway;
+  beforeAll(async () => {
+    gateway = await startGateway({
+      host: "127.0.0.1",
+      port: 0,
+      identityAddress: s.addresses.identity,
+      repoAddress: s.addresses.repo,
+      ciAddress: s.addresses.ci,
+      mirrorAddress: s.addresses.mirror,
+      hookAddress: "127.0.0.1:9",
+      deadlineMs: 5_000,
+      authCacheTtlMs: 1_000,
+      maxBodyBytes: 1024 * 1024,
+      log: silentLogger(),
+      version: QUARRY_VERSION,
+      revision: QUARRY_REVISION,
+    });
+  });
+  afterAll(() => gateway?.stop());
+
+  it("answers 503 and names the failing service; liveness and health stay up", async () => {
+    const res = await fetch(`${gateway.url}/-/readiness`);
+    expect(res.status).toBe(503);
+    expect(res.headers.get("content-type")).toBe("application/json");
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toEqual({
+      status: "failed",
+      master_check: [{ status: "ok" }],
+      ...Object.fromEntries(CHECKS.filter((c) => c !== "hook_check").map((c) => [c, [{ status: "ok" }]])),
+      hook_check: [{ status: "failed", message: expect.any(String) }],
+    });
+    // Liveness and health do not depend on the services behind the gateway.
+    expect((await fetch(`${gateway.url}/-/liveness`)).status).toBe(200);
+    expect((await fetch(`${gateway.url}/-/health`)).status).toBe(200);
+  });
+});
