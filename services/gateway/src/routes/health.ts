@@ -48,7 +48,9 @@ export function healthRouter(deps: GatewayDeps): Router {
   };
 
   router.get("/-/health", (_req, res) => {
-    res.type("text/plain").send("GitLab OK");
+    // GitLab's middleware answers `text/plain` without a charset; bytes keep express from adding one.
+    res.setHeader("Content-Type", "text/plain");
+    res.send(Buffer.from("GitLab OK"));
   });
 
   router.get("/-/liveness", (_req, res) => {
