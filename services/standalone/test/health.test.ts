@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { QUARRY_REVISION, QUARRY_VERSION, startGateway, type RunningGateway } from "@quarry/gateway";
 import { silentLogger } from "@quarry/logger";
+import pg from "pg";
 import { startTestStack, type TestStack } from "./helpers.ts";
 
 let s: TestStack;
@@ -76,5 +77,39 @@ describe("readiness with a service down", () => {
     // Liveness and health do not depend on the services behind the gateway.
     expect((await fetch(`${gateway.url}/-/liveness`)).status).toBe(200);
     expect((await fetch(`${gateway.url}/-/health`)).status).toBe(200);
+  });
+});
+
+describe("readiness with a service's database unreachable", () => {
+  /** Runs one statement on the test server's maintenance database. */
+  async function admin(sql: string): Promise<void> {
+    const url = new URL(s.options.serverUrl);
+    url.pathname = "/postgres";
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  }
+
+  it("answers 503 with the service whose database refuses connections, 200 again once it accepts them", async () => {
+    const database = `${s.options.prefix}_mirror`;
+    // No new connections (superusers included), and the service's open ones are ended.
+    await admin(`ALTER DATABASE "${database}" ALLOW_CONNECTIONS false`);
+    try {
+      await admin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database}'`);
+      const res = await fetch(`${s.url}/-/readiness`);
+      expect(res.status).toBe(503);
+      const body = (await res.json()) as Record<string, unknown>;
+      expect(body.status).toBe("failed");
+      expect(body.mirror_check).toEqual([{ status: "failed", message: "unexpected status: NOT_SERVING" }]);
+      for (const c of CHECKS.filter((c) => c !== "mirror_check")) expect(body[c]).toEqual([{ status: "ok" }]);
+    } finally {
+      await admin(`ALTER DATABASE "${database}" ALLOW_CONNECTIONS true`);
+    }
+    const again = await fetch(`${s.url}/-/readiness`);
+    expect(again.status).toBe(200);
   });
 });
