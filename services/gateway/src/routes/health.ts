@@ -35,7 +35,8 @@ function checkService(channelOf: grpc.Client): Promise<CheckResult> {
  * GitLab's probes, outside /api/v4 and without authentication: `/-/health` (the process answers),
  * `/-/liveness` (the gateway is alive; dependencies are not its liveness, so an outage behind it
  * does not get it restarted) and `/-/readiness` (one `<service>_check` entry per gRPC service
- * behind the gateway, 503 when any fails).
+ * behind the gateway, 503 when any fails; a service reports NOT_SERVING while its database does not
+ * answer, see packages/grpc server.ts addDependencyCheck).
  */
 export function healthRouter(deps: GatewayDeps): Router {
   const router = Router();
