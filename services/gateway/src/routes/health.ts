@@ -20,8 +20,7 @@ interface CheckResult {
  * Asks a service's standard grpc.health.v1 service (on the channel the gateway already holds to
  * it) whether it serves; the whole-server entry ("") is what a service's lifecycle sets.
  */
-function checkService(channelOf: grpc.Client): Promise<CheckResult> {
-  const client = new HealthClientCtor("unused", grpc.credentials.createInsecure(), { channelOverride: channelOf.getChannel() }) as unknown as HealthClient;
+function checkService(client: HealthClient): Promise<CheckResult> {
   return new Promise((resolve) => {
     client.check({ service: "" }, { deadline: Date.now() + CHECK_DEADLINE_MS }, (err, res) => {
       if (err) resolve({ status: "failed", message: err.details || err.message });
@@ -40,12 +39,15 @@ function checkService(channelOf: grpc.Client): Promise<CheckResult> {
  */
 export function healthRouter(deps: GatewayDeps): Router {
   const router = Router();
-  const services: Record<string, grpc.Client> = {
-    identity_check: deps.identity.raw,
-    repo_check: deps.repo.raw,
-    ci_check: deps.ci.raw,
-    mirror_check: deps.mirror.raw,
-    hook_check: deps.hook.raw,
+  // Health clients on the gateway's own channels (never closed here: that would close those).
+  const healthOf = (service: grpc.Client) =>
+    new HealthClientCtor("unused", grpc.credentials.createInsecure(), { channelOverride: service.getChannel() }) as unknown as HealthClient;
+  const services: Record<string, HealthClient> = {
+    identity_check: healthOf(deps.identity.raw),
+    repo_check: healthOf(deps.repo.raw),
+    ci_check: healthOf(deps.ci.raw),
+    mirror_check: healthOf(deps.mirror.raw),
+    hook_check: healthOf(deps.hook.raw),
   };
 
   router.get("/-/health", (_req, res) => {
