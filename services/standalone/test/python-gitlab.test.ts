@@ -99,6 +99,7 @@ describe("python-gitlab against Quarry", () => {
       file_deleted: 404,
       commit: { title: "Several actions", parent_count: 1 },
       commit_titles: ["Several actions", "Remove hello", "Update hello", "Add hello", "Initial commit"],
+      paged_titles_match: true,
       commit_get: { id_matches: true, message: "Several actions" },
       commit_diff: [
         ["README.md", false],

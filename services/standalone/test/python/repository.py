@@ -39,6 +39,8 @@ commit = project.commits.create({
 out["commit"] = {"title": commit.title, "parent_count": len(commit.parent_ids)}
 listed = project.commits.list(ref_name="main", all=True)
 out["commit_titles"] = [c.title for c in listed]
+# Page by page, following the Link / X-Next-Page headers.
+out["paged_titles_match"] = [c.title for c in project.commits.list(ref_name="main", per_page=2, iterator=True)] == out["commit_titles"]
 got = project.commits.get(commit.id)
 out["commit_get"] = {"id_matches": got.id == commit.id, "message": got.message}
 out["commit_diff"] = sorted((d["new_path"], d["new_file"]) for d in got.diff())
