@@ -42,13 +42,16 @@ export function healthRouter(deps: GatewayDeps): Router {
   // Health clients on the gateway's own channels (never closed here: that would close those).
   const healthOf = (service: grpc.Client) =>
     new HealthClientCtor("unused", grpc.credentials.createInsecure(), { channelOverride: service.getChannel() }) as unknown as HealthClient;
-  const services: Record<string, HealthClient> = {
-    identity_check: healthOf(deps.identity.raw),
-    repo_check: healthOf(deps.repo.raw),
-    ci_check: healthOf(deps.ci.raw),
-    mirror_check: healthOf(deps.mirror.raw),
-    hook_check: healthOf(deps.hook.raw),
-  };
+  // Made on the first probe: an app may be built before (or without) its service clients.
+  let services: Record<string, HealthClient> | undefined;
+  const healthClients = () =>
+    (services ??= {
+      identity_check: healthOf(deps.identity.raw),
+      repo_check: healthOf(deps.repo.raw),
+      ci_check: healthOf(deps.ci.raw),
+      mirror_check: healthOf(deps.mirror.raw),
+      hook_check: healthOf(deps.hook.raw),
+    });
 
   router.get("/-/health", (_req, res) => {
     // GitLab's middleware answers `text/plain` without a charset; bytes keep express from adding one.
@@ -61,8 +64,9 @@ export function healthRouter(deps: GatewayDeps): Router {
   });
 
   router.get("/-/readiness", async (_req, res) => {
-    const names = Object.keys(services);
-    const results = await Promise.all(names.map((n) => checkService(services[n]!)));
+    const clients = healthClients();
+    const names = Object.keys(clients);
+    const results = await Promise.all(names.map((n) => checkService(clients[n]!)));
     const body: Record<string, unknown> = { status: "ok", master_check: [{ status: "ok" }] };
     names.forEach((n, i) => (body[n] = [results[i]]));
     const ready = results.every((r) => r.status === "ok");
