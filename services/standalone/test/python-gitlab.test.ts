@@ -58,7 +58,7 @@ async function cli(args: string[]): Promise<any> {
 }
 
 describe("python-gitlab against Quarry", () => {
-  it("manages users and their personal access tokens", async () => {
+  it("manages users, their personal access tokens and identities; acts as a user with sudo", async () => {
     expect(await py("users_tokens", { suffix: "u1" })).toEqual({
       me: { username: "root", is_admin: true },
       created: { id: expect.any(Number), username: "pyu1", name: "Py User" },
@@ -67,6 +67,10 @@ describe("python-gitlab against Quarry", () => {
       token: { name: "py-token", scopes: ["api", "read_api"], active: true, user_id: expect.any(Number) },
       as_user: "pyu1",
       user_tokens: ["py-token"],
+      sudo_project: "pyu1",
+      sudo_current_user: "pyu1",
+      identities: [{ provider: "ldapmain", extern_uid: "uid=idau1", saml_provider_id: null }],
+      by_extern_uid: ["idau1"],
       revoked_rejected: 401,
       deleted: 404,
     });

@@ -22,6 +22,15 @@ as_user.auth()
 out["as_user"] = as_user.user.username
 out["user_tokens"] = [t.name for t in gl.personal_access_tokens.list(user_id=user.id)]
 
+# Sudo: the administrator's token acting as the user (python-gitlab passes sudo= as a request parameter).
+out["sudo_project"] = gl.projects.create({"name": f"py-sudo-{suffix}"}, sudo=user.username).namespace["path"]
+out["sudo_current_user"] = gl.http_get("/user", sudo=user.id)["username"]
+
+# Identities from an external provider.
+ida = gl.users.create({"username": f"ida{suffix}", "email": f"ida{suffix}@example.com", "name": "Ida", "password": "py-password-12345", "provider": "ldapmain", "extern_uid": f"uid=ida{suffix}"})
+out["identities"] = gl.users.get(ida.id).identities
+out["by_extern_uid"] = [u.username for u in gl.users.list(extern_uid=f"uid=ida{suffix}", provider="ldapmain")]
+
 gl.personal_access_tokens.delete(token.id)
 try:
     client(token.token).auth()
