@@ -105,4 +105,25 @@ describe("grpc server and client", () => {
     expect([1, "SERVING"]).toContain(res.status);
     h.close();
   });
+
+  it("answers a health Check NOT_SERVING while a dependency probe fails, SERVING once it passes again", async () => {
+    const Health = grpc.makeGenericClientConstructor(healthService as grpc.ServiceDefinition, "Health");
+    const h = new Health(address, grpc.credentials.createInsecure()) as unknown as {
+      check(req: { service: string }, cb: (err: Error | null, res: { status: string }) => void): void;
+      close(): void;
+    };
+    const check = (service: string) =>
+      new Promise<string>((resolve, reject) => h.check({ service }, (err, r) => (err ? reject(err) : resolve(r.status))));
+    let databaseUp = true;
+    server.addDependencyCheck("database", async () => {
+      if (!databaseUp) throw new Error("connection refused");
+    });
+    expect(await check("")).toBe("SERVING");
+    databaseUp = false;
+    expect(await check("")).toBe("NOT_SERVING");
+    expect(await check("quarry.ci.v1.CiService")).toBe("NOT_SERVING");
+    databaseUp = true;
+    expect(await check("")).toBe("SERVING");
+    h.close();
+  });
 });

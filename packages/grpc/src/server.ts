@@ -62,7 +62,29 @@ export interface GrpcServer {
   listen(address: string): Promise<string>;
   /** Marks NOT_SERVING, then drains in-flight calls (forcing after `graceMs`). */
   stop(graceMs?: number): Promise<void>;
+  /**
+   * Something the service cannot serve without (its database): a health Check of a serving
+   * service runs every probe and answers NOT_SERVING when one fails or takes over 2 s.
+   */
+  addDependencyCheck(name: string, probe: () => Promise<unknown>): void;
   readonly health: HealthImplementation;
+}
+
+const DEPENDENCY_CHECK_MS = 2_000;
+
+/** Resolves when `probe` does within DEPENDENCY_CHECK_MS; rejects otherwise. */
+function withinDeadline(name: string, probe: () => Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${name} check timed out`)), DEPENDENCY_CHECK_MS);
+  });
+  return Promise.race([Promise.resolve().then(probe), timeout]).then(
+    () => clearTimeout(timer),
+    (err: unknown) => {
+      clearTimeout(timer);
+      throw err;
+    },
+  );
 }
 
 const MAX_MESSAGE = 64 * 1024 * 1024;
@@ -73,11 +95,35 @@ export function createGrpcServer(log: Logger): GrpcServer {
     "grpc.max_send_message_length": MAX_MESSAGE,
   });
   const health = new HealthImplementation({ "": "NOT_SERVING" });
-  health.addToServer(server);
+  const dependencies = new Map<string, () => Promise<unknown>>();
+  // The library's Check answers from its status map alone; a serving answer is confirmed by the
+  // dependency probes at the time of the call (Watch and List stay as the library has them).
+  health.addToServer({
+    addService: (definition: grpc.ServiceDefinition, impl: grpc.UntypedServiceImplementation) => {
+      const check = impl.check as grpc.handleUnaryCall<{ service: string }, { status: string }>;
+      server.addService(definition, {
+        ...impl,
+        check: (call: grpc.ServerUnaryCall<{ service: string }, { status: string }>, callback: grpc.sendUnaryData<{ status: string }>) =>
+          check(call, (err, res) => {
+            if (err || res?.status !== "SERVING" || dependencies.size === 0) return callback(err, res);
+            Promise.all([...dependencies].map(([name, probe]) => withinDeadline(name, probe))).then(
+              () => callback(null, res),
+              (failure: unknown) => {
+                log.warn({ err: failure }, "dependency check failed");
+                callback(null, { status: "NOT_SERVING" });
+              },
+            );
+          }),
+      });
+    },
+  } as unknown as grpc.Server);
   const names: string[] = [];
 
   return {
     health,
+    addDependencyCheck(name, probe) {
+      dependencies.set(name, probe);
+    },
     addService(name, definition, handlers) {
       const impl: grpc.UntypedServiceImplementation = {};
       for (const [method, def] of Object.entries(definition)) {

@@ -134,6 +134,8 @@ export async function startCiService(o: CiServiceOptions): Promise<RunningCiServ
     log: o.log,
   };
   const server = createGrpcServer(o.log);
+  // Readiness (the gateway's /-/readiness) asks this service's health: it serves only with its database.
+  server.addDependencyCheck("database", () => prisma.$queryRaw`SELECT 1`);
   server.addService("quarry.ci.v1.CiService", ciV1.CiService.service, ciHandlers(deps));
   let address: string;
   try {

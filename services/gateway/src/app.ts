@@ -4,8 +4,10 @@ import multer from "multer";
 import type { GatewayDeps } from "./deps.ts";
 import { authenticate } from "./http/auth.ts";
 import { errorHandler, routeNotFound } from "./http/errors.ts";
+import { exactJsonContentType } from "./http/json.ts";
 import { rejectMalformedInput } from "./http/malformed.ts";
 import { gitHttpRouter } from "./routes/git-http.ts";
+import { healthRouter } from "./routes/health.ts";
 import { v4Router } from "./routes/v4/index.ts";
 import { isArtifactUpload } from "./routes/v4/runner-jobs.ts";
 
@@ -24,6 +26,7 @@ export function createApp(deps: GatewayDeps): Express {
     res.setHeader("Cache-Control", "max-age=0, private, must-revalidate");
     next();
   });
+  app.use(exactJsonContentType);
 
   const limit = deps.config.maxBodyBytes;
   const multipart = multer({ limits: { fieldSize: limit, fileSize: limit } }).none();
@@ -39,6 +42,7 @@ export function createApp(deps: GatewayDeps): Express {
   });
   app.use(rejectMalformedInput);
 
+  app.use(healthRouter(deps));
   app.use("/api/v4", authenticate(deps), v4Router(deps));
   app.use(gitHttpRouter(deps));
   app.use(routeNotFound);

@@ -77,6 +77,8 @@ export async function startHookService(o: HookServiceOptions): Promise<RunningHo
   };
   let subs: Subscription[] = [];
   const server = createGrpcServer(o.log);
+  // Readiness (the gateway's /-/readiness) asks this service's health: it serves only with its database.
+  server.addDependencyCheck("database", () => prisma.$queryRaw`SELECT 1`);
   try {
     worker = startDeliveryWorker(deps);
     subs = await subscribeToEvents(o.bus, deps, { ...DEFAULT_SUBJECTS, ...o.subjects });

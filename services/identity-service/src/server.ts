@@ -94,6 +94,8 @@ export async function startIdentityService(o: IdentityServiceOptions): Promise<R
   const outbox = new OutboxRelay(prisma, o.bus, o.log);
   const deps: IdentityDeps = { prisma, repo, outbox, log: o.log, config: { rootEmail: o.rootEmail, rootPassword: o.rootPassword } };
   const server = createGrpcServer(o.log);
+  // Readiness (the gateway's /-/readiness) asks this service's health: it serves only with its database.
+  server.addDependencyCheck("database", () => prisma.$queryRaw`SELECT 1`);
   server.addService("quarry.identity.v1.IdentityService", identityV1.IdentityService.service, identityHandlers(deps));
   const address = await server.listen(o.grpcAddress);
   outbox.start();

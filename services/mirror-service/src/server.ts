@@ -74,6 +74,8 @@ export async function startMirrorService(o: MirrorServiceOptions): Promise<Runni
     sync: { leaseMs: pushTimeoutMs + 60_000, pushTimeoutMs },
   };
   const server = createGrpcServer(o.log);
+  // Readiness (the gateway's /-/readiness) asks this service's health: it serves only with its database.
+  server.addDependencyCheck("database", () => prisma.$queryRaw`SELECT 1`);
   server.addService("quarry.mirror.v1.MirrorService", mirrorV1.MirrorService.service, mirrorHandlers(deps));
   let address: string;
   let worker: SyncWorker;

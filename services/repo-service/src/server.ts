@@ -138,6 +138,8 @@ export async function startRepoService(o: RepoServiceOptions): Promise<RunningRe
   const gitSessions = new GitSessionPool();
   const deps: RepoDeps = { prisma, bus: o.bus, outbox, log: o.log, storageRoot, catFile, gitSessions, defaultBranchProtection: o.defaultBranchProtection ?? 2 };
   const server = createGrpcServer(o.log);
+  // Readiness (the gateway's /-/readiness) asks this service's health: it serves only with its database.
+  server.addDependencyCheck("database", () => prisma.$queryRaw`SELECT 1`);
   server.addService("quarry.repo.v1.RepoService", repoV1.RepoService.service, repoHandlers(deps));
   server.addRawService("quarry.repo.v1.GitHttpService", repoV1.GitHttpService.service, gitHttpHandlers(deps));
   let address: string;

@@ -1,0 +1,225 @@
+// Drives the API with python-gitlab (Debian's python3-gitlab and its CLI), a second client nobody
+// here wrote. Each script in ./python gets the URL, a token and its inputs as QUARRY_* variables
+// and prints one JSON document; a failing script's traceback becomes the test's error.
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { waitFor } from "@quarry/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CI_YAML, instanceRunner, requestJobAs, reportJob } from "./ci-fixture.ts";
+import { startTestStack, type TestStack } from "./helpers.ts";
+import { startReceiver, type Receiver } from "./webhook-receiver.ts";
+
+const run = promisify(execFile);
+// Debian's python3-gitlab lives in the system interpreter (a python3 earlier on PATH may lack it).
+const PYTHON = "/usr/bin/python3";
+// Debian installs the CLI as python-gitlab; upstream calls it gitlab.
+const CLI = ["/usr/bin/python-gitlab", "/usr/bin/gitlab"].find((p) => existsSync(p)) ?? "python-gitlab";
+const SCRIPTS = path.join(import.meta.dirname, "python");
+
+let s: TestStack;
+let receiver: Receiver;
+const work = mkdtempSync(path.join(tmpdir(), "quarry-pygitlab-"));
+
+beforeAll(async () => {
+  s = await startTestStack(undefined, { jobRequestWaitMs: 0 });
+  receiver = await startReceiver();
+}, 60_000);
+afterAll(async () => {
+  await receiver?.close();
+  await s?.destroy();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** Runs test/python/<script>.py against the stack (asynchronously: the stack serves from this process). */
+async function py(script: string, vars: Record<string, string | number> = {}): Promise<any> {
+  const env: Record<string, string> = { ...process.env, QUARRY_URL: s.url, QUARRY_TOKEN: s.rootToken } as Record<string, string>;
+  for (const [k, v] of Object.entries(vars)) env[`QUARRY_${k.toUpperCase()}`] = String(v);
+  try {
+    const { stdout } = await run(PYTHON, [path.join(SCRIPTS, `${script}.py`)], { env, cwd: SCRIPTS, maxBuffer: 16 * 1024 * 1024 });
+    return JSON.parse(stdout);
+  } catch (err) {
+    const e = err as { stderr?: string; message: string };
+    throw new Error(`${script}.py failed:\n${e.stderr || e.message}`);
+  }
+}
+
+/** The python-gitlab CLI with JSON output. */
+async function cli(args: string[]): Promise<any> {
+  try {
+    const { stdout } = await run(CLI, ["-o", "json", ...args], { env: { ...process.env, HOME: work } });
+    return stdout.trim() ? JSON.parse(stdout) : null;
+  } catch (err) {
+    const e = err as { stderr?: string; stdout?: string; message: string };
+    throw new Error(`${CLI} ${args.join(" ")} failed:\n${e.stderr || e.stdout || e.message}`);
+  }
+}
+
+describe("python-gitlab against Quarry", () => {
+  it("manages users, their personal access tokens and identities; acts as a user with sudo", async () => {
+    expect(await py("users_tokens", { suffix: "u1" })).toEqual({
+      me: { username: "root", is_admin: true },
+      created: { id: expect.any(Number), username: "pyu1", name: "Py User" },
+      found: [expect.any(Number)],
+      bio: "from python",
+      token: { name: "py-token", scopes: ["api", "read_api"], active: true, user_id: expect.any(Number) },
+      as_user: "pyu1",
+      user_tokens: ["py-token"],
+      sudo_project: "pyu1",
+      sudo_current_user: "pyu1",
+      identities: [{ provider: "ldapmain", extern_uid: "uid=idau1", saml_provider_id: null }],
+      by_extern_uid: ["idau1"],
+      revoked_rejected: 401,
+      deleted: 404,
+    });
+  });
+
+  it("manages groups, subgroups and projects", async () => {
+    expect(await py("groups_projects", { suffix: "g1" })).toEqual({
+      group: { full_path: "py-group-g1", visibility: "internal", parent_id: null },
+      sub: { full_path: "py-group-g1/tools", parent_id: expect.any(Number) },
+      subgroups: [true],
+      by_path: true,
+      group_description: "edited",
+      project: { path_with_namespace: "py-group-g1/tools/py-project", default_branch: "main", empty_repo: false, visibility: "private" },
+      fetched_id_matches: true,
+      listed: true,
+      in_group: true,
+      updated: { description: "updated", topics: ["py", "gitlab"] },
+      empty: { empty_repo: true, path: "py-empty-g1" },
+      project_deleted: 404,
+      group_deleted: 404,
+    });
+  });
+
+  it("manages files, commits, branches, tags and protected branches", async () => {
+    expect(await py("repository", { suffix: "r1" })).toEqual({
+      file_created: { file_path: "docs/hello.txt", branch: "main" },
+      file_get: { content: "hello\n", encoding: "base64", size: 6, file_name: "hello.txt" },
+      file_raw: "hello\n",
+      file_updated: "hello again\n",
+      file_deleted: 404,
+      commit: { title: "Several actions", parent_count: 1 },
+      commit_titles: ["Several actions", "Remove hello", "Update hello", "Add hello", "Initial commit"],
+      paged_titles_match: true,
+      commit_get: { id_matches: true, message: "Several actions" },
+      commit_diff: [
+        ["README.md", false],
+        ["a.txt", true],
+        ["b.bin", true],
+      ],
+      moved_diff: [["a.txt", "c.txt", true]],
+      branch: { name: "feature", commit_matches: true, protected: false },
+      branches: ["feature", "main"],
+      branch_get: "feature",
+      branches_after_delete: ["main"],
+      tag: { name: "v1.0", message: "first release", target_matches: true },
+      tags: ["v1.0"],
+      tag_get: "v1.0",
+      tags_after_delete: [],
+      protected: { name: "release/*", push: [40], merge: [30] },
+      protected_list: ["main", "release/*"],
+      protected_get: "release/*",
+      protected_after_delete: ["main"],
+    });
+  });
+
+  it("manages project and group webhooks, and a push through the API is delivered", async () => {
+    const hookUrl = `${receiver.url}/hook`;
+    const out = await py("hooks", { suffix: "h1", hook_url: hookUrl });
+    expect(out).toEqual({
+      hook: { url: hookUrl, push_events: true, tag_push_events: true, merge_requests_events: false, project_id: expect.any(Number), has_token: false },
+      hooks: [hookUrl],
+      updated_push_events: false,
+      hooks_after_delete: [],
+      hook_deleted: 404,
+      group_hooks: [hookUrl],
+      group_hooks_after_delete: [],
+      delivery_project: "root/py-hooks-h1",
+    });
+    const delivery = await waitFor(() => receiver.requests.find((r) => r.json?.object_kind === "push"), { message: "push delivery" });
+    expect(delivery.headers["x-service-token"]).toBe("s3cret");
+    expect(delivery.json).toMatchObject({ project: { path_with_namespace: "root/py-hooks-h1" }, commits: [{ message: expect.stringContaining("Trigger the hook") }] });
+  });
+
+  it("creates pipelines and reads jobs, traces and artifacts; plays, cancels and retries", async () => {
+    const setup = await py("ci_setup", { suffix: "c1", ci_yaml: CI_YAML });
+    expect(setup).toEqual({
+      project_id: expect.any(Number),
+      pipeline: { id: expect.any(Number), ref: "main", status: "pending", source: "api" },
+      jobs: [
+        ["compile", "build", "pending"],
+        ["deploy", "test", "created"],
+        ["rspec", "test", "created"],
+      ],
+    });
+
+    // A runner runs compile (trace and artifact archive) and rspec, as over HTTP.
+    writeFileSync(path.join(work, "app.txt"), "built\n");
+    await run("zip", ["-q", "a.zip", "app.txt"], { cwd: work });
+    const runnerToken = await instanceRunner(s, ["shell"]);
+    for (const name of ["compile", "rspec"]) {
+      const job = await requestJobAs(s, runnerToken);
+      expect(job.job_info.name).toBe(name);
+      const text = `running ${name}\n`;
+      const traced = await fetch(`${s.url}/api/v4/jobs/${job.id}/trace`, { method: "PATCH", headers: { "JOB-TOKEN": job.token, "Content-Type": "text/plain", "Content-Range": `0-${text.length - 1}` }, body: text });
+      expect(traced.status).toBe(202);
+      if (name === "compile") {
+        const form = new FormData();
+        form.append("file", new Blob([readFileSync(path.join(work, "a.zip"))]), "artifacts.zip");
+        const uploaded = await fetch(`${s.url}/api/v4/jobs/${job.id}/artifacts?artifact_type=archive&artifact_format=zip`, { method: "POST", headers: { "JOB-TOKEN": job.token }, body: form });
+        expect(uploaded.status).toBe(201);
+      }
+      await reportJob(s, job, "success");
+    }
+
+    const out = await py("ci_inspect", { project_id: setup.project_id, pipeline_id: setup.pipeline.id });
+    expect(out).toEqual({
+      pipelines: [[setup.pipeline.id, "success"]],
+      pipeline: { status: "success", ref: "main", sha_matches: true },
+      pipeline_jobs: [
+        ["compile", "success"],
+        ["deploy", "manual"],
+        ["rspec", "success"],
+      ],
+      project_jobs: ["compile", "rspec"],
+      compile: { status: "success", stage: "build", artifacts_file: "artifacts.zip" },
+      trace: "running compile\n",
+      archive_names: ["app.txt"],
+      artifact_file: "built\n",
+      artifact_by_ref: "built\n",
+      kept_expire_at: null,
+      deploy_after_play: "pending",
+      deploy_after_cancel: "canceled",
+      retried: { name: "deploy", new_id: true },
+      artifacts_deleted: 404,
+      second_after_cancel: "canceled",
+      // compile pending again beside finished-looking jobs: GitLab's composite status says running or pending.
+      second_after_retry: expect.stringMatching(/^(pending|running)$/),
+      pipeline_deleted: 404,
+    });
+  });
+});
+
+describe("the python-gitlab CLI against Quarry", () => {
+  it("creates, lists and shows projects with --server-url and --private-token", async () => {
+    const auth = ["--server-url", s.url, "--private-token", s.rootToken];
+    const created = await cli([...auth, "project", "create", "--name", "cli-made", "--initialize-with-readme", "true"]);
+    expect(created).toMatchObject({ path_with_namespace: "root/cli-made", default_branch: "main" });
+    const listed = (await cli([...auth, "project", "list", "--search", "cli-made"])) as { id: number }[];
+    expect(listed.map((p) => p.id)).toEqual([created.id]);
+    const branches = (await cli([...auth, "project-branch", "list", "--project-id", String(created.id)])) as { name: string }[];
+    expect(branches.map((b) => b.name)).toEqual(["main"]);
+  });
+
+  it("reads its server and token from a configuration file (-c)", async () => {
+    const config = path.join(work, "python-gitlab.cfg");
+    writeFileSync(config, `[global]\ndefault = quarry\n\n[quarry]\nurl = ${s.url}\nprivate_token = ${s.rootToken}\napi_version = 4\n`);
+    const me = await cli(["-c", config, "current-user", "get"]);
+    expect(me).toMatchObject({ username: "root", is_admin: true });
+    const group = await cli(["-c", config, "-g", "quarry", "group", "create", "--name", "CLI Group", "--path", "cli-group"]);
+    expect(group).toMatchObject({ full_path: "cli-group", name: "CLI Group" });
+  });
+});
