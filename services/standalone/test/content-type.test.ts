@@ -52,6 +52,10 @@ describe("Content-Type of JSON answers", () => {
     expect([head.status, typeOf(head)]).toEqual([200, "application/json"]);
     const headMissing = await s.api("/projects/999999", { method: "HEAD" });
     expect([headMissing.status, typeOf(headMissing)]).toEqual([404, "application/json"]);
+    for (const route of ["/repository/files/README.md?ref=main", "/repository/files/README.md/blame?ref=main"]) {
+      const file = await s.api(`/projects/${projectId}${route}`, { method: "HEAD" });
+      expect([route, file.status, typeOf(file), file.headers.get("x-gitlab-file-name")]).toEqual([route, 200, "application/json", "README.md"]);
+    }
   });
 
   it("leaves raw files and plain-text answers alone", async () => {

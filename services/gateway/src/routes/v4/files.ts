@@ -2,6 +2,7 @@ import { Router, type Request, type Response } from "express";
 import type { RepositoryFile__Output as RepositoryFile } from "@quarry/proto/types/repo/v1/RepositoryFile";
 import type { GatewayDeps } from "../../deps.ts";
 import { scope } from "../../http/auth.ts";
+import { JSON_CONTENT_TYPE } from "../../http/json.ts";
 import { ApiError, invalid, missing } from "../../http/errors.ts";
 import { assertNotBlank, filePathParam, LIMITS, p, params, requestParams, wildcardParam } from "../../http/params.ts";
 import { blameRangeEntity, contentDisposition, fileEntity, fileHeaders } from "../../entities/file.ts";
@@ -98,7 +99,9 @@ export function filesRouter(deps: GatewayDeps): Router {
   });
 
   r.head(`${base}/blame`, scope("read_repository"), async (req, res) => {
-    res.set(fileHeaders(await readFile(req, res, requiredRef(req), false))).status(200).end();
+    // setHeader, not res.set: express's set would append "; charset=utf-8".
+    res.set(fileHeaders(await readFile(req, res, requiredRef(req), false))).setHeader("Content-Type", JSON_CONTENT_TYPE);
+    res.status(200).end();
   });
 
   r.get(`${base}/blame`, scope("read_repository"), async (req, res) => {
@@ -110,8 +113,11 @@ export function filesRouter(deps: GatewayDeps): Router {
     res.set(fileHeaders(blame.file!)).json(blame.ranges.map(blameRangeEntity));
   });
 
+  // Grape answers HEAD of its JSON routes with their JSON media type and no body.
   r.head(base, scope("read_repository"), async (req, res) => {
-    res.set(fileHeaders(await readFile(req, res, requiredRef(req), false))).status(200).end();
+    // setHeader, not res.set: express's set would append "; charset=utf-8".
+    res.set(fileHeaders(await readFile(req, res, requiredRef(req), false))).setHeader("Content-Type", JSON_CONTENT_TYPE);
+    res.status(200).end();
   });
 
   r.get(base, scope("read_repository"), async (req, res) => {
