@@ -96,7 +96,7 @@ describe("no user-supplied regular expression reaches backtracking RegExp", () =
     const files = sourceRoots().flatMap(sourceFiles).map((f) => path.relative(ROOT, f).split(path.sep).join("/"));
     expect(files).toContain("services/hook-service/src/delivery/branch-filter.ts");
     expect(files).toContain("services/ci-service/src/config/expression.ts");
-    expect(files).toContain("services/repo-service/src/repository/branches.ts");
+    expect(files).toContain("services/repo-service/src/refs/branches.ts");
     expect(files.length).toBeGreaterThan(100);
   });
 

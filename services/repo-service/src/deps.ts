@@ -1,8 +1,8 @@
 import type { EventBus, OutboxRelay } from "@quarry/bus";
 import type { Logger } from "@quarry/logger";
 import type { PrismaClient } from "./db.ts";
-import type { CatFilePool } from "./repository/cat-file.ts";
-import type { GitSessionPool } from "./repository/git-sessions.ts";
+import type { CatFilePool } from "./git/cat-file.ts";
+import type { GitSessionPool } from "./git/git-sessions.ts";
 
 /** Everything the handlers need, wired by hand in server.ts (or the standalone launcher). */
 export interface RepoDeps {

@@ -15,9 +15,9 @@ import type { PushContext__Output } from "@quarry/proto/types/repo/v1/PushContex
 import { createPrisma } from "../src/db.ts";
 import type { RepoDeps } from "../src/deps.ts";
 import { migrations } from "../src/generated/migrations.ts";
-import { CatFilePool } from "../src/repository/cat-file.ts";
-import { GitSessionPool } from "../src/repository/git-sessions.ts";
-import { createRepository } from "../src/repository/create-repository.ts";
+import { CatFilePool } from "../src/git/cat-file.ts";
+import { GitSessionPool } from "../src/git/git-sessions.ts";
+import { createRepository } from "../src/rpc/create-repository.ts";
 
 export interface TestContext {
   deps: RepoDeps;

@@ -1,0 +1,33 @@
+import { pagination } from "@quarry/database";
+import { notFound, paramError } from "@quarry/grpc";
+import type { ListTagsRequest__Output } from "@quarry/proto/types/repo/v1/ListTagsRequest";
+import type { ListTagsResponse__Output as ListTagsResponse } from "@quarry/proto/types/repo/v1/ListTagsResponse";
+import type { RepoDeps } from "../deps.ts";
+import { nameFilter } from "../refs/branches.ts";
+import { isRepository } from "../git/git.ts";
+import { readTags, sortTags, type TagOrder } from "../refs/tags.ts";
+import { repositoryPath } from "../validate.ts";
+
+const ORDERS: readonly TagOrder[] = ["name", "updated", "version"];
+
+/**
+ * Tags ordered by `order_by` (default updated) and `sort` (default desc), filtered by `search`
+ * like GitLab's GitRefsFinder (an exact match first), one page of them. One `git for-each-ref`
+ * reads every tag with its commit: ordering by date needs them all anyway.
+ */
+export const listTags =
+  (deps: RepoDeps) =>
+  async (req: ListTagsRequest__Output): Promise<ListTagsResponse> => {
+    const dir = repositoryPath(deps.storageRoot, req.diskPath);
+    const order = (req.orderBy || "updated") as TagOrder;
+    if (!ORDERS.includes(order)) throw paramError("order_by does not have a valid value");
+    const sort = req.sort || "desc";
+    if (sort !== "asc" && sort !== "desc") throw paramError("sort does not have a valid value");
+    const filter = nameFilter(req.search, "");
+    if (!(await isRepository(dir))) throw notFound("Repository");
+    const sorted = sortTags(await readTags(dir), order, sort);
+    const byName = new Map(sorted.map((t) => [t.tag.name, t.tag]));
+    const names = filter(sorted.map((t) => t.tag.name));
+    const { offset, limit } = pagination(req.page, req.perPage);
+    return { tags: names.slice(offset, offset + limit).map((n) => byName.get(n)!), total: names.length };
+  };

@@ -1,0 +1,25 @@
+import { notFound } from "@quarry/grpc";
+import type { SetDefaultBranchRequest__Output } from "@quarry/proto/types/repo/v1/SetDefaultBranchRequest";
+import type { SetDefaultBranchResponse } from "@quarry/proto/types/repo/v1/SetDefaultBranchResponse";
+import type { RepoDeps } from "../deps.ts";
+import { git, isRepository, resolveCommit } from "../git/git.ts";
+import { repositoryPath, validateBranchName } from "../validate.ts";
+
+/**
+ * Points HEAD at `branch`. With `must_exist` the branch has to exist — unless the repository has
+ * no branches at all (an empty repository's default branch is whatever the first push creates).
+ */
+export const setDefaultBranch =
+  (deps: RepoDeps) =>
+  async (req: SetDefaultBranchRequest__Output): Promise<SetDefaultBranchResponse> => {
+    const dir = repositoryPath(deps.storageRoot, req.diskPath);
+    const branch = await validateBranchName(req.branch);
+    if (!(await isRepository(dir))) throw notFound("Repository");
+    if (req.mustExist && !(await resolveCommit(dir, `refs/heads/${branch}`))) {
+      const { stdout } = await git(["for-each-ref", "--count=1", "--format=%(refname)", "refs/heads/"], { gitDir: dir });
+      if (stdout.trim()) throw notFound("Branch");
+    }
+    await git(["symbolic-ref", "HEAD", `refs/heads/${branch}`], { gitDir: dir });
+    await deps.prisma.repository.updateMany({ where: { diskPath: req.diskPath }, data: { defaultBranch: branch } });
+    return {};
+  };
