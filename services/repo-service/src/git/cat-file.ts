@@ -76,7 +76,7 @@ export class CatFileProcess {
 
   private request(command: string, rev: string, contents: boolean): Promise<GitObject | ObjectInfo | null> {
     // A newline would end the command early and desynchronise every later reply; a path starting
-    // "../repository" or ".." after the colon is relative to a work tree, and without one git dies (taking
+    // "./" or "../" after the colon is relative to a work tree, and without one git dies (taking
     // every pending request with it).
     if (/[\n\0]/.test(rev) || /:\.\.?\//.test(rev)) return Promise.resolve(null);
     if (this.failed) return Promise.reject(this.failed);
