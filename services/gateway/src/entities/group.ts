@@ -1,3 +1,4 @@
+import { AccessLevel } from "@quarry/gitlab";
 import type { Group__Output as Group } from "@quarry/proto/types/identity/v1/Group";
 import { orNull, webUrl, type Urls } from "./urls.ts";
 
@@ -54,7 +55,7 @@ export function groupDetail(g: Group, urls: Urls, projects: unknown[] | undefine
     lock_math_rendering_limits_enabled: false,
     shared_with_groups: [],
     ...(isTopLevel ? { prevent_sharing_groups_outside_hierarchy: false } : {}),
-    ...(g.callerAccessLevel >= 50 ? { enabled_git_access_protocol: "all" } : {}),
+    ...(g.callerAccessLevel >= AccessLevel.OWNER ? { enabled_git_access_protocol: "all" } : {}),
     ...(projects ? { projects, shared_projects: [] } : {}),
   };
 }

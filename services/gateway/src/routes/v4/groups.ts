@@ -1,3 +1,4 @@
+import { VISIBILITIES } from "@quarry/gitlab";
 import { Router } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { requireUser, scope } from "../../http/auth.ts";
@@ -9,7 +10,7 @@ import { listProjectsRequest, projectListShape } from "./projects.ts";
 import { keysetBounds, keysetShape, writeKeysetHeaders } from "../../http/keyset.ts";
 import { ctx } from "./context.ts";
 
-const visibility = p.enum(["private", "internal", "public"]);
+const visibility = p.enum(VISIBILITIES);
 const creationLevel = p.enum(["noone", "owner", "maintainer", "developer"]);
 const subgroupLevel = p.enum(["owner", "maintainer"]);
 const listShape = {
