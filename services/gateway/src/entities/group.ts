@@ -24,9 +24,9 @@ export function groupListItem(g: Group, urls: Urls) {
     default_branch: orNull(g.defaultBranch),
     default_branch_protection: 2,
     default_branch_protection_defaults: {
-      allowed_to_push: [{ access_level: 40 }],
+      allowed_to_push: [{ access_level: AccessLevel.MAINTAINER }],
       allow_force_push: false,
-      allowed_to_merge: [{ access_level: 40 }],
+      allowed_to_merge: [{ access_level: AccessLevel.MAINTAINER }],
     },
     avatar_url: null,
     request_access_enabled: g.requestAccessEnabled,
