@@ -2,7 +2,7 @@
 // PostReceive). Deleting a ref creates nothing.
 import { Subjects, type EventBus, type PushEvent, type Subscription } from "@quarry/bus";
 import { isUniqueViolation } from "@quarry/database";
-import { isTagRef } from "@quarry/gitlab";
+import { branchOfRef, isTagRef, tagOfRef } from "@quarry/gitlab";
 import type { CiDeps } from "../deps.ts";
 import { createPipeline } from "./create.ts";
 
@@ -17,7 +17,7 @@ export async function pipelineForPush(deps: CiDeps, event: PushEvent): Promise<v
   const project = await deps.projects.getProject(event.project_id, event.user_id);
   if (!project) return;
   const tag = isTagRef(event.ref);
-  const ref = event.ref.replace(/^refs\/(heads|tags)\//, "");
+  const ref = branchOfRef(event.ref) ?? tagOfRef(event.ref) ?? event.ref;
   try {
     const outcome = await createPipeline(deps, {
       project,
