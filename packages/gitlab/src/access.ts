@@ -46,3 +46,8 @@ export const MEMBER_ACCESS_LEVELS: readonly number[] = [
   AccessLevel.MAINTAINER,
   AccessLevel.OWNER,
 ];
+
+/** A group's project_creation_level values: who may create projects in it (`noone` … `developer`). */
+export const PROJECT_CREATION_LEVELS = ["noone", "owner", "maintainer", "developer"] as const;
+/** A group's subgroup_creation_level values: who may create subgroups in it. */
+export const SUBGROUP_CREATION_LEVELS = ["owner", "maintainer"] as const;

@@ -20,8 +20,10 @@ import {
   MEMBER_ACCESS_LEVELS,
   notFoundMessage,
   PIPELINE_STATUSES,
+  PROJECT_CREATION_LEVELS,
   RECORD_NOT_FOUND_MESSAGE,
   STOPPED_STATUSES,
+  SUBGROUP_CREATION_LEVELS,
   tagOfRef,
   tagRef,
   VISIBILITIES,
@@ -33,6 +35,8 @@ describe("access levels", () => {
   it("are GitLab's numbers", () => {
     expect(AccessLevel).toEqual({ NO_ACCESS: 0, MINIMAL: 5, GUEST: 10, PLANNER: 15, REPORTER: 20, DEVELOPER: 30, MAINTAINER: 40, OWNER: 50, ADMIN: 60 });
     expect(MEMBER_ACCESS_LEVELS).toEqual([5, 10, 15, 20, 30, 40, 50]);
+    expect(PROJECT_CREATION_LEVELS).toEqual(["noone", "owner", "maintainer", "developer"]);
+    expect(SUBGROUP_CREATION_LEVELS).toEqual(["owner", "maintainer"]);
   });
 
   it("map names to numbers and back", () => {

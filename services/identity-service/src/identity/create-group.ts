@@ -1,5 +1,5 @@
 import { Subjects } from "@quarry/bus";
-import { AccessLevel, VISIBILITY_LEVEL } from "@quarry/gitlab";
+import { AccessLevel, SUBGROUP_CREATION_LEVELS, VISIBILITY_LEVEL } from "@quarry/gitlab";
 import { badRequest, forbidden, paramError } from "@quarry/grpc";
 import type { CreateGroupRequest__Output } from "@quarry/proto/types/identity/v1/CreateGroupRequest";
 import type { Group } from "@quarry/proto/types/identity/v1/Group";
@@ -24,7 +24,7 @@ export const createGroup =
     const visibility = req.visibility || "private";
     validateVisibility(visibility);
     if (req.projectCreationLevel && !(req.projectCreationLevel in CREATION_LEVEL)) throw paramError("project_creation_level does not have a valid value");
-    if (req.subgroupCreationLevel && !["owner", "maintainer"].includes(req.subgroupCreationLevel)) throw paramError("subgroup_creation_level does not have a valid value");
+    if (req.subgroupCreationLevel && !(SUBGROUP_CREATION_LEVELS as readonly string[]).includes(req.subgroupCreationLevel)) throw paramError("subgroup_creation_level does not have a valid value");
 
     const group = await deps.prisma.$transaction(async (tx) => {
       let parent: Awaited<ReturnType<typeof visibleGroup>>["group"] | null = null;

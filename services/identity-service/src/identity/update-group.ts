@@ -1,4 +1,4 @@
-import { AccessLevel, VISIBILITY_LEVEL } from "@quarry/gitlab";
+import { AccessLevel, SUBGROUP_CREATION_LEVELS, VISIBILITY_LEVEL } from "@quarry/gitlab";
 import { badRequest, paramError } from "@quarry/grpc";
 import type { Group } from "@quarry/proto/types/identity/v1/Group";
 import type { UpdateGroupRequest__Output } from "@quarry/proto/types/identity/v1/UpdateGroupRequest";
@@ -27,7 +27,7 @@ export const updateGroup =
         data.projectCreationLevel = req.projectCreationLevel;
       }
       if (req.subgroupCreationLevel !== undefined) {
-        if (!["owner", "maintainer"].includes(req.subgroupCreationLevel)) throw paramError("subgroup_creation_level does not have a valid value");
+        if (!(SUBGROUP_CREATION_LEVELS as readonly string[]).includes(req.subgroupCreationLevel)) throw paramError("subgroup_creation_level does not have a valid value");
         data.subgroupCreationLevel = req.subgroupCreationLevel;
       }
       if (req.visibility !== undefined && req.visibility !== group.visibility) {

@@ -1,4 +1,4 @@
-import { VISIBILITIES } from "@quarry/gitlab";
+import { PROJECT_CREATION_LEVELS, SUBGROUP_CREATION_LEVELS, VISIBILITIES } from "@quarry/gitlab";
 import { Router } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { requireUser, scope } from "../../http/auth.ts";
@@ -11,8 +11,8 @@ import { keysetBounds, keysetShape, writeKeysetHeaders } from "../../http/keyset
 import { ctx } from "./context.ts";
 
 const visibility = p.enum(VISIBILITIES);
-const creationLevel = p.enum(["noone", "owner", "maintainer", "developer"]);
-const subgroupLevel = p.enum(["owner", "maintainer"]);
+const creationLevel = p.enum(PROJECT_CREATION_LEVELS);
+const subgroupLevel = p.enum(SUBGROUP_CREATION_LEVELS);
 const listShape = {
   ...pageShape,
   search: p.searchTerm("search").optional(),
