@@ -11,12 +11,9 @@ import { loadJobMessageContext, pipelineCoverage, toJobMessage, toPipelineMessag
 /** What GitLab answers for a pipeline or job that is not in the project (ActiveRecord::RecordNotFound). */
 export const recordNotFound = () => new ServiceError(status.NOT_FOUND, { message: RECORD_NOT_FOUND_MESSAGE });
 
-/** A row id from a request: a positive 32-bit integer, else no row can match. */
-export const isRowId = isPositiveInt32;
-
 /** The project's pipeline, or 404. */
 export async function findPipeline(db: PrismaClient | Tx, projectId: number, pipelineId: number): Promise<Pipeline> {
-  const pipeline = isRowId(pipelineId) ? await db.pipeline.findFirst({ where: { id: pipelineId, projectId } }) : null;
+  const pipeline = isPositiveInt32(pipelineId) ? await db.pipeline.findFirst({ where: { id: pipelineId, projectId } }) : null;
   if (!pipeline) throw recordNotFound();
   return pipeline;
 }
