@@ -31,13 +31,6 @@ export const STARTED_STATUSES: readonly JobStatus[] = ["running", "success", "fa
 /** Completed or blocked: nothing will happen to the job without a user or a retry. */
 export const STOPPED_STATUSES: readonly JobStatus[] = [...COMPLETED_STATUSES, ...BLOCKED_STATUSES];
 /** GitLab's ALIVE_STATUSES: neither completed nor blocked. */
-export const ALIVE_STATUSES: readonly JobStatus[] = [
-  "created",
-  "waiting_for_resource",
-  "preparing",
-  "pending",
-  "running",
-  "canceling",
-];
+export const ALIVE_STATUSES: readonly JobStatus[] = ["created", "waiting_for_resource", "preparing", "pending", "running", "canceling"];
 
 export const isJobStatus = (value: string): value is JobStatus => (JOB_STATUSES as readonly string[]).includes(value);

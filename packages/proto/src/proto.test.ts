@@ -45,7 +45,10 @@ describe("quarry.common.v1 (Actor, PageRequest, PageInfo moved out of quarry.ide
     const def = identityV1.IdentityService.service.ListUsers;
     const request = Buffer.from(def.requestSerialize({ actor: { userId: 1, isAdmin: false }, page: { page: 3, perPage: 50 } }));
     expect(request.toString("hex")).toBe(LIST_USERS_REQUEST);
-    expect(def.requestDeserialize(Buffer.from(LIST_USERS_REQUEST, "hex"))).toMatchObject({ actor: { userId: 1, isAdmin: false }, page: { page: 3, perPage: 50 } });
+    expect(def.requestDeserialize(Buffer.from(LIST_USERS_REQUEST, "hex"))).toMatchObject({
+      actor: { userId: 1, isAdmin: false },
+      page: { page: 3, perPage: 50 },
+    });
     const response = Buffer.from(def.responseSerialize({ users: [], pageInfo: { total: 1234, page: 3, perPage: 50 } }));
     expect(response.toString("hex")).toBe(LIST_USERS_RESPONSE);
     expect(def.responseDeserialize(Buffer.from(LIST_USERS_RESPONSE, "hex"))).toMatchObject({ users: [], pageInfo: { total: 1234, page: 3, perPage: 50 } });
