@@ -1,5 +1,6 @@
 // Domain events shared by services. Payloads follow GitLab's system hook / push webhook
 // shapes so hook-service can forward them with minimal mapping.
+import type { Visibility } from "@quarry/gitlab";
 
 export const Subjects = {
   userCreate: "quarry.identity.user_create",
@@ -54,7 +55,7 @@ interface ProjectEventFields extends DomainEventBase {
   name: string;
   path: string;
   path_with_namespace: string;
-  project_visibility: "private" | "internal" | "public";
+  project_visibility: Visibility;
   owner_name: string;
   owner_email: string;
   owners: ProjectOwner[];

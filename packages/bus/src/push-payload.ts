@@ -1,6 +1,7 @@
 // GitLab push / tag push webhook payloads. repo-service builds them for ref changes (written to
 // its outbox in the same transaction as the change); the gateway builds the sample payload of a
 // webhook test from the same code, so both send the same shape.
+import { isTagRef } from "@quarry/gitlab";
 import { Subjects, type PushEvent, type PushEventCommit } from "./events.ts";
 
 /** The "no object" sha git uses for a created or deleted ref. */
@@ -70,7 +71,7 @@ export interface PushEventInput {
 
 /** The outbox subject for a change of `ref`. */
 export function pushSubject(ref: string): typeof Subjects.push | typeof Subjects.tagPush {
-  return ref.startsWith("refs/tags/") ? Subjects.tagPush : Subjects.push;
+  return isTagRef(ref) ? Subjects.tagPush : Subjects.push;
 }
 
 const orNull = (s: string | null | undefined): string | null => (s ? s : null);

@@ -1,4 +1,5 @@
 import { Metadata, status, type ServiceError as GrpcServiceError } from "@grpc/grpc-js";
+import { notFoundMessage } from "@quarry/gitlab";
 
 /**
  * Binary metadata key carrying the GitLab-shaped JSON error body (UTF-8) across the gRPC boundary.
@@ -77,8 +78,8 @@ export class ServiceError extends Error {
 /** Whether a failed call answered NOT_FOUND (callers that treat a missing thing as null). */
 export const isNotFound = (err: unknown): boolean => (err as { code?: number } | null)?.code === status.NOT_FOUND;
 
-/** `404 <What> Not Found`, GitLab's wording (`notFound("Project")`). */
-export const notFound = (what: string) => new ServiceError(status.NOT_FOUND, { message: `404 ${what} Not Found` });
+/** `404 <What> Not Found`, GitLab's wording (`notFound("Project")`); `404 Not Found` without `what`. */
+export const notFound = (what?: string) => new ServiceError(status.NOT_FOUND, { message: notFoundMessage(what) });
 export const forbidden = (message = "403 Forbidden") => new ServiceError(status.PERMISSION_DENIED, { message });
 export const unauthenticated = () => new ServiceError(status.UNAUTHENTICATED, { message: "401 Unauthorized" });
 /** 400 with `{"message": …}`: GitLab's validation errors (a string or `{field: [reasons]}`). */

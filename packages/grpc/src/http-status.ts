@@ -1,4 +1,5 @@
 import { status } from "@grpc/grpc-js";
+import { notFoundMessage } from "@quarry/gitlab";
 import { ERROR_BODY_KEY, HTTP_STATUS_KEY, LEGACY_ERROR_BODY_KEY, ServiceError } from "./errors.ts";
 
 /** The single gRPC status → HTTP status mapping used by the gateway. */
@@ -26,7 +27,7 @@ const DEFAULT_MESSAGES: Record<number, string> = {
   400: "400 Bad request",
   401: "401 Unauthorized",
   403: "403 Forbidden",
-  404: "404 Not Found",
+  404: notFoundMessage(),
   409: "409 Conflict",
   429: "429 Too Many Requests",
   500: "500 Internal Server Error",

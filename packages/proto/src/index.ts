@@ -2,6 +2,7 @@ import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { descriptor } from "./generated/descriptor.ts";
 import type { ProtoGrpcType as CiProto } from "./generated/types/ci.ts";
+import type { ProtoGrpcType as CommonProto } from "./generated/types/common.ts";
 import type { ProtoGrpcType as HookProto } from "./generated/types/hook.ts";
 import type { ProtoGrpcType as IdentityProto } from "./generated/types/identity.ts";
 import type { ProtoGrpcType as MirrorProto } from "./generated/types/mirror.ts";
@@ -22,16 +23,22 @@ const loaded = grpc.loadPackageDefinition(packageDefinition) as unknown as Ident
   RepoProto &
   CiProto &
   MirrorProto &
-  HookProto;
+  HookProto &
+  CommonProto;
 
 export const identityV1 = loaded.quarry.identity.v1;
 export const repoV1 = loaded.quarry.repo.v1;
 export const ciV1 = loaded.quarry.ci.v1;
 export const mirrorV1 = loaded.quarry.mirror.v1;
 export const hookV1 = loaded.quarry.hook.v1;
+/** Messages the service contracts share (Actor, PageRequest, PageInfo); no service of its own. */
+export const commonV1 = loaded.quarry.common.v1;
 
 export type { IdentityServiceDefinition } from "./generated/types/quarry/identity/v1/IdentityService.ts";
 export type { RepoServiceDefinition } from "./generated/types/quarry/repo/v1/RepoService.ts";
 export type { CiServiceDefinition } from "./generated/types/quarry/ci/v1/CiService.ts";
 export type { MirrorServiceDefinition } from "./generated/types/quarry/mirror/v1/MirrorService.ts";
 export type { HookServiceDefinition } from "./generated/types/quarry/hook/v1/HookService.ts";
+export type { Actor, Actor__Output } from "./generated/types/quarry/common/v1/Actor.ts";
+export type { PageRequest, PageRequest__Output } from "./generated/types/quarry/common/v1/PageRequest.ts";
+export type { PageInfo, PageInfo__Output } from "./generated/types/quarry/common/v1/PageInfo.ts";

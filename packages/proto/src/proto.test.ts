@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { hookV1, identityV1, repoV1 } from "./index.ts";
+import { descriptor } from "./generated/descriptor.ts";
+import { commonV1, hookV1, identityV1, repoV1 } from "./index.ts";
 
 describe("embedded proto descriptor", () => {
   it("exposes every RPC of the identity contract with camelCase fields", () => {
@@ -24,5 +25,44 @@ describe("embedded proto descriptor", () => {
   it("loads the other services", () => {
     expect(Object.keys(repoV1.RepoService.service)).toContain("CreateRepository");
     expect(Object.keys(hookV1.HookService.service)).toContain("ListRecordedEvents");
+  });
+});
+
+describe("quarry.common.v1 (Actor, PageRequest, PageInfo moved out of quarry.identity.v1)", () => {
+  // Bytes as encoded before the move, when the messages were quarry.identity.v1's.
+  const GET_USER = "0a04082a10011007";
+  const LIST_USERS_REQUEST = "0a0408011000120408031032";
+  const LIST_USERS_RESPONSE = "120708d20910031832";
+
+  it("encodes an Actor in identity requests with the same bytes as before", () => {
+    const def = identityV1.IdentityService.service.GetUser;
+    const bytes = Buffer.from(def.requestSerialize({ actor: { userId: 42, isAdmin: true }, id: 7 }));
+    expect(bytes.toString("hex")).toBe(GET_USER);
+    expect(def.requestDeserialize(Buffer.from(GET_USER, "hex"))).toMatchObject({ actor: { userId: 42, isAdmin: true }, id: 7 });
+  });
+
+  it("encodes PageRequest and PageInfo with the same bytes as before", () => {
+    const def = identityV1.IdentityService.service.ListUsers;
+    const request = Buffer.from(def.requestSerialize({ actor: { userId: 1, isAdmin: false }, page: { page: 3, perPage: 50 } }));
+    expect(request.toString("hex")).toBe(LIST_USERS_REQUEST);
+    expect(def.requestDeserialize(Buffer.from(LIST_USERS_REQUEST, "hex"))).toMatchObject({
+      actor: { userId: 1, isAdmin: false },
+      page: { page: 3, perPage: 50 },
+    });
+    const response = Buffer.from(def.responseSerialize({ users: [], pageInfo: { total: 1234, page: 3, perPage: 50 } }));
+    expect(response.toString("hex")).toBe(LIST_USERS_RESPONSE);
+    expect(def.responseDeserialize(Buffer.from(LIST_USERS_RESPONSE, "hex"))).toMatchObject({ users: [], pageInfo: { total: 1234, page: 3, perPage: 50 } });
+  });
+
+  it("is in the embedded descriptor, and identity's fields refer to it", () => {
+    expect(Object.keys(commonV1).sort()).toEqual(["Actor", "PageInfo", "PageRequest"]);
+    type Message = { fields: Record<string, { type: string } | undefined> };
+    type Nested<T> = { nested: T };
+    const tree = descriptor as unknown as Nested<{ quarry: Nested<{ identity: Nested<{ v1: Nested<Record<string, Message | undefined>> }> }> }>;
+    const identity = tree.nested.quarry.nested.identity.nested.v1.nested;
+    expect(identity.Actor).toBeUndefined();
+    expect(identity.GetUserRequest?.fields.actor?.type).toBe("quarry.common.v1.Actor");
+    expect(identity.ListUsersRequest?.fields.page?.type).toBe("quarry.common.v1.PageRequest");
+    expect(identity.ListUsersResponse?.fields.pageInfo?.type).toBe("quarry.common.v1.PageInfo");
   });
 });

@@ -1,3 +1,4 @@
+import { isPositiveInt32 } from "@quarry/gitlab";
 import path from "node:path";
 import { badRequest, paramError } from "@quarry/grpc";
 import { isValidBranchName } from "./git/git.ts";
@@ -35,7 +36,7 @@ export function repositoryPath(storageRoot: string, diskPath: string): string {
 
 /** Project ids are identity-service's (positive 32-bit) ids. */
 export function validateProjectId(projectId: number): number {
-  if (!Number.isSafeInteger(projectId) || projectId <= 0 || projectId > 2_147_483_647) {
+  if (!isPositiveInt32(projectId)) {
     throw paramError("project_id does not have a valid value");
   }
   return projectId;

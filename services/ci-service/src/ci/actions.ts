@@ -1,13 +1,14 @@
 // Shared by the job and pipeline action RPCs: the job a request names, and what they answer.
+import { isPositiveInt32 } from "@quarry/gitlab";
 import type { Job as JobMessage } from "@quarry/proto/types/ci/v1/Job";
 import type { Pipeline as PipelineMessage } from "@quarry/proto/types/ci/v1/Pipeline";
 import type { CiDeps } from "../deps.ts";
 import { JOB_INCLUDE, type JobWithRelations } from "../pipelines/messages.ts";
-import { findPipeline, isRowId, jobMessages, pipelineMessages, recordNotFound } from "./pipelines.ts";
+import { findPipeline, jobMessages, pipelineMessages, recordNotFound } from "./pipelines.ts";
 
 /** The project's job, a build or a bridge (GitLab's `find_job!`, for retry and play), or 404. */
 export async function findJob(deps: CiDeps, projectId: number, jobId: number): Promise<JobWithRelations> {
-  const job = isRowId(jobId) ? await deps.prisma.job.findFirst({ where: { id: jobId, projectId }, include: JOB_INCLUDE }) : null;
+  const job = isPositiveInt32(jobId) ? await deps.prisma.job.findFirst({ where: { id: jobId, projectId }, include: JOB_INCLUDE }) : null;
   if (!job) throw recordNotFound();
   return job;
 }

@@ -1,3 +1,4 @@
+import { branchRef, tagRef } from "@quarry/gitlab";
 import { badRequest } from "@quarry/grpc";
 import type { CreatePipelineRequest__Output } from "@quarry/proto/types/ci/v1/CreatePipelineRequest";
 import type { Pipeline as PipelineMessage } from "@quarry/proto/types/ci/v1/Pipeline";
@@ -17,8 +18,8 @@ export const createPipelineRpc =
     if (!p || !p.id) throw badRequest("400 Bad request - project is missing");
     if (!req.ref) throw badRequest({ base: ["Reference not found"] });
     const project = projectFacts(p);
-    const branch = await deps.repositories.findCommit(project.diskPath, `refs/heads/${req.ref}`);
-    const tag = branch ? null : await deps.repositories.findCommit(project.diskPath, `refs/tags/${req.ref}`);
+    const branch = await deps.repositories.findCommit(project.diskPath, branchRef(req.ref));
+    const tag = branch ? null : await deps.repositories.findCommit(project.diskPath, tagRef(req.ref));
     const commit = branch ?? tag;
     if (!commit) throw badRequest({ base: ["Reference not found"] });
     const variables: PipelineVariable[] = req.variables.map((v) => ({

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { badRequest, serverStream, ServiceError, status } from "@quarry/grpc";
+import { badRequest, notFound, serverStream } from "@quarry/grpc";
 import type { ArtifactDownloadRequest__Output } from "@quarry/proto/types/ci/v1/ArtifactDownloadRequest";
 import type { ArtifactDownloadResponse } from "@quarry/proto/types/ci/v1/ArtifactDownloadResponse";
 import {
@@ -54,7 +54,7 @@ export const downloadArtifact = (deps: CiDeps) =>
       if (err instanceof InvalidArtifactPathError) throw plainNotFound();
       throw err;
     }
-    if (!entry) throw new ServiceError(status.NOT_FOUND, { message: "404 File Not Found" });
+    if (!entry) throw notFound("File");
     yield { header: { filename: path.posix.basename(entry.name), size: entry.uncompressedSize, redirectUrl: "", jobId: job.id } };
     for await (const chunk of await openZipEntryFromStore(deps.objectStore, artifact.objectKey, entry)) yield { data: chunk as Buffer };
   });

@@ -1,4 +1,5 @@
 // Shared pieces of the job token scope RPCs (GitLab's Ci::JobToken::Scope and its allowlists).
+import { isPositiveInt32 } from "@quarry/gitlab";
 import { badRequest, paramError } from "@quarry/grpc";
 
 /** GitLab's `bad_request!(reason)` body: "400 Bad request - <reason>". */
@@ -6,7 +7,7 @@ export const badRequestReason = (reason: string) => badRequest(`400 Bad request 
 
 /** Project and group ids are identity-service's positive 32-bit ids. */
 export function validId(value: number, field: string): number {
-  if (!Number.isSafeInteger(value) || value <= 0 || value > 2_147_483_647) throw paramError(`${field} is invalid`);
+  if (!isPositiveInt32(value)) throw paramError(`${field} is invalid`);
   return value;
 }
 

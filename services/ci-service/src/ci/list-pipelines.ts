@@ -1,10 +1,10 @@
 import { pagination } from "@quarry/database";
+import { COMPLETED_STATUSES, isJobStatus } from "@quarry/gitlab";
 import { paramError } from "@quarry/grpc";
 import type { ListPipelinesRequest__Output } from "@quarry/proto/types/ci/v1/ListPipelinesRequest";
 import type { ListPipelinesResponse } from "@quarry/proto/types/ci/v1/ListPipelinesResponse";
 import type { CiDeps } from "../deps.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { COMPLETED_STATUSES, isJobStatus } from "../processing/index.ts";
 import { validId } from "./job-token-scope.ts";
 import { pipelineMessages } from "./pipelines.ts";
 

@@ -1,22 +1,19 @@
 // Shared reads of the pipeline and job RPCs: lookups with GitLab's 404, pipeline trees, and
 // page-sized message building with every related row loaded in bulk.
+import { isJobStatus, isPositiveInt32, RECORD_NOT_FOUND_MESSAGE } from "@quarry/gitlab";
 import { paramError, ServiceError, status } from "@quarry/grpc";
 import type { Job as JobMessage } from "@quarry/proto/types/ci/v1/Job";
 import type { Pipeline as PipelineMessage } from "@quarry/proto/types/ci/v1/Pipeline";
 import type { PrismaClient, Tx } from "../db.ts";
 import type { Pipeline } from "../generated/prisma/client.ts";
 import { loadJobMessageContext, pipelineCoverage, toJobMessage, toPipelineMessage, type JobWithRelations } from "../pipelines/messages.ts";
-import { isJobStatus } from "../processing/index.ts";
 
 /** What GitLab answers for a pipeline or job that is not in the project (ActiveRecord::RecordNotFound). */
-export const recordNotFound = () => new ServiceError(status.NOT_FOUND, { message: "404 Not found" });
-
-/** A row id from a request: a positive 32-bit integer, else no row can match. */
-export const isRowId = (value: number): boolean => Number.isSafeInteger(value) && value > 0 && value <= 2_147_483_647;
+export const recordNotFound = () => new ServiceError(status.NOT_FOUND, { message: RECORD_NOT_FOUND_MESSAGE });
 
 /** The project's pipeline, or 404. */
 export async function findPipeline(db: PrismaClient | Tx, projectId: number, pipelineId: number): Promise<Pipeline> {
-  const pipeline = isRowId(pipelineId) ? await db.pipeline.findFirst({ where: { id: pipelineId, projectId } }) : null;
+  const pipeline = isPositiveInt32(pipelineId) ? await db.pipeline.findFirst({ where: { id: pipelineId, projectId } }) : null;
   if (!pipeline) throw recordNotFound();
   return pipeline;
 }

@@ -1,6 +1,6 @@
 // Artifacts after upload and at download: the metadata file GitLab keeps next to an archive,
 // and which job's file a download means (by job, or by ref and job name).
-import { ServiceError, status } from "@quarry/grpc";
+import { notFound } from "@quarry/grpc";
 import type { CiDeps } from "../deps.ts";
 import type { Job, JobArtifact } from "../generated/prisma/client.ts";
 import { buildArtifactsMetadata, readZipDirectoryFromStore } from "../artifacts/index.ts";
@@ -9,7 +9,7 @@ import { artifactKey } from "./trace.ts";
 export const METADATA_FILENAME = "metadata.gz";
 
 /** GitLab's bare `not_found!`. */
-export const plainNotFound = () => new ServiceError(status.NOT_FOUND, { message: "404 Not Found" });
+export const plainNotFound = () => notFound();
 
 /**
  * GitLab (Workhorse) derives `metadata.gz` from every uploaded archive; it lists the archive's

@@ -1,5 +1,6 @@
 // Pipeline creation (GitLab's Ci::CreatePipelineService): read the CI config at the commit,
 // compile it for the ref, store the pipeline and its jobs, then process it once.
+import { branchRef, tagRef } from "@quarry/gitlab";
 import { compilePipeline } from "../config/index.ts";
 import type { CompiledBridge, CompiledJob, CompiledPipeline, PipelineSource } from "../config/index.ts";
 import type { CiDeps, CommitFacts, ProjectFacts } from "../deps.ts";
@@ -47,7 +48,7 @@ export type CreateOutcome =
 
 export async function createPipeline(deps: CiDeps, input: NewPipeline): Promise<CreateOutcome> {
   const { project } = input;
-  const commit = await deps.repositories.findCommit(project.diskPath, input.sha ?? (input.tag ? `refs/tags/${input.ref}` : `refs/heads/${input.ref}`));
+  const commit = await deps.repositories.findCommit(project.diskPath, input.sha ?? (input.tag ? tagRef(input.ref) : branchRef(input.ref)));
   if (!commit) return { skipped: "no_commit", messages: ["Reference not found"] };
 
   const configPath = project.ciConfigPath || DEFAULT_CI_CONFIG_PATH;

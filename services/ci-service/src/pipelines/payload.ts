@@ -1,5 +1,6 @@
 // The job a runner receives (GitLab's Ci::BuildRunnerPresenter and JobRequest::Response entity):
 // steps, variables, git info, artifact uploads and dependencies.
+import { branchRef, tagRef } from "@quarry/gitlab";
 import type { JobPayload } from "@quarry/proto/types/ci/v1/JobPayload";
 import type { JobPayloadVariable } from "@quarry/proto/types/ci/v1/JobPayloadVariable";
 import { refSlug } from "../config/index.ts";
@@ -169,7 +170,7 @@ export async function buildPayload(deps: CiDeps, input: PayloadInput): Promise<J
   const { job, pipeline, runner, token, externalUrl } = input;
   const options = job.options as BuildOptions;
   const timeout = effectiveTimeout(job, runner);
-  const refspec = pipeline.tag ? `+refs/tags/${pipeline.ref}:refs/tags/${pipeline.ref}` : `+refs/heads/${pipeline.ref}:refs/remotes/origin/${pipeline.ref}`;
+  const refspec = pipeline.tag ? `+${tagRef(pipeline.ref)}:${tagRef(pipeline.ref)}` : `+${branchRef(pipeline.ref)}:refs/remotes/origin/${pipeline.ref}`;
   const depthVariable = Number((job.variables as Record<string, string>).GIT_DEPTH);
   return {
     id: job.id,

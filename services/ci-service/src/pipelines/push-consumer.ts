@@ -2,6 +2,7 @@
 // PostReceive). Deleting a ref creates nothing.
 import { Subjects, type EventBus, type PushEvent, type Subscription } from "@quarry/bus";
 import { isUniqueViolation } from "@quarry/database";
+import { branchOfRef, isTagRef, tagOfRef } from "@quarry/gitlab";
 import type { CiDeps } from "../deps.ts";
 import { createPipeline } from "./create.ts";
 
@@ -15,8 +16,8 @@ export async function pipelineForPush(deps: CiDeps, event: PushEvent): Promise<v
   if (await deps.prisma.pipeline.findUnique({ where: { triggerEventId: event.event_id } })) return;
   const project = await deps.projects.getProject(event.project_id, event.user_id);
   if (!project) return;
-  const tag = event.ref.startsWith("refs/tags/");
-  const ref = event.ref.replace(/^refs\/(heads|tags)\//, "");
+  const tag = isTagRef(event.ref);
+  const ref = branchOfRef(event.ref) ?? tagOfRef(event.ref) ?? event.ref;
   try {
     const outcome = await createPipeline(deps, {
       project,

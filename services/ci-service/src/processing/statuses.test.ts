@@ -1,7 +1,7 @@
+import { isJobStatus, JOB_STATUSES } from "@quarry/gitlab";
 import { describe, expect, it } from "vitest";
 import {
   FAILURE_REASON_CODES,
-  JOB_STATUSES,
   canTransition,
   failureReasonFromCode,
   fireEvent,
@@ -12,7 +12,6 @@ import {
   isComplete,
   isFailedButAllowed,
   isFailureReason,
-  isJobStatus,
   isPlayable,
   isRetryable,
   isStopped,

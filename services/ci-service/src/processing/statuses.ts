@@ -3,41 +3,14 @@
  * Ci::Processable, Ci::Build). Pure data and predicates: callers persist the result.
  */
 
-export const JOB_STATUSES = [
-  "created",
-  "waiting_for_resource",
-  "preparing",
-  "pending",
-  "running",
-  "success",
-  "failed",
-  "canceling",
-  "canceled",
-  "skipped",
-  "manual",
-  "scheduled",
-] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
+import { ACTIVE_STATUSES, ALIVE_STATUSES, BLOCKED_STATUSES, COMPLETED_STATUSES, STOPPED_STATUSES, type JobStatus } from "@quarry/gitlab";
+
+export type { JobStatus };
 
 /** `when` values of a job (`never` jobs are normally not created at all; if they are, they are skipped). */
 export const WHEN_VALUES = ["on_success", "on_failure", "always", "manual", "never", "delayed"] as const;
 export type JobWhen = (typeof WHEN_VALUES)[number];
 
-export const ACTIVE_STATUSES: readonly JobStatus[] = ["waiting_for_resource", "preparing", "pending", "running"];
-export const COMPLETED_STATUSES: readonly JobStatus[] = ["success", "failed", "canceled", "skipped"];
-export const BLOCKED_STATUSES: readonly JobStatus[] = ["manual", "scheduled"];
-export const STARTED_STATUSES: readonly JobStatus[] = ["running", "success", "failed"];
-/** Completed or blocked: nothing will happen to the job without a user or a retry. */
-export const STOPPED_STATUSES: readonly JobStatus[] = [...COMPLETED_STATUSES, ...BLOCKED_STATUSES];
-/** GitLab's ALIVE_STATUSES: neither completed nor blocked. */
-export const ALIVE_STATUSES: readonly JobStatus[] = [
-  "created",
-  "waiting_for_resource",
-  "preparing",
-  "pending",
-  "running",
-  "canceling",
-];
 /** What canceling a pipeline touches. `canceling` is already on its way; `manual` jobs are left alone. */
 export const CANCELABLE_STATUSES: readonly JobStatus[] = [
   "created",
@@ -56,7 +29,6 @@ export const IGNORED_STATUSES: readonly JobStatus[] = ["manual"];
 /** Statuses in which a runner is executing the job. */
 export const EXECUTING_STATUSES: readonly JobStatus[] = ["running", "canceling"];
 
-export const isJobStatus = (value: string): value is JobStatus => (JOB_STATUSES as readonly string[]).includes(value);
 export const isActive = (s: JobStatus): boolean => ACTIVE_STATUSES.includes(s);
 export const isComplete = (s: JobStatus): boolean => COMPLETED_STATUSES.includes(s);
 export const isBlocked = (s: JobStatus): boolean => BLOCKED_STATUSES.includes(s);

@@ -1,3 +1,4 @@
+import { AccessLevel } from "@quarry/gitlab";
 import type { Group__Output as Group } from "@quarry/proto/types/identity/v1/Group";
 import { orNull, webUrl, type Urls } from "./urls.ts";
 
@@ -23,9 +24,9 @@ export function groupListItem(g: Group, urls: Urls) {
     default_branch: orNull(g.defaultBranch),
     default_branch_protection: 2,
     default_branch_protection_defaults: {
-      allowed_to_push: [{ access_level: 40 }],
+      allowed_to_push: [{ access_level: AccessLevel.MAINTAINER }],
       allow_force_push: false,
-      allowed_to_merge: [{ access_level: 40 }],
+      allowed_to_merge: [{ access_level: AccessLevel.MAINTAINER }],
     },
     avatar_url: null,
     request_access_enabled: g.requestAccessEnabled,
@@ -54,7 +55,7 @@ export function groupDetail(g: Group, urls: Urls, projects: unknown[] | undefine
     lock_math_rendering_limits_enabled: false,
     shared_with_groups: [],
     ...(isTopLevel ? { prevent_sharing_groups_outside_hierarchy: false } : {}),
-    ...(g.callerAccessLevel >= 50 ? { enabled_git_access_protocol: "all" } : {}),
+    ...(g.callerAccessLevel >= AccessLevel.OWNER ? { enabled_git_access_protocol: "all" } : {}),
     ...(projects ? { projects, shared_projects: [] } : {}),
   };
 }

@@ -1,8 +1,14 @@
+import { AccessLevel } from "@quarry/gitlab";
 import type { ProtectedBranch__Output as ProtectedBranch } from "@quarry/proto/types/repo/v1/ProtectedBranch";
 import type { ProtectedAccessLevel__Output as ProtectedAccessLevel } from "@quarry/proto/types/repo/v1/ProtectedAccessLevel";
 
 /** GitLab's ProtectedRefAccess human names of the levels. */
-const DESCRIPTIONS: Record<number, string> = { 0: "No one", 30: "Developers + Maintainers", 40: "Maintainers", 60: "Admins" };
+const DESCRIPTIONS: Record<number, string> = {
+  [AccessLevel.NO_ACCESS]: "No one",
+  [AccessLevel.DEVELOPER]: "Developers + Maintainers",
+  [AccessLevel.MAINTAINER]: "Maintainers",
+  [AccessLevel.ADMIN]: "Admins",
+};
 
 /** One entry of push/merge/unprotect_access_levels (GitLab's ProtectedRefAccess entity). */
 function accessLevelEntity(l: ProtectedAccessLevel, withDeployKey: boolean) {

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { MAX_INT32 } from "@quarry/gitlab";
 import { status } from "@quarry/grpc";
 import type { AuthenticateResponse__Output } from "@quarry/proto/types/identity/v1/AuthenticateResponse";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
@@ -139,7 +140,7 @@ async function sudoPrincipal(deps: GatewayDeps, caller: Principal | undefined, i
   let user;
   if (/^\d+$/.test(identifier)) {
     // Ids are int32 in GitLab: a longer number names no user (and must not overflow the call).
-    if (Number(identifier) > 2_147_483_647) throw notFound(`User with ID or username '${identifier}'`);
+    if (Number(identifier) > MAX_INT32) throw notFound(`User with ID or username '${identifier}'`);
     try {
       user = await deps.identity.GetUser({ actor, id: identifier }, { requestId });
     } catch (err) {

@@ -1,3 +1,4 @@
+import { notFoundMessage } from "@quarry/gitlab";
 import { status } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import type { Response } from "express";
@@ -19,7 +20,7 @@ export async function sendDownload<M extends { data?: Buffer }>(
   stream: DownloadStream<M>,
   start: (first: M) => boolean,
   log: Logger,
-  emptyMessage = "404 Not Found",
+  emptyMessage = notFoundMessage(),
 ): Promise<void> {
   res.on("close", () => {
     if (!res.writableFinished) stream.cancel();

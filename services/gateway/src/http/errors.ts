@@ -1,4 +1,5 @@
 import { STATUS_CODES } from "node:http";
+import { notFoundMessage } from "@quarry/gitlab";
 import { httpErrorFromGrpc } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
@@ -17,7 +18,7 @@ export const missing = (names: string[]) => new ApiError(400, { error: names.map
 export const invalid = (names: string[]) => new ApiError(400, { error: names.map((n) => `${n} does not have a valid value`).join(", ") });
 export const unauthorized = () => new ApiError(401, { message: "401 Unauthorized" });
 export const forbidden = () => new ApiError(403, { message: "403 Forbidden" });
-export const notFound = (what?: string) => new ApiError(404, { message: what ? `404 ${what} Not Found` : "404 Not Found" });
+export const notFound = (what?: string) => new ApiError(404, { message: notFoundMessage(what) });
 export const insufficientScope = (scope: string) =>
   new ApiError(403, {
     error: "insufficient_scope",
@@ -27,7 +28,7 @@ export const insufficientScope = (scope: string) =>
 
 /** Unknown routes: GitLab answers `{"error":"404 Not Found"}`. */
 export const routeNotFound: RequestHandler = (_req, res) => {
-  res.status(404).json({ error: "404 Not Found" });
+  res.status(404).json({ error: notFoundMessage() });
 };
 
 /**

@@ -1,5 +1,5 @@
 import type { Request, Response } from "express";
-import { MAX_INT32 } from "./params.ts";
+import { isPositiveInt32, MAX_INT32 } from "@quarry/gitlab";
 
 export interface PageInfo {
   total: number;
@@ -106,7 +106,7 @@ export function encodeCursor(id: number): string {
 export function decodeCursor(cursor: string): number | null {
   try {
     const id = Number((JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { id?: unknown }).id);
-    return Number.isInteger(id) && id > 0 && id <= MAX_INT32 ? id : null;
+    return isPositiveInt32(id) ? id : null;
   } catch {
     return null;
   }

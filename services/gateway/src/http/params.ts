@@ -1,9 +1,7 @@
 import type { Request, RequestHandler } from "express";
+import { isPositiveInt32, MAX_INT32, notFoundMessage, RECORD_NOT_FOUND_MESSAGE } from "@quarry/gitlab";
 import { z } from "zod";
 import { ApiError, missing, notFound } from "./errors.ts";
-
-/** PostgreSQL's integer: every id column, and the largest integer any service takes. */
-export const MAX_INT32 = 2_147_483_647;
 
 /**
  * GitLab's size limits, enforced here so that no oversized value reaches a service (and its
@@ -56,7 +54,7 @@ export const p = {
    */
   id: (what?: string) =>
     integer().superRefine((n, ctx) => {
-      if (n < 1 || n > MAX_INT32) ctx.addIssue(refuse({ kind: "notFound", message: what ? `404 ${what} Not Found` : "404 Not found" }));
+      if (!isPositiveInt32(n)) ctx.addIssue(refuse({ kind: "notFound", message: what ? notFoundMessage(what) : RECORD_NOT_FOUND_MESSAGE }));
     }),
   /** A branch, tag, revision or ref pattern (GitLab's git_ref validator: at most 1024 characters). */
   ref: (name: string) => bounded(LIMITS.ref, { kind: "param", text: `${name} should be a valid reference path` }),
@@ -134,7 +132,7 @@ export function requestParams(req: Request): Record<string, unknown> {
 }
 
 /** Whether a path id is a number no record can have (beyond PostgreSQL's integer, or not positive). */
-export const impossibleId = (raw: string): boolean => /^\d+$/.test(raw) && (Number(raw) < 1 || Number(raw) > MAX_INT32);
+export const impossibleId = (raw: string): boolean => /^\d+$/.test(raw) && !isPositiveInt32(Number(raw));
 
 /**
  * For routers mounted at `/<things>/:id`: a numeric `:id` no record can have is `404 <what> Not

@@ -1,4 +1,5 @@
 // GitLab's ActiveHookFilter: push_events_branch_filter with branch_filter_strategy.
+import { branchOfRef } from "@quarry/gitlab";
 import { compileUserRegex, compileWildcard, UntrustedRegexpError } from "@quarry/safe-regex";
 
 /**
@@ -17,7 +18,7 @@ export function wildcardMatches(pattern: string, branch: string): boolean {
  */
 export function branchFilterPasses(strategy: string, filter: string | null, ref: string): boolean {
   if (strategy === "all_branches" || !filter) return true;
-  const branch = ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : ref;
+  const branch = branchOfRef(ref) ?? ref;
   if (strategy === "regex") {
     try {
       return compileUserRegex(filter).test(branch);

@@ -1,4 +1,5 @@
 // Shared by the hook RPCs: event switches, the owner check, secrets and the Hook message.
+import { isPositiveInt32 } from "@quarry/gitlab";
 import { notFound, paramError } from "@quarry/grpc";
 import type { Hook } from "@quarry/proto/types/hook/v1/Hook";
 import type { HookOwner__Output as HookOwner } from "@quarry/proto/types/hook/v1/HookOwner";
@@ -65,7 +66,7 @@ export function ownerWhere(owner: HookOwner | null | undefined): { projectId: nu
 export async function findOwnedHook(deps: Pick<HookDeps, "prisma">, owner: HookOwner | null | undefined, hookId: number | string): Promise<WebHook> {
   const where = ownerWhere(owner);
   const id = Number(hookId);
-  const hook = Number.isSafeInteger(id) && id > 0 && id <= 2147483647 ? await deps.prisma.webHook.findFirst({ where: { id, ...where } }) : null;
+  const hook = isPositiveInt32(id) ? await deps.prisma.webHook.findFirst({ where: { id, ...where } }) : null;
   if (!hook) throw notFound("Hook");
   return hook;
 }

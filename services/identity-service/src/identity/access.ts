@@ -1,6 +1,6 @@
+import { AccessLevel } from "@quarry/gitlab";
 import type { PrismaClient, Tx } from "../db.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { AccessLevel } from "./levels.ts";
 
 type Db = PrismaClient | Tx;
 
@@ -25,13 +25,13 @@ export async function namespaceLevel(
   userId: number,
   ns: { id: number; kind: string; ownerId: number | null; traversalIds: number[] },
 ): Promise<number> {
-  if (!userId) return AccessLevel.NONE;
-  if (ns.kind === "user") return ns.ownerId === userId ? AccessLevel.OWNER : AccessLevel.NONE;
+  if (!userId) return AccessLevel.NO_ACCESS;
+  if (ns.kind === "user") return ns.ownerId === userId ? AccessLevel.OWNER : AccessLevel.NO_ACCESS;
   const best = await db.member.aggregate({
     _max: { accessLevel: true },
     where: { sourceType: "namespace", sourceId: { in: ns.traversalIds }, userId, ...activeMembership() },
   });
-  return best._max.accessLevel ?? AccessLevel.NONE;
+  return best._max.accessLevel ?? AccessLevel.NO_ACCESS;
 }
 
 export interface ProjectLevels {

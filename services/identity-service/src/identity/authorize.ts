@@ -1,10 +1,11 @@
+import { AccessLevel } from "@quarry/gitlab";
 import { paramError } from "@quarry/grpc";
 import type { AuthorizeRequest__Output } from "@quarry/proto/types/identity/v1/AuthorizeRequest";
 import type { AuthorizeResponse } from "@quarry/proto/types/identity/v1/AuthorizeResponse";
 import type { IdentityDeps } from "../deps.ts";
 import { actorOf } from "./access.ts";
 import { groupToProto, projectToProto } from "./convert.ts";
-import { AccessLevel, CREATION_LEVEL } from "./levels.ts";
+import { CREATION_LEVEL } from "./levels.ts";
 import { requireLevel, visibleGroup, visibleProject } from "./lookup.ts";
 
 /** Minimum level per project action; reading is decided by visibility alone. */

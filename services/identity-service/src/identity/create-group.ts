@@ -1,11 +1,12 @@
 import { Subjects } from "@quarry/bus";
+import { AccessLevel, SUBGROUP_CREATION_LEVELS, VISIBILITY_LEVEL } from "@quarry/gitlab";
 import { badRequest, forbidden, paramError } from "@quarry/grpc";
 import type { CreateGroupRequest__Output } from "@quarry/proto/types/identity/v1/CreateGroupRequest";
 import type { Group } from "@quarry/proto/types/identity/v1/Group";
 import type { IdentityDeps } from "../deps.ts";
 import { actorOf } from "./access.ts";
 import { groupToProto } from "./convert.ts";
-import { AccessLevel, CREATION_LEVEL, VISIBILITY_RANK } from "./levels.ts";
+import { CREATION_LEVEL } from "./levels.ts";
 import { visibleGroup } from "./lookup.ts";
 import { enqueueEvent } from "@quarry/bus";
 import { validateName, validatePath, validateVisibility } from "./validate.ts";
@@ -23,7 +24,7 @@ export const createGroup =
     const visibility = req.visibility || "private";
     validateVisibility(visibility);
     if (req.projectCreationLevel && !(req.projectCreationLevel in CREATION_LEVEL)) throw paramError("project_creation_level does not have a valid value");
-    if (req.subgroupCreationLevel && !["owner", "maintainer"].includes(req.subgroupCreationLevel)) throw paramError("subgroup_creation_level does not have a valid value");
+    if (req.subgroupCreationLevel && !(SUBGROUP_CREATION_LEVELS as readonly string[]).includes(req.subgroupCreationLevel)) throw paramError("subgroup_creation_level does not have a valid value");
 
     const group = await deps.prisma.$transaction(async (tx) => {
       let parent: Awaited<ReturnType<typeof visibleGroup>>["group"] | null = null;
@@ -32,7 +33,7 @@ export const createGroup =
         parent = found.group;
         const needed = CREATION_LEVEL[parent.subgroupCreationLevel] ?? AccessLevel.MAINTAINER;
         if (!actor.isAdmin && found.level < needed) throw forbidden();
-        if (VISIBILITY_RANK[visibility]! > VISIBILITY_RANK[parent.visibility]!) {
+        if (VISIBILITY_LEVEL[visibility]! > VISIBILITY_LEVEL[parent.visibility]!) {
           throw badRequest({ visibility_level: [`${visibility} is not allowed since the parent group has a ${parent.visibility} visibility.`] });
         }
       } else if (!actor.isAdmin) {

@@ -1,10 +1,11 @@
+import { AccessLevel, VISIBILITY_LEVEL } from "@quarry/gitlab";
 import { badRequest, forbidden, notFound, paramError, ServiceError, status } from "@quarry/grpc";
 import type { CreateProjectRequest__Output } from "@quarry/proto/types/identity/v1/CreateProjectRequest";
 import type { Project as ProjectMsg } from "@quarry/proto/types/identity/v1/Project";
 import type { IdentityDeps } from "../deps.ts";
 import { actorOf, namespaceLevel } from "./access.ts";
 import { diskPathFor, projectToProto } from "./convert.ts";
-import { AccessLevel, CREATION_LEVEL, VISIBILITY_RANK } from "./levels.ts";
+import { CREATION_LEVEL } from "./levels.ts";
 import { projectInclude, visibleGroup } from "./lookup.ts";
 import { enqueueProjectCreate } from "./project-events.ts";
 import { pathFromName, validateName, validatePath, validateVisibility } from "./validate.ts";
@@ -42,7 +43,7 @@ export const createProject =
             const { level } = await visibleGroup(tx, actor, String(namespace.id));
             const needed = CREATION_LEVEL[namespace.projectCreationLevel] ?? AccessLevel.DEVELOPER;
             if (!actor.isAdmin && level < needed) throw forbidden();
-            if (VISIBILITY_RANK[visibility]! > VISIBILITY_RANK[namespace.visibility]!) {
+            if (VISIBILITY_LEVEL[visibility]! > VISIBILITY_LEVEL[namespace.visibility]!) {
               throw badRequest({ visibility_level: [`${visibility} is not allowed in a ${namespace.visibility} group.`] });
             }
           } else if (namespace.ownerId !== actor.userId && !actor.isAdmin) {

@@ -1,7 +1,7 @@
+import { AccessLevel } from "@quarry/gitlab";
 import type { DeleteGroupRequest__Output } from "@quarry/proto/types/identity/v1/DeleteGroupRequest";
 import type { IdentityDeps } from "../deps.ts";
 import { actorOf } from "./access.ts";
-import { AccessLevel } from "./levels.ts";
 import { requireLevel, visibleGroup } from "./lookup.ts";
 import { enqueueProjectDestroy } from "./project-events.ts";
 import { removeRepositories } from "./repositories.ts";

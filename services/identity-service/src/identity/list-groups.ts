@@ -1,10 +1,10 @@
+import { AccessLevel } from "@quarry/gitlab";
 import type { ListGroupsRequest__Output } from "@quarry/proto/types/identity/v1/ListGroupsRequest";
 import type { ListGroupsResponse } from "@quarry/proto/types/identity/v1/ListGroupsResponse";
 import type { IdentityDeps } from "../deps.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { actorOf, membershipGroupsWhere, namespaceLevel, visibleGroupsWhere } from "./access.ts";
 import { groupToProto } from "./convert.ts";
-import { AccessLevel } from "./levels.ts";
 import { visibleGroup } from "./lookup.ts";
 import { pageInfo, paging } from "./paging.ts";
 

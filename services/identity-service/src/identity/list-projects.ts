@@ -1,10 +1,10 @@
+import { AccessLevel } from "@quarry/gitlab";
 import type { ListProjectsRequest__Output } from "@quarry/proto/types/identity/v1/ListProjectsRequest";
 import type { ListProjectsResponse } from "@quarry/proto/types/identity/v1/ListProjectsResponse";
 import type { IdentityDeps } from "../deps.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { actorOf, membershipProjectsWhere, projectLevels, visibleProjectsWhere } from "./access.ts";
 import { projectToProto } from "./convert.ts";
-import { AccessLevel } from "./levels.ts";
 import { projectInclude, visibleGroup } from "./lookup.ts";
 import { pageInfo, paging } from "./paging.ts";
 

@@ -1,8 +1,8 @@
+import { AccessLevel, MEMBER_ACCESS_LEVELS } from "@quarry/gitlab";
 import { forbidden, paramError } from "@quarry/grpc";
 import type { MemberSource__Output } from "@quarry/proto/types/identity/v1/MemberSource";
 import type { Tx, PrismaClient } from "../db.ts";
 import type { ActorInfo } from "./access.ts";
-import { AccessLevel, VALID_MEMBER_LEVELS } from "./levels.ts";
 import { visibleGroup, visibleProject } from "./lookup.ts";
 
 type Db = PrismaClient | Tx;
@@ -45,5 +45,5 @@ export function requireMemberAdmin(actor: ActorInfo, src: ResolvedSource, grante
 }
 
 export function validateLevel(level: number): void {
-  if (!VALID_MEMBER_LEVELS.includes(level)) throw paramError("access_level does not have a valid value");
+  if (!MEMBER_ACCESS_LEVELS.includes(level)) throw paramError("access_level does not have a valid value");
 }

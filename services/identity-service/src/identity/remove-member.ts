@@ -1,8 +1,8 @@
+import { AccessLevel } from "@quarry/gitlab";
 import { failedPrecondition, forbidden, notFound } from "@quarry/grpc";
 import type { RemoveMemberRequest__Output } from "@quarry/proto/types/identity/v1/RemoveMemberRequest";
 import type { IdentityDeps } from "../deps.ts";
 import { actorOf } from "./access.ts";
-import { AccessLevel } from "./levels.ts";
 import { requireMemberAdmin, resolveSource } from "./members-common.ts";
 
 /** Removes a membership; members may remove themselves; the sole Owner of a group may not go (409). */

@@ -1,3 +1,4 @@
+import { AccessLevel, SUBGROUP_CREATION_LEVELS, VISIBILITY_LEVEL } from "@quarry/gitlab";
 import { badRequest, paramError } from "@quarry/grpc";
 import type { Group } from "@quarry/proto/types/identity/v1/Group";
 import type { UpdateGroupRequest__Output } from "@quarry/proto/types/identity/v1/UpdateGroupRequest";
@@ -5,7 +6,7 @@ import type { IdentityDeps } from "../deps.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { actorOf } from "./access.ts";
 import { groupToProto } from "./convert.ts";
-import { AccessLevel, CREATION_LEVEL, VISIBILITY_RANK } from "./levels.ts";
+import { CREATION_LEVEL } from "./levels.ts";
 import { requireLevel, visibleGroup } from "./lookup.ts";
 import { validateName, validatePath, validateVisibility } from "./validate.ts";
 
@@ -26,19 +27,19 @@ export const updateGroup =
         data.projectCreationLevel = req.projectCreationLevel;
       }
       if (req.subgroupCreationLevel !== undefined) {
-        if (!["owner", "maintainer"].includes(req.subgroupCreationLevel)) throw paramError("subgroup_creation_level does not have a valid value");
+        if (!(SUBGROUP_CREATION_LEVELS as readonly string[]).includes(req.subgroupCreationLevel)) throw paramError("subgroup_creation_level does not have a valid value");
         data.subgroupCreationLevel = req.subgroupCreationLevel;
       }
       if (req.visibility !== undefined && req.visibility !== group.visibility) {
         validateVisibility(req.visibility);
-        const rank = VISIBILITY_RANK[req.visibility]!;
+        const rank = VISIBILITY_LEVEL[req.visibility]!;
         if (group.parentId) {
           const parent = await tx.namespace.findUniqueOrThrow({ where: { id: group.parentId } });
-          if (rank > VISIBILITY_RANK[parent.visibility]!) {
+          if (rank > VISIBILITY_LEVEL[parent.visibility]!) {
             throw badRequest({ visibility_level: [`${req.visibility} is not allowed since the parent group has a ${parent.visibility} visibility.`] });
           }
         }
-        const moreOpen = Object.entries(VISIBILITY_RANK).filter(([, r]) => r > rank).map(([v]) => v);
+        const moreOpen = Object.entries(VISIBILITY_LEVEL).filter(([, r]) => r > rank).map(([v]) => v);
         const openChild =
           (await tx.namespace.count({ where: { parentId: group.id, visibility: { in: moreOpen } } })) +
           (await tx.project.count({ where: { namespaceId: group.id, visibility: { in: moreOpen } } }));

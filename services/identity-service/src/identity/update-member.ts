@@ -1,3 +1,4 @@
+import { AccessLevel } from "@quarry/gitlab";
 import { failedPrecondition, notFound, paramError } from "@quarry/grpc";
 import type { Member } from "@quarry/proto/types/identity/v1/Member";
 import type { UpdateMemberRequest__Output } from "@quarry/proto/types/identity/v1/UpdateMemberRequest";
@@ -5,7 +6,6 @@ import type { IdentityDeps } from "../deps.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { actorOf } from "./access.ts";
 import { memberToProto } from "./convert.ts";
-import { AccessLevel } from "./levels.ts";
 import { requireMemberAdmin, resolveSource, validateLevel } from "./members-common.ts";
 import { parseDate } from "./validate.ts";
 

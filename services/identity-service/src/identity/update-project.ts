@@ -1,3 +1,4 @@
+import { AccessLevel, VISIBILITY_LEVEL } from "@quarry/gitlab";
 import { badRequest, forbidden } from "@quarry/grpc";
 import type { Project as ProjectMsg } from "@quarry/proto/types/identity/v1/Project";
 import type { UpdateProjectRequest__Output } from "@quarry/proto/types/identity/v1/UpdateProjectRequest";
@@ -5,7 +6,6 @@ import type { IdentityDeps } from "../deps.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { actorOf } from "./access.ts";
 import { diskPathFor, projectToProto } from "./convert.ts";
-import { AccessLevel, VISIBILITY_RANK } from "./levels.ts";
 import { projectInclude, requireLevel, visibleProject } from "./lookup.ts";
 import { validateName, validatePath, validateVisibility } from "./validate.ts";
 
@@ -41,7 +41,7 @@ export const updateProject =
         if (req.visibility !== undefined && req.visibility !== project.visibility) {
           if (!actor.isAdmin && levels.effective < AccessLevel.OWNER) throw forbidden();
           validateVisibility(req.visibility);
-          if (project.namespace.kind === "group" && VISIBILITY_RANK[req.visibility]! > VISIBILITY_RANK[project.namespace.visibility]!) {
+          if (project.namespace.kind === "group" && VISIBILITY_LEVEL[req.visibility]! > VISIBILITY_LEVEL[project.namespace.visibility]!) {
             throw badRequest({ visibility_level: [`${req.visibility} is not allowed in a ${project.namespace.visibility} group.`] });
           }
           data.visibility = req.visibility;

@@ -1,5 +1,5 @@
+import { VISIBILITIES } from "@quarry/gitlab";
 import { badRequest, paramError } from "@quarry/grpc";
-import { VISIBILITIES } from "./levels.ts";
 
 // GitLab's path rule: letters, digits, '_', '-', '.'; starts with a letter, digit or '_';
 // does not end in '.git' or '.atom' and does not start or end with a special character.

@@ -1,3 +1,4 @@
+import { isPositiveInt32, RECORD_NOT_FOUND_MESSAGE } from "@quarry/gitlab";
 import { ServiceError, status } from "@quarry/grpc";
 import type { RemoteMirror as RemoteMirrorMessage } from "@quarry/proto/types/mirror/v1/RemoteMirror";
 import { compileUserRegex, UntrustedRegexpError } from "@quarry/safe-regex";
@@ -6,10 +7,8 @@ import type { RemoteMirror } from "../generated/prisma/client.ts";
 import { openCredentials } from "./credentials.ts";
 import { safeUrl } from "./urls.ts";
 
-const MAX_ID = 2_147_483_647;
-
 /** GitLab's answer for a missing record: `404 Not found`. */
-export const mirrorNotFound = () => new ServiceError(status.NOT_FOUND, { message: "404 Not found" });
+export const mirrorNotFound = () => new ServiceError(status.NOT_FOUND, { message: RECORD_NOT_FOUND_MESSAGE });
 
 /** The wire form of a mirror row: the URL masked, no credentials. */
 export function toMirrorMessage(deps: MirrorDeps, row: RemoteMirror): RemoteMirrorMessage {
@@ -35,7 +34,7 @@ export function toMirrorMessage(deps: MirrorDeps, row: RemoteMirror): RemoteMirr
 /** A positive 32-bit id, or NOT_FOUND / INVALID_ARGUMENT. */
 export function projectIdOf(raw: unknown): number {
   const id = Number(raw);
-  if (!Number.isInteger(id) || id < 1 || id > MAX_ID) throw new ServiceError(status.INVALID_ARGUMENT, { message: "project_id is invalid" });
+  if (!isPositiveInt32(id)) throw new ServiceError(status.INVALID_ARGUMENT, { message: "project_id is invalid" });
   return id;
 }
 
@@ -43,7 +42,7 @@ export function projectIdOf(raw: unknown): number {
 export async function findMirror(deps: MirrorDeps, req: { projectId: number | string; mirrorId: number | string }): Promise<RemoteMirror> {
   const projectId = projectIdOf(req.projectId);
   const id = Number(req.mirrorId);
-  if (!Number.isInteger(id) || id < 1 || id > MAX_ID) throw mirrorNotFound();
+  if (!isPositiveInt32(id)) throw mirrorNotFound();
   const row = await deps.prisma.remoteMirror.findFirst({ where: { id, projectId } });
   if (!row) throw mirrorNotFound();
   return row;

@@ -1,6 +1,7 @@
 // Push / tag_push events for the refs a git push changed, built as GitLab's post-receive
 // processing does (Git::BranchHooksService, Git::TagHooksService) and written to the outbox.
 import { buildPushEvent, enqueueEvent, PUSH_COMMITS_LIMIT, pushSubject, type PushedCommit, type PushEventInput } from "@quarry/bus";
+import { BRANCH_REF_PREFIX, TAG_REF_PREFIX } from "@quarry/gitlab";
 import type { PushContext__Output as PushContext } from "@quarry/proto/types/repo/v1/PushContext";
 import type { RepoDeps } from "../deps.ts";
 import { logCommits } from "../git/commits.ts";
@@ -8,9 +9,6 @@ import { git, resolveCommit } from "../git/git.ts";
 import { isNullSha, type RefCommand } from "../git/pkt-line.ts";
 import type { BranchProtection } from "../protection/protection.ts";
 import { protectIfNewDefaultBranch } from "../protection/protection.ts";
-
-const HEADS = "refs/heads/";
-const TAGS = "refs/tags/";
 
 /** "<old> <new> <ref>" lines (what post-receive reads) as updates. */
 export function parseRefUpdates(text: string): RefCommand[] {
@@ -31,12 +29,12 @@ export interface PushEventFacts {
 /** The event input for one applied update of a branch or tag; null for other refs. */
 export async function pushEventInput(gitDir: string, u: RefCommand, f: PushEventFacts): Promise<PushEventInput | null> {
   const base = { context: f.context, before: u.oldSha, after: u.newSha, ref: u.ref };
-  if (u.ref.startsWith(HEADS)) {
-    const branch = u.ref.slice(HEADS.length);
+  if (u.ref.startsWith(BRANCH_REF_PREFIX)) {
+    const branch = u.ref.slice(BRANCH_REF_PREFIX.length);
     const { commits, total } = await branchCommits(gitDir, u, f.wasEmpty || branch === f.context.defaultBranch, f.context.defaultBranch);
     return { ...base, commits: await withChangedPaths(gitDir, commits), totalCommitsCount: total, refProtected: f.protection.isProtected(branch) };
   }
-  if (u.ref.startsWith(TAGS)) {
+  if (u.ref.startsWith(TAG_REF_PREFIX)) {
     if (isNullSha(u.newSha)) return { ...base, commits: [], totalCommitsCount: 0 };
     const sha = await resolveCommit(gitDir, u.newSha);
     const commits = sha ? await logCommits(gitDir, ["--max-count=1", "--end-of-options", sha, "--"]) : [];
@@ -54,7 +52,7 @@ async function branchCommits(gitDir: string, u: RefCommand, isDefault: boolean, 
   if (isNullSha(u.newSha)) return { commits: [], total: 0 };
   let revisions = [u.newSha];
   if (!isNullSha(u.oldSha)) revisions = [u.newSha, `^${u.oldSha}`];
-  else if (!isDefault && (await resolveCommit(gitDir, HEADS + defaultBranch))) revisions = [u.newSha, `^${HEADS}${defaultBranch}`];
+  else if (!isDefault && (await resolveCommit(gitDir, BRANCH_REF_PREFIX + defaultBranch))) revisions = [u.newSha, `^${BRANCH_REF_PREFIX}${defaultBranch}`];
   const [commits, count] = await Promise.all([
     logCommits(gitDir, [`--max-count=${PUSH_COMMITS_LIMIT}`, "--end-of-options", ...revisions, "--"]),
     git(["rev-list", "--count", ...revisions, "--"], { gitDir }),

@@ -1,5 +1,6 @@
 // Reading commits as the API shows them (quarry.repo.v1.Commit): many refs with one
 // `git for-each-ref`, single commits with one `git log -1`.
+import { branchRef } from "@quarry/gitlab";
 import type { Commit__Output as Commit } from "@quarry/proto/types/repo/v1/Commit";
 import { git, GitError } from "./git.ts";
 import { parseTrailers, trailerMaps } from "./trailers.ts";
@@ -99,7 +100,7 @@ export async function readRefCommits(gitDir: string, patterns: readonly string[]
 
 /** The commit of `refs/heads/<name>` exactly (not a ref below it), or null. */
 export async function readBranchCommit(gitDir: string, name: string): Promise<Commit | null> {
-  const ref = `refs/heads/${name}`;
+  const ref = branchRef(name);
   return (await readRefCommits(gitDir, [ref])).get(ref) ?? null;
 }
 
@@ -131,7 +132,7 @@ export async function mergedInto(gitDir: string, target: string, patterns: reado
   if (!target || !patterns.length) return merged;
   try {
     const { stdout } = await git(
-      ["for-each-ref", `--merged=refs/heads/${target}`, "--format=%(objectname)%00%(refname)%00", ...patterns],
+      ["for-each-ref", `--merged=${branchRef(target)}`, "--format=%(objectname)%00%(refname)%00", ...patterns],
       { gitDir },
     );
     const fields = stdout.split("\0");

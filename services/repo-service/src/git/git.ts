@@ -1,3 +1,4 @@
+import { BRANCH_REF_PREFIX } from "@quarry/gitlab";
 import { spawn } from "node:child_process";
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
@@ -128,12 +129,12 @@ export async function pathExists(p: string): Promise<boolean> {
 export async function headBranch(gitDir: string): Promise<string> {
   const { stdout, exitCode } = await git(["symbolic-ref", "-q", "HEAD"], { gitDir, okExitCodes: [1] });
   const ref = stdout.trim();
-  return exitCode === 0 && ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : "";
+  return exitCode === 0 && ref.startsWith(BRANCH_REF_PREFIX) ? ref.slice(BRANCH_REF_PREFIX.length) : "";
 }
 
 /** Full names of the branches (refs/heads/…). */
 export async function branchRefs(gitDir: string): Promise<string[]> {
-  const { stdout } = await git(["for-each-ref", "--format=%(refname)", "refs/heads/"], { gitDir });
+  const { stdout } = await git(["for-each-ref", "--format=%(refname)", BRANCH_REF_PREFIX], { gitDir });
   return stdout.split("\n").filter(Boolean);
 }
 
@@ -177,7 +178,7 @@ export async function readBranchHeads(gitDir: string, o: { names?: boolean } = {
   if (await pathExists(path.join(gitDir, "reftable"))) {
     const [head, { stdout }] = await Promise.all([
       headBranch(gitDir),
-      git(["for-each-ref", "--format=%(objectname) %(refname)", "refs/heads/"], { gitDir }),
+      git(["for-each-ref", "--format=%(objectname) %(refname)", BRANCH_REF_PREFIX], { gitDir }),
     ]);
     for (const line of stdout.split("\n")) {
       const [sha, ref] = line.split(" ");
@@ -186,12 +187,12 @@ export async function readBranchHeads(gitDir: string, o: { names?: boolean } = {
     return { head, heads };
   }
   const headFile = (await readFile(path.join(gitDir, "HEAD"), "utf8")).trim();
-  const head = headFile.startsWith("ref: refs/heads/") ? headFile.slice("ref: refs/heads/".length) : "";
+  const head = headFile.startsWith(`ref: ${BRANCH_REF_PREFIX}`) ? headFile.slice(`ref: ${BRANCH_REF_PREFIX}`.length) : "";
   try {
     for (const line of (await readFile(path.join(gitDir, "packed-refs"), "utf8")).split("\n")) {
       // "<sha> refs/heads/<name>"; comments start with '#', peeled tags with '^'.
       const [sha, ref] = line.split(" ");
-      if (sha && ref?.startsWith("refs/heads/")) heads.set(ref, sha);
+      if (sha && ref?.startsWith(BRANCH_REF_PREFIX)) heads.set(ref, sha);
     }
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;

@@ -1,6 +1,7 @@
+import { AccessLevel } from "@quarry/gitlab";
 import { status } from "@quarry/grpc";
 import { describe, expect, it } from "vitest";
-import { AccessLevel, BranchProtection, matchesRule, type ProtectionRule } from "./protection.ts";
+import { BranchProtection, matchesRule, type ProtectionRule } from "./protection.ts";
 
 const rule = (name: string, push: number[], o: Partial<ProtectionRule> = {}): ProtectionRule => ({
   name,

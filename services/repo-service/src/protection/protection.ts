@@ -1,14 +1,12 @@
 // Protected-branch rules (GitLab's ProtectedBranch + *_access_levels): loaded once per request
 // and asked "is this branch protected, and may this access level push / merge / force-push?".
 // Every ref-changing RPC asks here, so API writes and git pushes obey the same rules.
+import { AccessLevel, branchRef } from "@quarry/gitlab";
 import { forbidden } from "@quarry/grpc";
 import type { ProtectedBranch__Output as ProtectedBranchMessage } from "@quarry/proto/types/repo/v1/ProtectedBranch";
 import { compileWildcard } from "@quarry/safe-regex";
 import type { RepoDeps } from "../deps.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-
-/** GitLab's Gitlab::Access levels that protected-branch rules use. */
-export const AccessLevel = { NO_ACCESS: 0, DEVELOPER: 30, MAINTAINER: 40, ADMIN: 60 } as const;
 
 /** The levels a rule may name. */
 export const RULE_LEVELS: readonly number[] = [AccessLevel.NO_ACCESS, AccessLevel.DEVELOPER, AccessLevel.MAINTAINER, AccessLevel.ADMIN];
@@ -139,7 +137,7 @@ export async function protectIfNewDefaultBranch(
   context: { projectId: number; defaultBranch: string },
   change: { ref: string; before: string },
 ): Promise<void> {
-  if (!/^0+$/.test(change.before) || change.ref !== `refs/heads/${context.defaultBranch}`) return;
+  if (!/^0+$/.test(change.before) || change.ref !== branchRef(context.defaultBranch)) return;
   await protectDefaultBranch(tx, setting, context.projectId, context.defaultBranch);
 }
 

@@ -1,5 +1,6 @@
+import { AccessLevel } from "@quarry/gitlab";
 import { describe, expect, it } from "vitest";
-import { AccessLevel, BranchProtection, type ProtectionRule } from "./protection.ts";
+import { BranchProtection, type ProtectionRule } from "./protection.ts";
 import { checkPush, PushMessages, type PushFacts } from "./push-rules.ts";
 
 const ZERO = "0".repeat(40);

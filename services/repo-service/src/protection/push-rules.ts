@@ -1,8 +1,9 @@
 // GitLab's checks of a git push (Gitlab::Checks::BranchCheck, TagCheck), decided from the
 // ref-update commands before receive-pack runs. What needs the pushed objects — whether an
 // update of a protected branch is a force push — is left to the pre-receive hook (hooks.ts).
+import { AccessLevel, BRANCH_REF_PREFIX, TAG_REF_PREFIX } from "@quarry/gitlab";
 import { isNullSha, type RefCommand } from "../git/pkt-line.ts";
-import { AccessLevel, type BranchProtection } from "./protection.ts";
+import type { BranchProtection } from "./protection.ts";
 
 export const PushMessages = {
   pushCode: "You are not allowed to push code to this project.",
@@ -38,15 +39,12 @@ export interface PushVerdict {
   fastForwardOnly: string[];
 }
 
-const HEADS = "refs/heads/";
-const TAGS = "refs/tags/";
-
 /** Checks every command; the first refusal wins, as GitLab stops at the first failing change. */
 export function checkPush(commands: readonly RefCommand[], facts: PushFacts): PushVerdict {
   const fastForwardOnly: string[] = [];
   let denied = "";
   for (const c of commands) {
-    const refusal = c.ref.startsWith(HEADS) ? checkBranch(c, facts, fastForwardOnly) : c.ref.startsWith(TAGS) ? checkTag(c, facts) : "";
+    const refusal = c.ref.startsWith(BRANCH_REF_PREFIX) ? checkBranch(c, facts, fastForwardOnly) : c.ref.startsWith(TAG_REF_PREFIX) ? checkTag(c, facts) : "";
     if (refusal && !denied) denied = refusal;
   }
   if (!denied && commands.length && facts.accessLevel < AccessLevel.DEVELOPER) denied = PushMessages.pushCode;
@@ -54,7 +52,7 @@ export function checkPush(commands: readonly RefCommand[], facts: PushFacts): Pu
 }
 
 function checkBranch(c: RefCommand, f: PushFacts, fastForwardOnly: string[]): string {
-  const branch = c.ref.slice(HEADS.length);
+  const branch = c.ref.slice(BRANCH_REF_PREFIX.length);
   const deletion = isNullSha(c.newSha);
   const creation = isNullSha(c.oldSha);
   if (deletion && branch === f.defaultBranch) return PushMessages.deleteDefaultBranch;
@@ -72,7 +70,7 @@ function checkBranch(c: RefCommand, f: PushFacts, fastForwardOnly: string[]): st
 }
 
 function checkTag(c: RefCommand, f: PushFacts): string {
-  const tag = c.ref.slice(TAGS.length);
+  const tag = c.ref.slice(TAG_REF_PREFIX.length);
   if (isNullSha(c.oldSha) && !isNullSha(c.newSha) && tag === f.defaultBranch) return PushMessages.defaultBranchTag;
   return "";
 }

@@ -1,4 +1,5 @@
 // Helpers shared by the branch RPCs.
+import { BRANCH_REF_PREFIX } from "@quarry/gitlab";
 import { badRequest, paramError } from "@quarry/grpc";
 import type { Branch__Output as Branch } from "@quarry/proto/types/repo/v1/Branch";
 import type { PushContext__Output as PushContext } from "@quarry/proto/types/repo/v1/PushContext";
@@ -7,15 +8,13 @@ import { mergedInto, type Commit } from "../git/commits.ts";
 import { git, headBranch, isPlausibleBranchName, readRefFile } from "../git/git.ts";
 import type { BranchProtection } from "../protection/protection.ts";
 
-export const HEADS = "refs/heads/";
-
 /**
  * The sha `refs/heads/<name>` points at ("" when there is no such branch), without revision syntax:
  * read from the ref files (no process) unless only git can tell.
  */
 export async function branchHead(gitDir: string, name: string): Promise<string> {
   if (!isPlausibleBranchName(name)) return "";
-  const ref = HEADS + name;
+  const ref = BRANCH_REF_PREFIX + name;
   const read = await readRefFile(gitDir, ref);
   if (read !== undefined) return read;
   const { stdout } = await git(["for-each-ref", "--format=%(objectname)%00%(refname)", ref], { gitDir });
@@ -40,13 +39,13 @@ export async function defaultBranchOf(gitDir: string, requested: string): Promis
 export async function mergedBranches(gitDir: string, defaultBranch: string, names: readonly string[] | "all"): Promise<Map<string, string>> {
   const merged = new Map<string, string>();
   if (!isPlausibleBranchName(defaultBranch)) return merged;
-  const defaultRef = HEADS + defaultBranch;
-  const patterns = names === "all" ? [HEADS] : [...names.map((n) => HEADS + n), defaultRef];
+  const defaultRef = BRANCH_REF_PREFIX + defaultBranch;
+  const patterns = names === "all" ? [BRANCH_REF_PREFIX] : [...names.map((n) => BRANCH_REF_PREFIX + n), defaultRef];
   const reachable = await mergedInto(gitDir, defaultBranch, names === "all" || names.length ? patterns : []);
   const defaultHead = reachable.get(defaultRef);
   if (!defaultHead) return merged;
   for (const [ref, sha] of reachable) {
-    if (ref.startsWith(HEADS) && sha !== defaultHead) merged.set(ref.slice(HEADS.length), sha);
+    if (ref.startsWith(BRANCH_REF_PREFIX) && sha !== defaultHead) merged.set(ref.slice(BRANCH_REF_PREFIX.length), sha);
   }
   return merged;
 }
@@ -84,7 +83,7 @@ export async function mergedHeads(
     else if (known) merged.set(name, sha);
   }
   if (!misses.length) return merged;
-  const { stdout } = await git(["for-each-ref", `--merged=${defaultSha}`, "--format=%(objectname)", ...misses.map((n) => HEADS + n)], { gitDir });
+  const { stdout } = await git(["for-each-ref", `--merged=${defaultSha}`, "--format=%(objectname)", ...misses.map((n) => BRANCH_REF_PREFIX + n)], { gitDir });
   const reachable = new Set(stdout.split("\n").filter(Boolean));
   const now = await reread();
   for (const name of misses) {

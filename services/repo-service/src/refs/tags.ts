@@ -1,12 +1,11 @@
 // Helpers shared by the tag RPCs: reading tags (with their commits) in one `git for-each-ref`,
 // GitLab's orderings, and tag-name validation.
+import { BRANCH_REF_PREFIX, TAG_REF_PREFIX } from "@quarry/gitlab";
 import { failedPrecondition } from "@quarry/grpc";
 import type { Tag__Output as Tag } from "@quarry/proto/types/repo/v1/Tag";
 import { compareNames } from "./branches.ts";
 import { isoDate, records, REF_FIELDS, toCommit } from "../git/commits.ts";
 import { git, isPlausibleBranchName } from "../git/git.ts";
-
-export const TAGS = "refs/tags/";
 
 /** A tag as read from the repository, with what sorting and signatures need. */
 export interface TagRecord {
@@ -36,7 +35,7 @@ function toTagRecord(f: string[]): TagRecord {
   const peeled = f.slice(WIDTH, 2 * WIDTH);
   const [taggerDate = "", creatorDate = "0", signature = ""] = f.slice(2 * WIDTH);
   const [target = "", ref = "", type = ""] = own;
-  const name = ref.slice(TAGS.length);
+  const name = ref.slice(TAG_REF_PREFIX.length);
   if (type !== "tag") {
     const commit = type === "commit" ? toCommit(own) : null;
     return { tag: { name, annotated: false, message: "", target, createdAt: "", commit }, creatorDate: Number(creatorDate), signature: "" };
@@ -52,17 +51,17 @@ function toTagRecord(f: string[]): TagRecord {
 }
 
 /** Every tag under `refs/tags/` (full ref patterns narrow it), in ref-name order, with one `git for-each-ref`. */
-export async function readTags(gitDir: string, patterns: readonly string[] = [TAGS]): Promise<TagRecord[]> {
+export async function readTags(gitDir: string, patterns: readonly string[] = [TAG_REF_PREFIX]): Promise<TagRecord[]> {
   const { stdout } = await git(["for-each-ref", TAG_FORMAT, ...patterns], { gitDir });
   return records(stdout, TAG_FIELDS.length)
-    .filter((r) => r[1]!.startsWith(TAGS))
+    .filter((r) => r[1]!.startsWith(TAG_REF_PREFIX))
     .map(toTagRecord);
 }
 
 /** The tag named exactly `name`, or null. */
 export async function readTag(gitDir: string, name: string): Promise<TagRecord | null> {
   if (!isPlausibleBranchName(name)) return null;
-  const found = await readTags(gitDir, [TAGS + name]);
+  const found = await readTags(gitDir, [TAG_REF_PREFIX + name]);
   return found.find((t) => t.tag.name === name) ?? null;
 }
 
@@ -121,7 +120,7 @@ export const tagCreationFailed = (message: string) => failedPrecondition(message
  * Names readTag would not look up ("@") are refused too, so every created tag can be read.
  */
 export async function isValidTagName(name: string): Promise<boolean> {
-  if (!isPlausibleBranchName(name) || ["refs/heads/", "refs/tags/", "refs/remotes/"].some((p) => name.startsWith(p))) return false;
-  const { exitCode } = await git(["check-ref-format", TAGS + name], { cwd: "/", okExitCodes: [1] });
+  if (!isPlausibleBranchName(name) || [BRANCH_REF_PREFIX, TAG_REF_PREFIX, "refs/remotes/"].some((p) => name.startsWith(p))) return false;
+  const { exitCode } = await git(["check-ref-format", TAG_REF_PREFIX + name], { cwd: "/", okExitCodes: [1] });
   return exitCode === 0;
 }

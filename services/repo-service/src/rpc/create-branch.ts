@@ -1,9 +1,10 @@
+import { BRANCH_REF_PREFIX } from "@quarry/gitlab";
 import { badRequest, notFound, paramError } from "@quarry/grpc";
 import type { Branch__Output as Branch } from "@quarry/proto/types/repo/v1/Branch";
 import type { CreateBranchRequest__Output } from "@quarry/proto/types/repo/v1/CreateBranchRequest";
 import type { PushContext__Output as PushContext } from "@quarry/proto/types/repo/v1/PushContext";
 import type { RepoDeps } from "../deps.ts";
-import { branchHead, defaultBranchOf, HEADS, mergedBranches, requireContext, toBranch } from "../refs/branches.ts";
+import { branchHead, defaultBranchOf, mergedBranches, requireContext, toBranch } from "../refs/branches.ts";
 import { actingUser, assertCanWrite, commitObject, publishWritten, resolveWriteTarget } from "../writes/commit-writer.ts";
 import { readCommit } from "../git/commits.ts";
 import { hasBranches, headBranch, isRepository, isValidBranchName, NULL_SHA, resolveCommit } from "../git/git.ts";
@@ -43,7 +44,7 @@ export const createBranch =
     if (!sha) throw badRequest(`Invalid reference name: ${req.ref}`);
     const [commit, protection] = await Promise.all([readCommit(dir, sha), BranchProtection.load(deps, context.projectId)]);
 
-    const ref = HEADS + req.name;
+    const ref = BRANCH_REF_PREFIX + req.name;
     try {
       await changeRefWithEvent(
         deps,
@@ -67,7 +68,7 @@ export const createBranch =
 
 /** Whether `ref` names `branch` (its short or full name, or HEAD pointing at it). */
 async function namesBranch(dir: string, ref: string, branch: string): Promise<boolean> {
-  if (ref === branch || ref === HEADS + branch) return true;
+  if (ref === branch || ref === BRANCH_REF_PREFIX + branch) return true;
   return ref === "HEAD" && (await headBranch(dir)) === branch;
 }
 

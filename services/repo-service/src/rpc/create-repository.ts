@@ -1,3 +1,4 @@
+import { branchRef } from "@quarry/gitlab";
 import { rm } from "node:fs/promises";
 import { isUniqueViolation } from "@quarry/database";
 import { conflict, paramError } from "@quarry/grpc";
@@ -46,7 +47,7 @@ export const createRepository =
             if (await pathExists(dir)) throw conflict("There is already a repository with that name on disk");
             createdDir = true;
             await git(["init", "--bare", "--quiet", dir]);
-            await git(["symbolic-ref", "HEAD", `refs/heads/${branch}`], { gitDir: dir });
+            await git(["symbolic-ref", "HEAD", branchRef(branch)], { gitDir: dir });
             const headCommitId = author ? await commitReadme(dir, branch, author, req.projectName, req.projectDescription) : "";
             if (headCommitId) await protectDefaultBranch(tx, deps.defaultBranchProtection, projectId, branch);
             return { headCommitId };
@@ -107,7 +108,7 @@ async function commitReadme(
     GIT_COMMITTER_EMAIL: author.email,
   };
   const commit = (await git(["commit-tree", "--no-gpg-sign", "-m", "Initial commit", tree], { gitDir, env })).stdout.trim();
-  await git(["update-ref", `refs/heads/${branch}`, commit, NULL_SHA], { gitDir });
+  await git(["update-ref", branchRef(branch), commit, NULL_SHA], { gitDir });
   return commit;
 }
 

@@ -1,3 +1,4 @@
+import { TAG_REF_PREFIX } from "@quarry/gitlab";
 import { notFound } from "@quarry/grpc";
 import type { CreateTagRequest__Output } from "@quarry/proto/types/repo/v1/CreateTagRequest";
 import type { PushContext__Output as PushContext } from "@quarry/proto/types/repo/v1/PushContext";
@@ -7,7 +8,7 @@ import { requireContext } from "../refs/branches.ts";
 import { readCommit } from "../git/commits.ts";
 import { git, isRepository, NULL_SHA, resolveCommit } from "../git/git.ts";
 import { changeRefWithEvent, RefUpdateError } from "../events/ref-change.ts";
-import { isValidTagName, readTag, TAGS, tagCreationFailed } from "../refs/tags.ts";
+import { isValidTagName, readTag, tagCreationFailed } from "../refs/tags.ts";
 import { repositoryPath } from "../validate.ts";
 
 /**
@@ -35,7 +36,7 @@ export const createTag =
       await changeRefWithEvent(
         deps,
         dir,
-        { ref: TAGS + req.name, oldSha: NULL_SHA, newSha: target },
+        { ref: TAG_REF_PREFIX + req.name, oldSha: NULL_SHA, newSha: target },
         { context, checkoutSha: sha, commits: [{ commit }], message: message || null, refProtected: false }, // no protected tags yet
       );
     } catch (err) {

@@ -1,9 +1,10 @@
+import { BRANCH_REF_PREFIX } from "@quarry/gitlab";
 import { failedPrecondition, notFound, paramError } from "@quarry/grpc";
 import type { DeleteBranchRequest__Output } from "@quarry/proto/types/repo/v1/DeleteBranchRequest";
 import type { DeleteBranchResponse } from "@quarry/proto/types/repo/v1/DeleteBranchResponse";
 import type { PushContext__Output as PushContext } from "@quarry/proto/types/repo/v1/PushContext";
 import type { RepoDeps } from "../deps.ts";
-import { branchHead, HEADS, requireContext } from "../refs/branches.ts";
+import { branchHead, requireContext } from "../refs/branches.ts";
 import { headBranch, isRepository, NULL_SHA } from "../git/git.ts";
 import { changeRefWithEvent, RefUpdateError } from "../events/ref-change.ts";
 import { BranchProtection } from "../protection/protection.ts";
@@ -53,7 +54,7 @@ export function deleteBranchRef(deps: RepoDeps, dir: string, name: string, sha: 
   return changeRefWithEvent(
     deps,
     dir,
-    { ref: HEADS + name, oldSha: sha, newSha: NULL_SHA },
+    { ref: BRANCH_REF_PREFIX + name, oldSha: sha, newSha: NULL_SHA },
     { context, checkoutSha: null, commits: [], refProtected: false },
   );
 }

@@ -1,3 +1,4 @@
+import { TAG_REF_PREFIX } from "@quarry/gitlab";
 import { notFound, paramError } from "@quarry/grpc";
 import type { DeleteTagRequest__Output } from "@quarry/proto/types/repo/v1/DeleteTagRequest";
 import type { DeleteTagResponse } from "@quarry/proto/types/repo/v1/DeleteTagResponse";
@@ -5,7 +6,7 @@ import type { RepoDeps } from "../deps.ts";
 import { requireContext } from "../refs/branches.ts";
 import { isRepository, NULL_SHA } from "../git/git.ts";
 import { changeRefWithEvent, RefUpdateError } from "../events/ref-change.ts";
-import { readTag, TAGS } from "../refs/tags.ts";
+import { readTag } from "../refs/tags.ts";
 import { repositoryPath } from "../validate.ts";
 
 /** Attempts when the tag moves between reading it and the compare-and-swap. */
@@ -29,7 +30,7 @@ export const deleteTag =
         await changeRefWithEvent(
           deps,
           dir,
-          { ref: TAGS + req.name, oldSha: found.tag.target, newSha: NULL_SHA },
+          { ref: TAG_REF_PREFIX + req.name, oldSha: found.tag.target, newSha: NULL_SHA },
           { context, checkoutSha: null, commits: [], refProtected: false }, // no protected tags yet
         );
         return {};

@@ -1,9 +1,10 @@
 import { pagination } from "@quarry/database";
+import { BRANCH_REF_PREFIX } from "@quarry/gitlab";
 import { notFound } from "@quarry/grpc";
 import type { ListBranchesRequest__Output } from "@quarry/proto/types/repo/v1/ListBranchesRequest";
 import type { ListBranchesResponse__Output as ListBranchesResponse } from "@quarry/proto/types/repo/v1/ListBranchesResponse";
 import type { RepoDeps } from "../deps.ts";
-import { compareNames, HEADS, mergedHeads, nameFilter, toBranch } from "../refs/branches.ts";
+import { compareNames, mergedHeads, nameFilter, toBranch } from "../refs/branches.ts";
 import type { Commit } from "../git/commits.ts";
 import { parseCommitObject, toApiCommit } from "../git/commit-objects.ts";
 import { isRepository, readBranchHeads } from "../git/git.ts";
@@ -23,18 +24,18 @@ export const listBranches =
     const filter = nameFilter(req.search, req.regex);
     if (!(await isRepository(dir))) throw notFound("Repository");
     const { head, heads } = await readBranchHeads(dir);
-    const names = filter([...heads.keys()].map((ref) => ref.slice(HEADS.length)).sort(compareNames));
+    const names = filter([...heads.keys()].map((ref) => ref.slice(BRANCH_REF_PREFIX.length)).sort(compareNames));
     const { offset, limit } = pagination(req.page, req.perPage);
     const page = names.slice(offset, offset + limit);
     const defaultBranch = req.defaultBranch || head;
-    const pageHeads = new Map(page.map((n) => [n, heads.get(HEADS + n)!]));
+    const pageHeads = new Map(page.map((n) => [n, heads.get(BRANCH_REF_PREFIX + n)!]));
     const reread = async () => {
       const now = (await readBranchHeads(dir)).heads;
-      return new Map(page.map((n) => [n, now.get(HEADS + n) ?? ""]));
+      return new Map(page.map((n) => [n, now.get(BRANCH_REF_PREFIX + n) ?? ""]));
     };
     const [commits, merged, protection] = await Promise.all([
       readHeadCommits(deps, dir, pageHeads),
-      mergedHeads(dir, heads.get(HEADS + defaultBranch) ?? "", pageHeads, reread),
+      mergedHeads(dir, heads.get(BRANCH_REF_PREFIX + defaultBranch) ?? "", pageHeads, reread),
       BranchProtection.load(deps, req.projectId),
     ]);
     return {

@@ -1,4 +1,5 @@
 import { pagination } from "@quarry/database";
+import { BRANCH_REF_PREFIX, TAG_REF_PREFIX } from "@quarry/gitlab";
 import type { ListCommitRefsRequest__Output as ListCommitRefsRequest } from "@quarry/proto/types/repo/v1/ListCommitRefsRequest";
 import type { ListCommitRefsResponse__Output as ListCommitRefsResponse } from "@quarry/proto/types/repo/v1/ListCommitRefsResponse";
 import type { RepoDeps } from "../deps.ts";
@@ -6,7 +7,7 @@ import type { RepoDeps } from "../deps.ts";
 import { requireCommit } from "../git/commit-objects.ts";
 import { git } from "../git/git.ts";
 
-const PREFIXES = { branch: "refs/heads/", tag: "refs/tags/" } as const;
+const PREFIXES = { branch: BRANCH_REF_PREFIX, tag: TAG_REF_PREFIX } as const;
 
 /**
  * Branches, then tags, whose history contains the commit (sorted by name), one page. Like GitLab

@@ -1,5 +1,5 @@
 import { pagination } from "@quarry/database";
-import { notFound, ServiceError, status } from "@quarry/grpc";
+import { notFound } from "@quarry/grpc";
 import type { Contributor__Output as Contributor } from "@quarry/proto/types/repo/v1/Contributor";
 import type { ListContributorsRequest__Output } from "@quarry/proto/types/repo/v1/ListContributorsRequest";
 import type { ListContributorsResponse__Output as ListContributorsResponse } from "@quarry/proto/types/repo/v1/ListContributorsResponse";
@@ -38,7 +38,7 @@ export const listContributors =
     const dir = repositoryPath(deps.storageRoot, req.diskPath);
     if (!(await isRepository(dir))) throw notFound("Repository");
     const sha = await resolveCommitOid(deps.catFile, dir, req.ref);
-    if (!sha) throw new ServiceError(status.NOT_FOUND, { message: "404 Not Found" });
+    if (!sha) throw notFound();
     const { stdout } = await git(["log", "--no-merges", `--max-count=${CONTRIBUTOR_COMMITS}`, "--format=%an%x00%ae%x00", sha, "--"], { gitDir: dir });
     const byEmail = new Map<string, Contributor>();
     const fields = stdout.split("\0");

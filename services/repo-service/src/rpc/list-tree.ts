@@ -1,5 +1,5 @@
 import { pagination } from "@quarry/database";
-import { notFound, paramError, ServiceError, status } from "@quarry/grpc";
+import { notFound, paramError } from "@quarry/grpc";
 import type { ListTreeRequest__Output } from "@quarry/proto/types/repo/v1/ListTreeRequest";
 import type { ListTreeResponse__Output as ListTreeResponse } from "@quarry/proto/types/repo/v1/ListTreeResponse";
 import type { RepoDeps } from "../deps.ts";
@@ -8,7 +8,7 @@ import { readTreeEntries, resolveCommitOid, treesFirst, type TreeEntry } from ".
 import { repositoryPath } from "../validate.ts";
 
 /** GitLab's answer for a path that is not in the tree (Gitaly's "invalid revision or path"). */
-const invalidPath = () => new ServiceError(status.NOT_FOUND, { message: "404 invalid revision or path Not Found" });
+const invalidPath = () => notFound("invalid revision or path");
 
 /**
  * A path inside the tree without surrounding slashes ("" for the root, also for "." and "/"), or

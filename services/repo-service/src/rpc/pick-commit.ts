@@ -1,11 +1,12 @@
 // Cherry-pick and revert without a work tree: a three-way merge of trees with
 // `git merge-tree --write-tree`, then one commit on the branch (compare-and-swap + push event).
+import { BRANCH_REF_PREFIX } from "@quarry/gitlab";
 import { notFound, paramError, ServiceError, status } from "@quarry/grpc";
 import type { PickCommitRequest__Output } from "@quarry/proto/types/repo/v1/PickCommitRequest";
 import type { PickCommitResponse } from "@quarry/proto/types/repo/v1/PickCommitResponse";
 import type { PushContext__Output as PushContext } from "@quarry/proto/types/repo/v1/PushContext";
 import type { RepoDeps } from "../deps.ts";
-import { branchHead, HEADS, requireContext } from "../refs/branches.ts";
+import { branchHead, requireContext } from "../refs/branches.ts";
 import { readCommit, type Commit } from "../git/commits.ts";
 import { actingUser, assertCanWrite, commitTree, publishCommit, treeOf, type Signature } from "../writes/commit-writer.ts";
 import { git, isRepository, resolveCommit } from "../git/git.ts";
@@ -97,7 +98,7 @@ const pickCommit =
       author: step.author(commit, context),
       committer: actingUser(context),
     });
-    const target = { branch: req.branch, ref: HEADS + req.branch, oldSha: head, baseSha: head, rewrite: false };
+    const target = { branch: req.branch, ref: BRANCH_REF_PREFIX + req.branch, oldSha: head, baseSha: head, rewrite: false };
     return { commit: (await publishCommit(deps, dir, target, created, context, refProtected)).commit };
   };
 

@@ -1,9 +1,10 @@
 import { isUniqueViolation } from "@quarry/database";
+import { AccessLevel } from "@quarry/gitlab";
 import { conflict, paramError } from "@quarry/grpc";
 import type { ProtectBranchRequest__Output } from "@quarry/proto/types/repo/v1/ProtectBranchRequest";
 import type { ProtectedBranch__Output as ProtectedBranch } from "@quarry/proto/types/repo/v1/ProtectedBranch";
 import type { RepoDeps } from "../deps.ts";
-import { AccessLevel, RULE_LEVELS, toProtectedBranchMessage, type AccessKind } from "../protection/protection.ts";
+import { RULE_LEVELS, toProtectedBranchMessage, type AccessKind } from "../protection/protection.ts";
 import { validateProjectId } from "../validate.ts";
 
 /** An access level from a request: one of GitLab's rule levels, `fallback` when unset. */

@@ -1,3 +1,4 @@
+import { BRANCH_REF_PREFIX, branchRef } from "@quarry/gitlab";
 import { notFound } from "@quarry/grpc";
 import type { SetDefaultBranchRequest__Output } from "@quarry/proto/types/repo/v1/SetDefaultBranchRequest";
 import type { SetDefaultBranchResponse } from "@quarry/proto/types/repo/v1/SetDefaultBranchResponse";
@@ -15,11 +16,11 @@ export const setDefaultBranch =
     const dir = repositoryPath(deps.storageRoot, req.diskPath);
     const branch = await validateBranchName(req.branch);
     if (!(await isRepository(dir))) throw notFound("Repository");
-    if (req.mustExist && !(await resolveCommit(dir, `refs/heads/${branch}`))) {
-      const { stdout } = await git(["for-each-ref", "--count=1", "--format=%(refname)", "refs/heads/"], { gitDir: dir });
+    if (req.mustExist && !(await resolveCommit(dir, branchRef(branch)))) {
+      const { stdout } = await git(["for-each-ref", "--count=1", "--format=%(refname)", BRANCH_REF_PREFIX], { gitDir: dir });
       if (stdout.trim()) throw notFound("Branch");
     }
-    await git(["symbolic-ref", "HEAD", `refs/heads/${branch}`], { gitDir: dir });
+    await git(["symbolic-ref", "HEAD", branchRef(branch)], { gitDir: dir });
     await deps.prisma.repository.updateMany({ where: { diskPath: req.diskPath }, data: { defaultBranch: branch } });
     return {};
   };

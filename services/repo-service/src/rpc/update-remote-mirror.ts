@@ -3,6 +3,7 @@
 // what no longer exists locally. Credentials reach git only through its environment (an
 // Authorization header in GIT_CONFIG_*, an SSH key in a 0600 temporary file), never through a
 // command line or a URL; http(s) connections are pinned to the addresses the caller checked.
+import { BRANCH_REF_PREFIX, branchRef, TAG_REF_PREFIX } from "@quarry/gitlab";
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { isIP } from "node:net";
@@ -42,7 +43,7 @@ function parseRefs(stdout: string): Ref[] {
   const refs: Ref[] = [];
   for (const line of stdout.split("\n")) {
     const [sha, name] = line.split(/\s+/);
-    if (sha && name && (name.startsWith("refs/heads/") || name.startsWith("refs/tags/")) && !name.endsWith("^{}")) refs.push({ name, sha });
+    if (sha && name && (name.startsWith(BRANCH_REF_PREFIX) || name.startsWith(TAG_REF_PREFIX)) && !name.endsWith("^{}")) refs.push({ name, sha });
   }
   return refs;
 }
@@ -148,13 +149,13 @@ export const updateRemoteMirror =
 
       const [remoteOut, localOut, defaultBranch] = await Promise.all([
         run(["ls-remote", "--refs", "--heads", "--tags", "--", remoteUrl]),
-        git(["for-each-ref", "--format=%(objectname) %(refname)", "refs/heads/", "refs/tags/"], { gitDir: dir }),
+        git(["for-each-ref", "--format=%(objectname) %(refname)", BRANCH_REF_PREFIX, TAG_REF_PREFIX], { gitDir: dir }),
         headBranch(dir),
       ]);
       const protection = req.onlyProtectedBranches ? await BranchProtection.load(deps, projectId) : null;
       const inScope = (ref: string) => {
-        if (ref.startsWith("refs/tags/")) return true;
-        const name = ref.slice("refs/heads/".length);
+        if (ref.startsWith(TAG_REF_PREFIX)) return true;
+        const name = ref.slice(BRANCH_REF_PREFIX.length);
         if (protection && !protection.isProtected(name)) return false;
         return !regex || regex.test(name);
       };
@@ -177,13 +178,13 @@ export const updateRemoteMirror =
         toUpdate.push(ref);
       }
       // Refs only the remote has were deleted here; an empty repository deletes nothing.
-      const hasDefault = parseRefs(localOut.stdout).some((r) => r.name === `refs/heads/${defaultBranch}`);
+      const hasDefault = parseRefs(localOut.stdout).some((r) => r.name === branchRef(defaultBranch));
       const toDelete = req.keepDivergentRefs || !hasDefault ? [] : [...remote.keys()].sort();
 
       const force = req.keepDivergentRefs ? "" : "+";
       const refspecs = [
         ...toUpdate
-          .sort((a, b) => (a.name === `refs/heads/${defaultBranch}` ? -1 : b.name === `refs/heads/${defaultBranch}` ? 1 : a.name < b.name ? -1 : 1))
+          .sort((a, b) => (a.name === branchRef(defaultBranch) ? -1 : b.name === branchRef(defaultBranch) ? 1 : a.name < b.name ? -1 : 1))
           .map((r) => `${force}${r.sha}:${r.name}`),
         ...toDelete.map((name) => `:${name}`),
       ];

@@ -1,8 +1,9 @@
+import { BRANCH_REF_PREFIX } from "@quarry/gitlab";
 import { badRequest, notFound, paramError } from "@quarry/grpc";
 import type { Commit__Output as Commit } from "@quarry/proto/types/repo/v1/Commit";
 import type { UpdateSubmoduleRequest__Output } from "@quarry/proto/types/repo/v1/UpdateSubmoduleRequest";
 import type { RepoDeps } from "../deps.ts";
-import { branchHead, HEADS, requireContext } from "../refs/branches.ts";
+import { branchHead, requireContext } from "../refs/branches.ts";
 import { actingUser, assertCanWrite, commitTree, publishCommit, writeTree } from "../writes/commit-writer.ts";
 import { branchRefs, git, isRepository } from "../git/git.ts";
 import { repositoryPath } from "../validate.ts";
@@ -47,6 +48,6 @@ export const updateSubmodule =
     const user = actingUser(context);
     const message = req.commitMessage || `Update submodule ${req.submodule} with oid ${req.commitSha}`;
     const sha = await commitTree(dir, { tree, parents: [head], message, author: user, committer: user });
-    const target = { branch: req.branch, ref: HEADS + req.branch, oldSha: head, baseSha: head, rewrite: false };
+    const target = { branch: req.branch, ref: BRANCH_REF_PREFIX + req.branch, oldSha: head, baseSha: head, rewrite: false };
     return (await publishCommit(deps, dir, target, sha, context, refProtected)).commit;
   };

@@ -3,10 +3,11 @@
 // like the commit, written as loose objects without a git process; the branch moves with a
 // compare-and-swap (`git update-ref <ref> <new> <old>`) together with its push event, so two
 // writers racing on one branch never lose a commit, and the loser is told the branch moved.
+import { BRANCH_REF_PREFIX } from "@quarry/gitlab";
 import { badRequest } from "@quarry/grpc";
 import type { PushContext__Output as PushContext } from "@quarry/proto/types/repo/v1/PushContext";
 import type { RepoDeps } from "../deps.ts";
-import { branchHead, HEADS } from "../refs/branches.ts";
+import { branchHead } from "../refs/branches.ts";
 import { parseCommitObject, toApiCommit } from "../git/commit-objects.ts";
 import { readCommit, type Commit } from "../git/commits.ts";
 import { looksBinary } from "../git/files.ts";
@@ -99,7 +100,7 @@ export async function resolveWriteTarget(gitDir: string, o: TargetOptions): Prom
     throw badRequest(`Something went wrong when we tried to create '${branch}' for you: Branch name is invalid`);
   }
   const rewrite = !!head && head !== base && !(await isAncestor(gitDir, head, base));
-  return { branch, ref: HEADS + branch, oldSha: head || NULL_SHA, baseSha: base, rewrite };
+  return { branch, ref: BRANCH_REF_PREFIX + branch, oldSha: head || NULL_SHA, baseSha: base, rewrite };
 }
 
 async function isAncestor(gitDir: string, ancestor: string, descendant: string): Promise<boolean> {

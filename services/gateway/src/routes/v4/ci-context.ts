@@ -1,4 +1,5 @@
 import { status } from "@grpc/grpc-js";
+import { JOB_STATUSES } from "@quarry/gitlab";
 import type { Job__Output as Job } from "@quarry/proto/types/ci/v1/Job";
 import type { Project__Output as Project } from "@quarry/proto/types/identity/v1/Project";
 import type { User__Output as User } from "@quarry/proto/types/identity/v1/User";
@@ -10,22 +11,6 @@ import { bridgeEntity, jobEntity } from "../../entities/job.ts";
 import { pipelineBasic, type CiUrls } from "../../entities/pipeline.ts";
 import type { Urls } from "../../entities/urls.ts";
 
-/** Ci::HasStatus::AVAILABLE_STATUSES: job `scope` and pipeline `status` values. */
-export const CI_STATUSES = [
-  "created",
-  "waiting_for_resource",
-  "preparing",
-  "pending",
-  "running",
-  "success",
-  "failed",
-  "canceling",
-  "canceled",
-  "skipped",
-  "manual",
-  "scheduled",
-] as const;
-
 /**
  * The job lists' `scope`: one status, `scope[]=…` repeated, or a hash of them, as Grape coerces it
  * (a single string is one value, never split at commas).
@@ -33,7 +18,7 @@ export const CI_STATUSES = [
 export const scopeParam = z
   .union([z.string(), z.array(z.string()), z.record(z.string(), z.string())])
   .transform((v) => (typeof v === "string" ? [v] : Array.isArray(v) ? v : Object.values(v)))
-  .pipe(z.array(p.enum(CI_STATUSES)))
+  .pipe(z.array(p.enum(JOB_STATUSES)))
   .optional();
 
 /** URLs of a project's CI pages, on its current path. */

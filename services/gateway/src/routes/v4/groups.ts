@@ -1,3 +1,4 @@
+import { PROJECT_CREATION_LEVELS, SUBGROUP_CREATION_LEVELS, VISIBILITIES } from "@quarry/gitlab";
 import { Router } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { requireUser, scope } from "../../http/auth.ts";
@@ -9,9 +10,9 @@ import { listProjectsRequest, projectListShape } from "./projects.ts";
 import { keysetBounds, keysetShape, writeKeysetHeaders } from "../../http/keyset.ts";
 import { ctx } from "./context.ts";
 
-const visibility = p.enum(["private", "internal", "public"]);
-const creationLevel = p.enum(["noone", "owner", "maintainer", "developer"]);
-const subgroupLevel = p.enum(["owner", "maintainer"]);
+const visibility = p.enum(VISIBILITIES);
+const creationLevel = p.enum(PROJECT_CREATION_LEVELS);
+const subgroupLevel = p.enum(SUBGROUP_CREATION_LEVELS);
 const listShape = {
   ...pageShape,
   search: p.searchTerm("search").optional(),

@@ -1,4 +1,5 @@
 import { buildPushEvent } from "@quarry/bus";
+import { branchRef, tagRef } from "@quarry/gitlab";
 import type { HookInput } from "@quarry/proto/types/hook/v1/HookInput";
 import type { HookOwner } from "@quarry/proto/types/hook/v1/HookOwner";
 import { Router, type Request } from "express";
@@ -216,10 +217,10 @@ export function hooksRouter(deps: GatewayDeps): Router {
       .then((r) => r.commits.map((x) => x.commit!))
       .catch(() => []);
     if (!commits.length) throw new ApiError(422, { message: "Ensure the project has at least one commit." });
-    let ref = `refs/heads/${project.defaultBranch}`;
+    let ref = branchRef(project.defaultBranch);
     if (trigger === "tag_push_events") {
       const tags = await deps.repo.ListTags({ diskPath: project.diskPath, page: 1, perPage: 1 }, c.call).catch(() => ({ tags: [] }));
-      ref = `refs/tags/${tags.tags[0]?.name ?? project.defaultBranch}`;
+      ref = tagRef(tags.tags[0]?.name ?? project.defaultBranch);
     }
     // Newest first, as listed: before is the oldest of them, after (and checkout) the newest.
     return buildPushEvent({

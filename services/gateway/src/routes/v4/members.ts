@@ -1,8 +1,9 @@
+import { MAX_INT32 } from "@quarry/gitlab";
 import { Router, type Request, type Response } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { requireUser, scope } from "../../http/auth.ts";
 import { pageRequest } from "../../http/pagination.ts";
-import { MAX_INT32, p, pageShape, params, z } from "../../http/params.ts";
+import { p, pageShape, params, z } from "../../http/params.ts";
 import { member } from "../../entities/member.ts";
 import { ctx } from "./context.ts";
 

@@ -1,3 +1,4 @@
+import { PIPELINE_STATUSES } from "@quarry/gitlab";
 import { isNotFound } from "@quarry/grpc";
 import type { Pipeline__Output as Pipeline } from "@quarry/proto/types/ci/v1/Pipeline";
 import type { Project__Output as Project } from "@quarry/proto/types/identity/v1/Project";
@@ -9,7 +10,7 @@ import { formHashArray } from "../../http/form.ts";
 import { pageRequest, setPaginationHeaders } from "../../http/pagination.ts";
 import { p, pageShape, params, parseParams, requestParams, z } from "../../http/params.ts";
 import { pipelineEntity, pipelineListItem } from "../../entities/pipeline.ts";
-import { CI_STATUSES, ciUrls, usersById } from "./ci-context.ts";
+import { ciUrls, usersById } from "./ci-context.ts";
 import { ctx } from "./context.ts";
 import { authorizeProject } from "./project-access.ts";
 
@@ -63,7 +64,7 @@ export function pipelinesRouter(deps: GatewayDeps): Router {
     const q = params(req, {
       ...pageShape,
       scope: p.enum(["running", "pending", "finished", "branches", "tags"]).optional(),
-      status: p.enum(CI_STATUSES).optional(),
+      status: p.enum(PIPELINE_STATUSES).optional(),
       ref: p.ref("ref").optional(),
       sha: p.ref("sha").optional(),
       yaml_errors: p.bool().optional(),

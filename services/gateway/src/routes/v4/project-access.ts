@@ -1,4 +1,5 @@
 import type { PushPayloadContext } from "@quarry/bus";
+import { AccessLevel, VISIBILITY_LEVEL } from "@quarry/gitlab";
 import type { Project__Output as Project } from "@quarry/proto/types/identity/v1/Project";
 import type { PushContext } from "@quarry/proto/types/repo/v1/PushContext";
 import type { Request } from "express";
@@ -30,14 +31,9 @@ export async function authorizeProject(deps: GatewayDeps, req: Request, action: 
   return { project: res.project!, accessLevel: res.accessLevel };
 }
 
-const VISIBILITY_LEVEL: Record<string, number> = { private: 0, internal: 10, public: 20 };
-
-/** GitLab's Gitlab::Access::ADMIN: what protected-branch rules see for an instance admin. */
-const ADMIN_LEVEL = 60;
-
 /** The caller's level as protected-branch rules check it: instance admins count as 60. */
 export function ruleLevel(req: Request, accessLevel: number): number {
-  return req.principal?.isAdmin ? Math.max(accessLevel, ADMIN_LEVEL) : accessLevel;
+  return req.principal?.isAdmin ? Math.max(accessLevel, AccessLevel.ADMIN) : accessLevel;
 }
 
 /** The facts a push event needs about the project and the acting user, and the user's level. */

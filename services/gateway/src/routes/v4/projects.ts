@@ -1,3 +1,4 @@
+import { VISIBILITIES } from "@quarry/gitlab";
 import { Router, type Request, type Response } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { requireAdmin, requireUser, scope } from "../../http/auth.ts";
@@ -7,7 +8,7 @@ import { projectFull, projectSimple } from "../../entities/project.ts";
 import { keysetBounds, keysetShape, writeKeysetHeaders } from "../../http/keyset.ts";
 import { ctx } from "./context.ts";
 
-const visibility = p.enum(["private", "internal", "public"]);
+const visibility = p.enum(VISIBILITIES);
 const createShape = {
   name: p.name("name").optional(),
   path: p.name("path").optional(),

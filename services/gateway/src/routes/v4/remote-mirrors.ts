@@ -1,4 +1,5 @@
 import { status } from "@grpc/grpc-js";
+import { RECORD_NOT_FOUND_MESSAGE } from "@quarry/gitlab";
 import { Router, type Request } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { scope } from "../../http/auth.ts";
@@ -34,7 +35,7 @@ export function remoteMirrorsRouter(deps: GatewayDeps): Router {
   /** `mirror_id` is a string to GitLab; anything but an id finds no record. */
   const mirrorId = (req: Request) => {
     const raw = String(req.params.mirror_id);
-    if (!/^\d+$/.test(raw) || impossibleId(raw)) throw new ApiError(404, { message: "404 Not found" });
+    if (!/^\d+$/.test(raw) || impossibleId(raw)) throw new ApiError(404, { message: RECORD_NOT_FOUND_MESSAGE });
     return Number(raw);
   };
   /** Grape's `mutually_exclusive :only_protected_branches, :mirror_branch_regex`, and Rails' blank check. */

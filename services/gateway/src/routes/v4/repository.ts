@@ -1,3 +1,4 @@
+import { notFoundMessage } from "@quarry/gitlab";
 import { callServerStream, status } from "@quarry/grpc";
 import type { GetArchiveResponse__Output as ArchiveChunk } from "@quarry/proto/types/repo/v1/GetArchiveResponse";
 import { Router, type Response } from "express";
@@ -137,7 +138,7 @@ export function repositoryRouter(deps: GatewayDeps): Router {
         return true;
       },
       deps.log,
-      "404 File Not Found",
+      notFoundMessage("File"),
     );
   });
 

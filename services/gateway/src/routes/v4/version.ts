@@ -1,3 +1,4 @@
+import { notFoundMessage } from "@quarry/gitlab";
 import { Router } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { requireUser, scope } from "../../http/auth.ts";
@@ -15,7 +16,7 @@ export function versionRouter(deps: GatewayDeps): Router {
     res.json(metadata(deps.config.version, deps.config.revision));
   });
   r.get("/license", (_req, res) => {
-    res.status(404).json({ message: "404 Not Found" });
+    res.status(404).json({ message: notFoundMessage() });
   });
   return r;
 }

@@ -1,0 +1,6 @@
+export * from "./access.ts";
+export * from "./visibility.ts";
+export * from "./ci-status.ts";
+export * from "./refs.ts";
+export * from "./ids.ts";
+export * from "./messages.ts";
