@@ -52,7 +52,7 @@ const handles = () =>
     .sort();
 
 /** A service definition recording every step (and every undo) in `events`. */
-function recordingService(events: string[], grpcAddress = "127.0.0.1:0"): ServiceDefinition<PrismaClient, { prisma: PrismaClient }> {
+function recordingService(events: string[], grpcAddress = "127.0.0.1:0"): ServiceDefinition<typeof PrismaClient, { prisma: PrismaClient }> {
   const subscription = (name: string): Subscription => ({ unsubscribe: async () => void events.push(`unsubscribe ${name}`) });
   return {
     name: "test-service",

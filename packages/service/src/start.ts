@@ -27,7 +27,10 @@ export interface ServiceContext<C extends PrismaLike> {
   onStop(close: () => Promise<unknown> | unknown): void;
 }
 
-export interface ServiceDefinition<C extends PrismaLike, D> {
+/** A generated `PrismaClient` class; the skeleton hands its handlers an instance (`InstanceType<K>`). */
+export type AnyPrismaClientClass = PrismaClientClass<PrismaLike>;
+
+export interface ServiceDefinition<K extends AnyPrismaClientClass, D> {
   /** e.g. "repo-service": the "listening" log line says it. */
   name: string;
   databaseUrl: string;
@@ -38,13 +41,13 @@ export interface ServiceDefinition<C extends PrismaLike, D> {
   /** The service's `src/generated/migrations.ts`; applied under the migration advisory lock. */
   migrations: Migration[];
   /** The service's generated `PrismaClient` class (`src/generated/prisma/client.ts`). */
-  PrismaClient: PrismaClientClass<C>;
+  PrismaClient: K;
   /** Most pooled connections of the Prisma client (default 10). */
   poolSize?: number;
   /** Work after the migrations and before Prisma (repo-service: storage directory, stale git locks). */
   prepare?(): Promise<void>;
   /** Builds the handlers' dependencies; register what needs closing with `ctx.onStop`. */
-  deps(ctx: ServiceContext<C>): D | Promise<D>;
+  deps(ctx: ServiceContext<InstanceType<K>>): D | Promise<D>;
   /** Adds the service's gRPC services (`server.addService` / `addRawService`) with their handlers. */
   handlers(server: GrpcServer, deps: D): void;
   /** Bus subscriptions and durable consumers; unsubscribed on stop (durables keep their position). */
@@ -79,7 +82,7 @@ export interface RunningService<C extends PrismaLike, D> {
  * relay, subscriptions, the closes registered in `deps()` and last Prisma. A start that fails at
  * any step undoes the steps already done the same way and rethrows.
  */
-export async function startService<C extends PrismaLike, D>(def: ServiceDefinition<C, D>): Promise<RunningService<C, D>> {
+export async function startService<K extends AnyPrismaClientClass, D>(def: ServiceDefinition<K, D>): Promise<RunningService<InstanceType<K>, D>> {
   const { log } = def;
   await applyMigrations(def.databaseUrl, def.migrations, { log: (m) => log.info(m) });
   await def.prepare?.();
@@ -98,7 +101,8 @@ export async function startService<C extends PrismaLike, D>(def: ServiceDefiniti
   };
 
   try {
-    const prisma = createPrisma(def.PrismaClient, def.databaseUrl, def.poolSize);
+    // K is a class whose instances are InstanceType<K>; TypeScript cannot see that through a generic K.
+    const prisma = createPrisma(def.PrismaClient as unknown as PrismaClientClass<InstanceType<K>>, def.databaseUrl, def.poolSize);
     undo.push(() => prisma.$disconnect());
 
     let outbox: OutboxRelay | undefined;
