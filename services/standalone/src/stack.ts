@@ -190,7 +190,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
     const mirror = await startMirrorService({
       databaseUrl: await dbUrl("mirror"),
       grpcAddress: LOOPBACK,
-      repoAddress: repo.address,
+      repoServiceAddress: repo.address,
       deadlineMs,
       encryptionKey,
       allowLocalRequests,
