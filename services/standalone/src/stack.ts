@@ -177,8 +177,8 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
     const hook = await startHookService({
       databaseUrl: await dbUrl("hook"),
       grpcAddress: LOOPBACK,
-      identityAddress: identity.address,
-      repoAddress: repo.address,
+      identityServiceAddress: identity.address,
+      repoServiceAddress: repo.address,
       deadlineMs,
       encryptionKey,
       allowLocalRequests,
