@@ -1,4 +1,4 @@
-import type { PrismaClient, Tx } from "../db.ts";
+import type { PrismaClient, Tx } from "../deps.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { AccessLevel } from "./levels.ts";
 

@@ -1,6 +1,6 @@
 import { forbidden, paramError } from "@quarry/grpc";
 import type { MemberSource__Output } from "@quarry/proto/types/identity/v1/MemberSource";
-import type { Tx, PrismaClient } from "../db.ts";
+import type { Tx, PrismaClient } from "../deps.ts";
 import type { ActorInfo } from "./access.ts";
 import { AccessLevel, VALID_MEMBER_LEVELS } from "./levels.ts";
 import { visibleGroup, visibleProject } from "./lookup.ts";
