@@ -20,7 +20,7 @@ export interface ServiceContext<C extends PrismaLike> {
    */
   outbox(): OutboxRelay;
   /**
-   * Registers the close of something `deps()` created (a gRPC client, a process pool). Closes run
+   * Registers, during `deps()`, the close of something it created (a gRPC client, a process pool). Closes run
    * in reverse registration order, after the server has stopped and before Prisma disconnects,
    * on `stop()` and when the start fails half-way.
    */
@@ -128,10 +128,8 @@ export async function startService<K extends AnyPrismaClientClass, D>(def: Servi
       undo.push(() => relay.stop());
     }
 
-    const workers = (await def.workers?.(deps)) ?? [];
-    undo.push(async () => {
-      for (const w of [...workers].reverse()) await w.stop();
-    });
+    // One step each: a worker whose stop fails does not keep the others running.
+    for (const worker of (await def.workers?.(deps)) ?? []) undo.push(() => worker.stop());
 
     // Last in, so first out: stop() first stops taking calls and lets in-flight ones drain while
     // everything behind them still runs. Before a successful listen there is nothing to drain.
