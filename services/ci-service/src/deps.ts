@@ -1,8 +1,13 @@
 import type { Logger } from "@quarry/logger";
 import type { ObjectStore } from "@quarry/object-store";
-import type { PrismaClient } from "./db.ts";
+import type { TransactionClient } from "@quarry/service";
+import type { PrismaClient } from "./generated/prisma/client.ts";
 import type { JobQueueSignal } from "./pipelines/queue-signal.ts";
 import type { StorageKind } from "./storage.ts";
+
+export type { PrismaClient };
+/** The client of an interactive transaction (`prisma.$transaction(async (tx) => …)`). */
+export type Tx = TransactionClient<PrismaClient>;
 
 /** A commit as pipelines record it. */
 export interface CommitFacts {

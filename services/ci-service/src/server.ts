@@ -1,6 +1,5 @@
 import type { EventBus } from "@quarry/bus";
-import { applyMigrations } from "@quarry/database";
-import { clientStream, createGrpcServer, type AsyncHandlers } from "@quarry/grpc";
+import { clientStream, type AsyncHandlers } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import type { ObjectStore } from "@quarry/object-store";
 import { ciV1, type CiServiceDefinition } from "@quarry/proto";
@@ -41,12 +40,13 @@ import { removeJobTokenGroupLink } from "./ci/remove-job-token-group-link.ts";
 import { removeJobTokenProjectLink } from "./ci/remove-job-token-project-link.ts";
 import { setJobTokenScope } from "./ci/set-job-token-scope.ts";
 import { verifyRunner } from "./ci/verify-runner.ts";
-import { createPrisma } from "./db.ts";
+import { startService } from "@quarry/service";
 import { projectDirectory, repositoryReader } from "./clients.ts";
 import { DEFAULT_CI_SETTINGS, type CiDeps, type CiSettings } from "./deps.ts";
 import { subscribeToPushes } from "./pipelines/push-consumer.ts";
 import { JobQueueSignal } from "./pipelines/queue-signal.ts";
 import { migrations } from "./generated/migrations.ts";
+import { PrismaClient } from "./generated/prisma/client.ts";
 import { storageKind } from "./storage.ts";
 import { artifactCleanup } from "./workers/artifact-cleanup.ts";
 import { startWorkers } from "./workers/periodic.ts";
@@ -115,48 +115,40 @@ export interface RunningCiService {
   stop(): Promise<void>;
 }
 
-/** Applies migrations, wires dependencies and serves CiService on `grpcAddress`. */
+/** Starts ci-service on the shared skeleton (packages/service) and serves CiService on `grpcAddress`. */
 export async function startCiService(o: CiServiceOptions): Promise<RunningCiService> {
   const kind = storageKind(o.objectStore);
-  await applyMigrations(o.databaseUrl, migrations, { log: (m) => o.log.info(m) });
-  const prisma = createPrisma(o.databaseUrl);
-  const deadlineMs = Math.max(o.deadlineMs ?? 10_000, 30_000);
-  const repositories = repositoryReader(o.repoServiceAddress, deadlineMs);
-  const projects = projectDirectory(o.identityServiceAddress, deadlineMs);
-  const deps: CiDeps = {
-    prisma,
-    objectStore: o.objectStore,
-    storageKind: kind,
-    repositories,
-    projects,
-    queue: new JobQueueSignal(),
-    settings: { ...DEFAULT_CI_SETTINGS, ...o.settings },
+  const service = await startService({
+    name: "ci-service",
+    databaseUrl: o.databaseUrl,
+    grpcAddress: o.grpcAddress,
+    bus: o.bus,
     log: o.log,
-  };
-  const server = createGrpcServer(o.log);
-  // Readiness (the gateway's /-/readiness) asks this service's health: it serves only with its database.
-  server.addDependencyCheck("database", () => prisma.$queryRaw`SELECT 1`);
-  server.addService("quarry.ci.v1.CiService", ciV1.CiService.service, ciHandlers(deps));
-  let address: string;
-  try {
-    address = await server.listen(o.grpcAddress);
-  } catch (err) {
-    await prisma.$disconnect();
-    throw err;
-  }
-  const subscriptions = await subscribeToPushes(deps, o.bus);
-  const workers = startWorkers([stuckJobWatchdog(deps), artifactCleanup(deps)], deps.settings.workerIntervalSeconds * 1000, o.log);
-  o.log.info({ address, storage: kind, bucket: o.objectStore.bucket }, "ci-service listening");
-  return {
-    address,
-    deps,
-    async stop() {
-      await workers.stop();
-      for (const s of subscriptions) await s.unsubscribe();
-      await server.stop();
-      repositories.close();
-      projects.close();
-      await prisma.$disconnect();
+    migrations,
+    PrismaClient,
+    deps({ prisma, onStop }): CiDeps {
+      const deadlineMs = Math.max(o.deadlineMs ?? 10_000, 30_000);
+      const repositories = repositoryReader(o.repoServiceAddress, deadlineMs);
+      onStop(() => repositories.close());
+      const projects = projectDirectory(o.identityServiceAddress, deadlineMs);
+      onStop(() => projects.close());
+      return {
+        prisma,
+        objectStore: o.objectStore,
+        storageKind: kind,
+        repositories,
+        projects,
+        queue: new JobQueueSignal(),
+        settings: { ...DEFAULT_CI_SETTINGS, ...o.settings },
+        log: o.log,
+      };
     },
-  };
+    handlers(server, deps) {
+      server.addService("quarry.ci.v1.CiService", ciV1.CiService.service, ciHandlers(deps));
+    },
+    subscribe: (deps) => subscribeToPushes(deps, o.bus),
+    workers: (deps) => [startWorkers([stuckJobWatchdog(deps), artifactCleanup(deps)], deps.settings.workerIntervalSeconds * 1000, o.log)],
+    logFields: () => ({ storage: kind, bucket: o.objectStore.bucket }),
+  });
+  return { address: service.address, deps: service.deps, stop: service.stop };
 }

@@ -1,6 +1,6 @@
 // Rows for the pipeline and job read tests, written straight to the tables with the defaults a
 // freshly created pipeline has; each test overrides what it is about.
-import type { PrismaClient } from "../src/db.ts";
+import type { PrismaClient } from "../src/deps.ts";
 import type { Job, Pipeline, Prisma } from "../src/generated/prisma/client.ts";
 
 let nextIid = 1;

@@ -12,7 +12,8 @@ import { LocalDiskObjectStore } from "@quarry/object-store";
 import { startRepoService } from "@quarry/repo-service";
 import { createTestDatabase } from "@quarry/testing";
 import { repositoryReader } from "../src/clients.ts";
-import { createPrisma } from "../src/db.ts";
+import { createPrisma } from "@quarry/service";
+import { PrismaClient } from "../src/generated/prisma/client.ts";
 import { DEFAULT_CI_SETTINGS, type CiDeps, type ProjectFacts, type RepositoryReader } from "../src/deps.ts";
 import { migrations } from "../src/generated/migrations.ts";
 import { JobQueueSignal } from "../src/pipelines/queue-signal.ts";
@@ -41,7 +42,7 @@ export async function setUp(prefix: string, options: { repo?: boolean } = {}): P
   const db = await createTestDatabase(prefix);
   await applyMigrations(db.url, migrations, { log: () => {} });
   const root = mkdtempSync(path.join(os.tmpdir(), "quarry-ci-test-"));
-  const prisma = createPrisma(db.url, 4);
+  const prisma = createPrisma(PrismaClient, db.url, 4);
   const stops: (() => Promise<void>)[] = [];
   const projects = new Map<number, ProjectFacts>();
   let repositories: RepositoryReader = {

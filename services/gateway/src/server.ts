@@ -25,11 +25,11 @@ export interface GatewayOptions {
   port: number;
   /** Base URL clients use; defaults to http://localhost:<bound port>. */
   externalUrl?: string;
-  identityAddress: string;
-  repoAddress: string;
-  ciAddress: string;
-  hookAddress: string;
-  mirrorAddress: string;
+  identityServiceAddress: string;
+  repoServiceAddress: string;
+  ciServiceAddress: string;
+  hookServiceAddress: string;
+  mirrorServiceAddress: string;
   deadlineMs: number;
   authCacheTtlMs: number;
   maxBodyBytes: number;
@@ -53,12 +53,12 @@ export interface RunningGateway {
 
 /** Starts the HTTP gateway in front of the services. */
 export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
-  const identity: PromiseClient<IdentityServiceDefinition> = createClient(identityV1.IdentityService, o.identityAddress, { deadlineMs: o.deadlineMs });
-  const repo: PromiseClient<RepoServiceDefinition> = createClient(repoV1.RepoService, o.repoAddress, { deadlineMs: o.deadlineMs });
-  const gitHttp = createStreamingClient(repoV1.GitHttpService, o.repoAddress);
-  const ci: PromiseClient<CiServiceDefinition> = createClient(ciV1.CiService, o.ciAddress, { deadlineMs: o.deadlineMs });
-  const hook: PromiseClient<HookServiceDefinition> = createClient(hookV1.HookService, o.hookAddress, { deadlineMs: o.deadlineMs });
-  const mirror: PromiseClient<MirrorServiceDefinition> = createClient(mirrorV1.MirrorService, o.mirrorAddress, { deadlineMs: o.deadlineMs });
+  const identity: PromiseClient<IdentityServiceDefinition> = createClient(identityV1.IdentityService, o.identityServiceAddress, { deadlineMs: o.deadlineMs });
+  const repo: PromiseClient<RepoServiceDefinition> = createClient(repoV1.RepoService, o.repoServiceAddress, { deadlineMs: o.deadlineMs });
+  const gitHttp = createStreamingClient(repoV1.GitHttpService, o.repoServiceAddress);
+  const ci: PromiseClient<CiServiceDefinition> = createClient(ciV1.CiService, o.ciServiceAddress, { deadlineMs: o.deadlineMs });
+  const hook: PromiseClient<HookServiceDefinition> = createClient(hookV1.HookService, o.hookServiceAddress, { deadlineMs: o.deadlineMs });
+  const mirror: PromiseClient<MirrorServiceDefinition> = createClient(mirrorV1.MirrorService, o.mirrorServiceAddress, { deadlineMs: o.deadlineMs });
   const tokenCache = new TokenCache(o.authCacheTtlMs);
   const deps: GatewayDeps = {
     identity,

@@ -2,7 +2,7 @@ import type { PromiseClient } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import type { IdentityServiceDefinition } from "@quarry/proto";
 import type { SecretBox } from "@quarry/secret-box";
-import type { PrismaClient } from "./db.ts";
+import type { PrismaClient } from "./generated/prisma/client.ts";
 
 /** How deliveries are made; tests lower the timings. */
 export interface HookSettings {

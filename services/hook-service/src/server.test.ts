@@ -11,7 +11,8 @@ import { hookV1, type HookServiceDefinition } from "@quarry/proto";
 import { createTestDatabase, waitFor, type TestDatabase } from "@quarry/testing";
 import { service as healthService } from "grpc-health-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createPrisma } from "./db.ts";
+import { createPrisma } from "@quarry/service";
+import { PrismaClient } from "./generated/prisma/client.ts";
 import { DURABLES, type HookSubjects } from "./hook/subscriptions.ts";
 import { startHookService, type RunningHookService } from "./server.ts";
 import { pushEvent } from "./test-fixture.ts";
@@ -110,8 +111,8 @@ describe.each(impls)("hook-service over $name", (impl) => {
 
   const start = async () => {
     svc = await startHookService({ databaseUrl: db.url, grpcAddress: "127.0.0.1:0",
-      identityAddress: "127.0.0.1:1",
-      repoAddress: "127.0.0.1:1",
+      identityServiceAddress: "127.0.0.1:1",
+      repoServiceAddress: "127.0.0.1:1",
       deadlineMs: 5_000,
       encryptionKey: "k".repeat(32),
       allowLocalRequests: true, bus: h.bus, log, subjects: h.subjects });
@@ -209,7 +210,7 @@ describe.each(impls)("hook-service over $name", (impl) => {
     await probe.unsubscribe();
     expect(seen.map((m) => m.data.event_id)).toEqual(whileStopped.map((e) => e.payload.event_id));
 
-    const prisma = createPrisma(db.url, 1);
+    const prisma = createPrisma(PrismaClient, db.url, 1);
     try {
       expect(await prisma.recordedEvent.count()).toBe(1);
     } finally {

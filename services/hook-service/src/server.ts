@@ -1,13 +1,13 @@
-import type { EventBus, Subscription } from "@quarry/bus";
-import { applyMigrations } from "@quarry/database";
-import { createClient, createGrpcServer, type AsyncHandlers } from "@quarry/grpc";
+import type { EventBus } from "@quarry/bus";
+import { createClient, type AsyncHandlers } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import { hookV1, identityV1, type HookServiceDefinition, type IdentityServiceDefinition } from "@quarry/proto";
 import { createSecretBox } from "@quarry/secret-box";
-import { createPrisma } from "./db.ts";
+import { startService } from "@quarry/service";
 import { DEFAULT_HOOK_SETTINGS, type HookDeps, type HookSettings } from "./deps.ts";
 import { startDeliveryWorker, type DeliveryWorker } from "./delivery/worker.ts";
 import { migrations } from "./generated/migrations.ts";
+import { PrismaClient } from "./generated/prisma/client.ts";
 import { createHook } from "./hook/create-hook.ts";
 import { deleteHook } from "./hook/delete-hook.ts";
 import { getHook } from "./hook/get-hook.ts";
@@ -37,9 +37,9 @@ export interface HookServiceOptions {
   databaseUrl: string;
   grpcAddress: string;
   /** identity-service: a project's group ancestry (group hooks), projects for sample payloads. */
-  identityAddress: string;
+  identityServiceAddress: string;
   /** repo-service: sample commits for test deliveries. */
-  repoAddress: string;
+  repoServiceAddress: string;
   /** gRPC deadline towards identity- and repo-service, ms. */
   deadlineMs: number;
   /** Secret that hook tokens, custom header values and URL variables are sealed with (≥ 32 characters). */
@@ -57,51 +57,42 @@ export interface HookServiceOptions {
 export interface RunningHookService {
   address: string;
   deps: HookDeps;
-  /** Unsubscribes from the bus (durables keep their position), stops serving, disconnects. */
+  /** Stops serving, stops the delivery worker, unsubscribes from the bus (durables keep their position), disconnects. */
   stop(): Promise<void>;
 }
 
-/** Applies migrations, subscribes to domain events and serves HookService on `grpcAddress`. */
+/** Starts hook-service on the shared skeleton (packages/service): subscribes to domain events and serves HookService. */
 export async function startHookService(o: HookServiceOptions): Promise<RunningHookService> {
-  await applyMigrations(o.databaseUrl, migrations, { log: (m) => o.log.info(m) });
-  const prisma = createPrisma(o.databaseUrl);
-  const identity = createClient<IdentityServiceDefinition>(identityV1.IdentityService, o.identityAddress, { deadlineMs: o.deadlineMs });
-  let worker: DeliveryWorker | null = null;
-  const deps: HookDeps = {
-    prisma,
+  let worker: DeliveryWorker | undefined;
+  const service = await startService({
+    name: "hook-service",
+    databaseUrl: o.databaseUrl,
+    grpcAddress: o.grpcAddress,
+    bus: o.bus,
     log: o.log,
-    box: createSecretBox(o.encryptionKey, "web_hooks"),
-    settings: { ...DEFAULT_HOOK_SETTINGS, ...o.settings, allowLocalRequests: o.allowLocalRequests },
-    identity,
-    wake: () => worker?.wake(),
-  };
-  let subs: Subscription[] = [];
-  const server = createGrpcServer(o.log);
-  // Readiness (the gateway's /-/readiness) asks this service's health: it serves only with its database.
-  server.addDependencyCheck("database", () => prisma.$queryRaw`SELECT 1`);
-  try {
-    worker = startDeliveryWorker(deps);
-    subs = await subscribeToEvents(o.bus, deps, { ...DEFAULT_SUBJECTS, ...o.subjects });
-    server.addService("quarry.hook.v1.HookService", hookV1.HookService.service, hookHandlers(deps));
-    const address = await server.listen(o.grpcAddress);
-    o.log.info({ address }, "hook-service listening");
-    return {
-      address,
-      deps,
-      async stop() {
-        await Promise.all(subs.map((s) => s.unsubscribe()));
-        await server.stop();
-        await worker?.stop();
-        identity.close();
-        await prisma.$disconnect();
-      },
-    };
-  } catch (err) {
-    await Promise.all(subs.map((s) => s.unsubscribe()));
-    await server.stop(0);
-    await worker?.stop();
-    identity.close();
-    await prisma.$disconnect();
-    throw err;
-  }
+    migrations,
+    PrismaClient,
+    deps({ prisma, onStop }): HookDeps {
+      const identity = createClient<IdentityServiceDefinition>(identityV1.IdentityService, o.identityServiceAddress, { deadlineMs: o.deadlineMs });
+      onStop(() => identity.close());
+      return {
+        prisma,
+        log: o.log,
+        box: createSecretBox(o.encryptionKey, "web_hooks"),
+        settings: { ...DEFAULT_HOOK_SETTINGS, ...o.settings, allowLocalRequests: o.allowLocalRequests },
+        identity,
+        // Until the worker runs (it starts after the subscriptions), its first pass finds what was queued.
+        wake: () => worker?.wake(),
+      };
+    },
+    handlers(server, deps) {
+      server.addService("quarry.hook.v1.HookService", hookV1.HookService.service, hookHandlers(deps));
+    },
+    subscribe: (deps) => subscribeToEvents(o.bus, deps, { ...DEFAULT_SUBJECTS, ...o.subjects }),
+    workers(deps) {
+      worker = startDeliveryWorker(deps);
+      return [worker];
+    },
+  });
+  return { address: service.address, deps: service.deps, stop: service.stop };
 }

@@ -27,8 +27,8 @@ export async function startFixture(name: string, o: { allowLocalRequests?: boole
   const svc = await startHookService({
     databaseUrl: db.url,
     grpcAddress: "127.0.0.1:0",
-    identityAddress: "127.0.0.1:1",
-    repoAddress: "127.0.0.1:1",
+    identityServiceAddress: "127.0.0.1:1",
+    repoServiceAddress: "127.0.0.1:1",
     deadlineMs: 5_000,
     encryptionKey: "k".repeat(32),
     allowLocalRequests: o.allowLocalRequests ?? true,

@@ -1,8 +1,13 @@
 import type { PromiseClient } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import type { RepoServiceDefinition } from "@quarry/proto";
-import type { PrismaClient } from "./db.ts";
 import type { OutboxRelay } from "@quarry/bus";
+import type { TransactionClient } from "@quarry/service";
+import type { PrismaClient } from "./generated/prisma/client.ts";
+
+export type { PrismaClient };
+/** The client of an interactive transaction (`prisma.$transaction(async (tx) => …)`). */
+export type Tx = TransactionClient<PrismaClient>;
 
 /** Everything the handlers need, wired by hand in main.ts (or the standalone launcher). */
 export interface IdentityDeps {

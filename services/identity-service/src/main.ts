@@ -1,26 +1,22 @@
-import { stopOnSignals } from "@quarry/grpc";
-import { createBus } from "@quarry/bus";
-import { createLogger } from "@quarry/logger";
+import { runServiceProcess } from "@quarry/service";
 import { loadIdentityEnv } from "./env.ts";
 import { startIdentityService } from "./server.ts";
 
 // Process entry for the distributed mode: one identity-service per process.
-const env = loadIdentityEnv();
-const log = createLogger("identity-service", env.LOG_LEVEL);
-const bus = await createBus({ natsUrl: env.NATS_URL, name: "identity-service", log });
-const service = await startIdentityService({
-  databaseUrl: env.DATABASE_URL,
-  grpcAddress: env.GRPC_ADDRESS,
-  repoServiceAddress: env.REPO_SERVICE_ADDRESS,
-  deadlineMs: env.GRPC_DEADLINE_MS,
-  bus,
-  log,
-  rootEmail: env.QUARRY_ROOT_EMAIL,
-  rootPassword: env.QUARRY_ROOT_PASSWORD,
+await runServiceProcess("identity-service", loadIdentityEnv, async ({ env, log, bus }) => {
+  const service = await startIdentityService({
+    databaseUrl: env.DATABASE_URL,
+    grpcAddress: env.GRPC_ADDRESS,
+    repoServiceAddress: env.REPO_SERVICE_ADDRESS,
+    deadlineMs: env.GRPC_DEADLINE_MS,
+    bus,
+    log,
+    rootEmail: env.QUARRY_ROOT_EMAIL,
+    rootPassword: env.QUARRY_ROOT_PASSWORD,
+  });
+  if (env.QUARRY_BOOTSTRAP_ROOT) {
+    const root = await service.ensureRoot(env.QUARRY_ROOT_TOKEN);
+    if (root.token) log.warn({ token: root.token }, "created administrator root; this token is shown once");
+  }
+  return service;
 });
-if (env.QUARRY_BOOTSTRAP_ROOT) {
-  const root = await service.ensureRoot(env.QUARRY_ROOT_TOKEN);
-  if (root.token) log.warn({ token: root.token }, "created administrator root; this token is shown once");
-}
-
-stopOnSignals(log, () => service.stop(), () => bus.close());

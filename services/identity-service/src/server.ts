@@ -1,11 +1,11 @@
 import type { EventBus } from "@quarry/bus";
-import { applyMigrations } from "@quarry/database";
-import { createClient, createGrpcServer, type AsyncHandlers } from "@quarry/grpc";
+import { createClient, type AsyncHandlers } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import { identityV1, repoV1, type IdentityServiceDefinition } from "@quarry/proto";
-import { createPrisma } from "./db.ts";
+import { startService } from "@quarry/service";
 import type { IdentityDeps } from "./deps.ts";
 import { migrations } from "./generated/migrations.ts";
+import { PrismaClient } from "./generated/prisma/client.ts";
 import { addMember } from "./identity/add-member.ts";
 import { authenticate } from "./identity/authenticate.ts";
 import { authorize } from "./identity/authorize.ts";
@@ -27,7 +27,6 @@ import { listMembers } from "./identity/list-members.ts";
 import { listPersonalAccessTokens } from "./identity/list-personal-access-tokens.ts";
 import { listProjects } from "./identity/list-projects.ts";
 import { listUsers } from "./identity/list-users.ts";
-import { OutboxRelay } from "@quarry/bus";
 import { removeMember } from "./identity/remove-member.ts";
 import { revokePersonalAccessToken } from "./identity/revoke-personal-access-token.ts";
 import { updateGroup } from "./identity/update-group.ts";
@@ -86,32 +85,33 @@ export interface RunningIdentityService {
   stop(): Promise<void>;
 }
 
-/** Applies migrations, wires dependencies and serves IdentityService on `grpcAddress`. */
+/** Starts identity-service on the shared skeleton (packages/service) and serves IdentityService on `grpcAddress`. */
 export async function startIdentityService(o: IdentityServiceOptions): Promise<RunningIdentityService> {
-  await applyMigrations(o.databaseUrl, migrations, { log: (m) => o.log.info(m) });
-  const prisma = createPrisma(o.databaseUrl);
-  const repo = createClient(repoV1.RepoService, o.repoServiceAddress, { deadlineMs: Math.max(o.deadlineMs, 30_000) });
-  const outbox = new OutboxRelay(prisma, o.bus, o.log);
-  const deps: IdentityDeps = { prisma, repo, outbox, log: o.log, config: { rootEmail: o.rootEmail, rootPassword: o.rootPassword } };
-  const server = createGrpcServer(o.log);
-  // Readiness (the gateway's /-/readiness) asks this service's health: it serves only with its database.
-  server.addDependencyCheck("database", () => prisma.$queryRaw`SELECT 1`);
-  server.addService("quarry.identity.v1.IdentityService", identityV1.IdentityService.service, identityHandlers(deps));
-  const address = await server.listen(o.grpcAddress);
-  outbox.start();
-  o.log.info({ address }, "identity-service listening");
+  const service = await startService({
+    name: "identity-service",
+    databaseUrl: o.databaseUrl,
+    grpcAddress: o.grpcAddress,
+    bus: o.bus,
+    log: o.log,
+    migrations,
+    PrismaClient,
+    deps({ prisma, outbox, onStop }): IdentityDeps {
+      const repo = createClient(repoV1.RepoService, o.repoServiceAddress, { deadlineMs: Math.max(o.deadlineMs, 30_000) });
+      onStop(() => repo.close());
+      return { prisma, repo, outbox: outbox(), log: o.log, config: { rootEmail: o.rootEmail, rootPassword: o.rootPassword } };
+    },
+    handlers(server, deps) {
+      server.addService("quarry.identity.v1.IdentityService", identityV1.IdentityService.service, identityHandlers(deps));
+    },
+  });
+  const { deps } = service;
   return {
-    address,
+    address: service.address,
     deps,
     async ensureRoot(presetToken = "") {
       const { created, token } = await ensureRootUser(deps)({ presetToken });
       return { created: Boolean(created), token: token ?? "" };
     },
-    async stop() {
-      await server.stop();
-      await outbox.stop();
-      repo.close();
-      await prisma.$disconnect();
-    },
+    stop: service.stop,
   };
 }

@@ -4,7 +4,7 @@ import type { Logger } from "@quarry/logger";
 import type { OutboundPolicy } from "@quarry/outbound";
 import type { RepoServiceDefinition } from "@quarry/proto";
 import type { SecretBox } from "@quarry/secret-box";
-import type { PrismaClient } from "./db.ts";
+import type { PrismaClient } from "./generated/prisma/client.ts";
 
 /** Everything the handlers need, wired by hand in server.ts. */
 export interface MirrorDeps {

@@ -1,12 +1,12 @@
 import type { EventBus } from "@quarry/bus";
-import { applyMigrations } from "@quarry/database";
-import { createClient, createGrpcServer, type AsyncHandlers } from "@quarry/grpc";
+import { createClient, type AsyncHandlers } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import { mirrorV1, repoV1, type MirrorServiceDefinition } from "@quarry/proto";
 import { createSecretBox } from "@quarry/secret-box";
-import { createPrisma } from "./db.ts";
+import { startService } from "@quarry/service";
 import type { MirrorDeps } from "./deps.ts";
 import { migrations } from "./generated/migrations.ts";
+import { PrismaClient } from "./generated/prisma/client.ts";
 import { countMirrors } from "./mirror/count-mirrors.ts";
 import { createMirror } from "./mirror/create-mirror.ts";
 import { deleteMirror } from "./mirror/delete-mirror.ts";
@@ -34,7 +34,7 @@ export interface MirrorServiceOptions {
   databaseUrl: string;
   grpcAddress: string;
   /** repo-service: runs the `git push` of a sync. */
-  repoAddress: string;
+  repoServiceAddress: string;
   /** gRPC deadline towards repo-service for short calls, ms. */
   deadlineMs: number;
   /** Secret that mirror passwords and SSH private keys are sealed with (≥ 32 characters). */
@@ -58,46 +58,38 @@ export interface RunningMirrorService {
   stop(): Promise<void>;
 }
 
-/** Applies migrations, wires dependencies and serves MirrorService on `grpcAddress`. */
+/** Starts mirror-service on the shared skeleton (packages/service): migrations, Prisma, MirrorService, the sync worker. */
 export async function startMirrorService(o: MirrorServiceOptions): Promise<RunningMirrorService> {
-  await applyMigrations(o.databaseUrl, migrations, { log: (m) => o.log.info(m) });
-  const prisma = createPrisma(o.databaseUrl);
-  const repo = createClient(repoV1.RepoService, o.repoAddress, { deadlineMs: o.deadlineMs });
   const pushTimeoutMs = o.pushTimeoutMs ?? 10 * 60_000;
-  const deps: MirrorDeps = {
-    prisma,
-    log: o.log,
-    box: createSecretBox(o.encryptionKey, "remote_mirrors"),
+  let worker: SyncWorker | undefined;
+  const service = await startService({
+    name: "mirror-service",
+    databaseUrl: o.databaseUrl,
+    grpcAddress: o.grpcAddress,
     bus: o.bus,
-    repo,
-    policy: { allowLocal: o.allowLocalRequests },
-    sync: { leaseMs: pushTimeoutMs + 60_000, pushTimeoutMs },
-  };
-  const server = createGrpcServer(o.log);
-  // Readiness (the gateway's /-/readiness) asks this service's health: it serves only with its database.
-  server.addDependencyCheck("database", () => prisma.$queryRaw`SELECT 1`);
-  server.addService("quarry.mirror.v1.MirrorService", mirrorV1.MirrorService.service, mirrorHandlers(deps));
-  let address: string;
-  let worker: SyncWorker;
-  try {
-    address = await server.listen(o.grpcAddress);
-    worker = await startSyncWorker(deps, { sweepIntervalMs: o.sweepIntervalMs ?? 30_000 });
-  } catch (err) {
-    await server.stop().catch(() => {});
-    repo.close();
-    await prisma.$disconnect();
-    throw err;
-  }
-  o.log.info({ address }, "mirror-service listening");
-  return {
-    address,
-    deps,
-    worker,
-    async stop() {
-      await server.stop();
-      await worker.stop();
-      repo.close();
-      await prisma.$disconnect();
+    log: o.log,
+    migrations,
+    PrismaClient,
+    deps({ prisma, onStop }): MirrorDeps {
+      const repo = createClient(repoV1.RepoService, o.repoServiceAddress, { deadlineMs: o.deadlineMs });
+      onStop(() => repo.close());
+      return {
+        prisma,
+        log: o.log,
+        box: createSecretBox(o.encryptionKey, "remote_mirrors"),
+        bus: o.bus,
+        repo,
+        policy: { allowLocal: o.allowLocalRequests },
+        sync: { leaseMs: pushTimeoutMs + 60_000, pushTimeoutMs },
+      };
     },
-  };
+    handlers(server, deps) {
+      server.addService("quarry.mirror.v1.MirrorService", mirrorV1.MirrorService.service, mirrorHandlers(deps));
+    },
+    async workers(deps) {
+      worker = await startSyncWorker(deps, { sweepIntervalMs: o.sweepIntervalMs ?? 30_000 });
+      return [worker];
+    },
+  });
+  return { address: service.address, deps: service.deps, worker: worker!, stop: service.stop };
 }

@@ -54,7 +54,7 @@ export async function setUp(prefix: string): Promise<MirrorTestContext> {
       const svc = await startMirrorService({
         databaseUrl: mirrorDb.url,
         grpcAddress: "127.0.0.1:0",
-        repoAddress: repoSvc.address,
+        repoServiceAddress: repoSvc.address,
         deadlineMs: 10_000,
         encryptionKey: KEY,
         allowLocalRequests: true,

@@ -1,6 +1,6 @@
 import type { EventBus, OutboxRelay } from "@quarry/bus";
 import type { Logger } from "@quarry/logger";
-import type { PrismaClient } from "./db.ts";
+import type { PrismaClient } from "./generated/prisma/client.ts";
 import type { CatFilePool } from "./git/cat-file.ts";
 import type { GitSessionPool } from "./git/git-sessions.ts";
 

@@ -1,14 +1,14 @@
 import { mkdir } from "node:fs/promises";
 import type * as grpc from "@grpc/grpc-js";
 import path from "node:path";
-import { OutboxRelay, type EventBus } from "@quarry/bus";
-import { applyMigrations } from "@quarry/database";
-import { createGrpcServer, serverStream, type AsyncHandlers } from "@quarry/grpc";
+import type { EventBus } from "@quarry/bus";
+import { serverStream, type AsyncHandlers } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import { repoV1, type RepoServiceDefinition } from "@quarry/proto";
-import { createPrisma } from "./db.ts";
+import { startService } from "@quarry/service";
 import type { RepoDeps } from "./deps.ts";
 import { migrations } from "./generated/migrations.ts";
+import { PrismaClient } from "./generated/prisma/client.ts";
 import { CatFilePool } from "./git/cat-file.ts";
 import { GitSessionPool } from "./git/git-sessions.ts";
 import { commitDiff } from "./rpc/commit-diff.ts";
@@ -123,45 +123,36 @@ export interface RunningRepoService {
   stop(): Promise<void>;
 }
 
-/** Applies migrations, wires dependencies and serves RepoService on `grpcAddress`. */
+/** Starts repo-service on the shared skeleton (packages/service) and serves RepoService and GitHttpService on `grpcAddress`. */
 export async function startRepoService(o: RepoServiceOptions): Promise<RunningRepoService> {
   const startedAt = Date.now();
-  await applyMigrations(o.databaseUrl, migrations, { log: (m) => o.log.info(m) });
   const storageRoot = path.resolve(o.storageRoot);
-  await mkdir(storageRoot, { recursive: true });
-  // Before serving: a lock a killed git left behind would refuse writes to its ref for good.
-  const staleLocks = await removeStaleLocks(storageRoot, startedAt);
-  if (staleLocks.length) o.log.warn({ locks: staleLocks }, "removed git lock files left by an interrupted git process");
-  const prisma = createPrisma(o.databaseUrl);
-  const outbox = new OutboxRelay(prisma, o.bus, o.log);
-  const catFile = new CatFilePool({ maxProcesses: o.catFilePoolSize });
-  const gitSessions = new GitSessionPool();
-  const deps: RepoDeps = { prisma, bus: o.bus, outbox, log: o.log, storageRoot, catFile, gitSessions, defaultBranchProtection: o.defaultBranchProtection ?? 2 };
-  const server = createGrpcServer(o.log);
-  // Readiness (the gateway's /-/readiness) asks this service's health: it serves only with its database.
-  server.addDependencyCheck("database", () => prisma.$queryRaw`SELECT 1`);
-  server.addService("quarry.repo.v1.RepoService", repoV1.RepoService.service, repoHandlers(deps));
-  server.addRawService("quarry.repo.v1.GitHttpService", repoV1.GitHttpService.service, gitHttpHandlers(deps));
-  let address: string;
-  try {
-    address = await server.listen(o.grpcAddress);
-  } catch (err) {
-    catFile.close();
-    gitSessions.close();
-    await prisma.$disconnect();
-    throw err;
-  }
-  outbox.start();
-  o.log.info({ address, storageRoot }, "repo-service listening");
-  return {
-    address,
-    deps,
-    async stop() {
-      await server.stop();
-      await outbox.stop();
-      catFile.close();
-    gitSessions.close();
-      await prisma.$disconnect();
+  const service = await startService({
+    name: "repo-service",
+    databaseUrl: o.databaseUrl,
+    grpcAddress: o.grpcAddress,
+    bus: o.bus,
+    log: o.log,
+    migrations,
+    PrismaClient,
+    async prepare() {
+      await mkdir(storageRoot, { recursive: true });
+      // Before serving: a lock a killed git left behind would refuse writes to its ref for good.
+      const staleLocks = await removeStaleLocks(storageRoot, startedAt);
+      if (staleLocks.length) o.log.warn({ locks: staleLocks }, "removed git lock files left by an interrupted git process");
     },
-  };
+    deps({ prisma, outbox, onStop }): RepoDeps {
+      const catFile = new CatFilePool({ maxProcesses: o.catFilePoolSize });
+      onStop(() => catFile.close());
+      const gitSessions = new GitSessionPool();
+      onStop(() => gitSessions.close());
+      return { prisma, bus: o.bus, outbox: outbox(), log: o.log, storageRoot, catFile, gitSessions, defaultBranchProtection: o.defaultBranchProtection ?? 2 };
+    },
+    handlers(server, deps) {
+      server.addService("quarry.repo.v1.RepoService", repoV1.RepoService.service, repoHandlers(deps));
+      server.addRawService("quarry.repo.v1.GitHttpService", repoV1.GitHttpService.service, gitHttpHandlers(deps));
+    },
+    logFields: () => ({ storageRoot }),
+  });
+  return { address: service.address, deps: service.deps, stop: service.stop };
 }

@@ -12,7 +12,8 @@ import { createTestDatabase, type TestDatabase } from "@quarry/testing";
 import { expect } from "vitest";
 import type { CreateRepositoryRequest__Output } from "@quarry/proto/types/repo/v1/CreateRepositoryRequest";
 import type { PushContext__Output } from "@quarry/proto/types/repo/v1/PushContext";
-import { createPrisma } from "../src/db.ts";
+import { createPrisma } from "@quarry/service";
+import { PrismaClient } from "../src/generated/prisma/client.ts";
 import type { RepoDeps } from "../src/deps.ts";
 import { migrations } from "../src/generated/migrations.ts";
 import { CatFilePool } from "../src/git/cat-file.ts";
@@ -32,7 +33,7 @@ export async function setUp(prefix: string): Promise<TestContext> {
   await applyMigrations(db.url, migrations, { log: () => {} });
   const sandbox = mkdtempSync(path.join(os.tmpdir(), "quarry-repo-test-"));
   const bus = new InProcessBus();
-  const prisma = createPrisma(db.url, 4);
+  const prisma = createPrisma(PrismaClient, db.url, 4);
   const log = silentLogger();
   // Not started: handlers' kick() still drains into the bus, but tests read outbox_events rows.
   const outbox = new OutboxRelay(prisma, bus, log);

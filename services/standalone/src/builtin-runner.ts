@@ -9,7 +9,7 @@ import { startRunner, type Runner } from "@quarry/runner";
 
 export interface BuiltinRunnerOptions {
   dataDir: string;
-  ciAddress: string;
+  ciServiceAddress: string;
   /** The gateway the runner talks to, as any runner would. */
   url: string;
   concurrency?: number;
@@ -19,7 +19,7 @@ export interface BuiltinRunnerOptions {
 
 /** The saved token if ci-service still knows it, else a new instance runner's. */
 async function runnerToken(o: BuiltinRunnerOptions, file: string): Promise<string> {
-  const ci = createClient(ciV1.CiService, o.ciAddress, { deadlineMs: 10_000 });
+  const ci = createClient(ciV1.CiService, o.ciServiceAddress, { deadlineMs: 10_000 });
   try {
     const saved = (await fs.readFile(file, "utf8").catch(() => "")).trim();
     if (saved) {

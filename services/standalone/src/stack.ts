@@ -177,8 +177,8 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
     const hook = await startHookService({
       databaseUrl: await dbUrl("hook"),
       grpcAddress: LOOPBACK,
-      identityAddress: identity.address,
-      repoAddress: repo.address,
+      identityServiceAddress: identity.address,
+      repoServiceAddress: repo.address,
       deadlineMs,
       encryptionKey,
       allowLocalRequests,
@@ -190,7 +190,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
     const mirror = await startMirrorService({
       databaseUrl: await dbUrl("mirror"),
       grpcAddress: LOOPBACK,
-      repoAddress: repo.address,
+      repoServiceAddress: repo.address,
       deadlineMs,
       encryptionKey,
       allowLocalRequests,
@@ -202,11 +202,11 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       host: o.host,
       port: o.port,
       externalUrl: o.externalUrl,
-      identityAddress: identity.address,
-      repoAddress: repo.address,
-      ciAddress: ci.address,
-      hookAddress: hook.address,
-      mirrorAddress: mirror.address,
+      identityServiceAddress: identity.address,
+      repoServiceAddress: repo.address,
+      ciServiceAddress: ci.address,
+      hookServiceAddress: hook.address,
+      mirrorServiceAddress: mirror.address,
       deadlineMs,
       authCacheTtlMs: o.authCacheTtlMs ?? 10_000,
       maxBodyBytes: o.maxBodyBytes ?? 64 * 1024 * 1024,
@@ -222,7 +222,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
     if (o.runner ?? true) {
       // Local address: the runner need not go through QUARRY_EXTERNAL_URL.
       const local = `http://${o.host === "0.0.0.0" || o.host === "::" ? "127.0.0.1" : o.host}:${gateway.port}`;
-      const runner = await startBuiltinRunner({ dataDir: o.dataDir, ciAddress: ci.address, url: local, pollIntervalMs: o.runnerPollIntervalMs, log: log("runner") });
+      const runner = await startBuiltinRunner({ dataDir: o.dataDir, ciServiceAddress: ci.address, url: local, pollIntervalMs: o.runnerPollIntervalMs, log: log("runner") });
       stops.push(() => runner.stop());
     }
     return {

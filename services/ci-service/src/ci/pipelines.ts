@@ -4,7 +4,7 @@ import { isJobStatus, isPositiveInt32, RECORD_NOT_FOUND_MESSAGE } from "@quarry/
 import { paramError, ServiceError, status } from "@quarry/grpc";
 import type { Job as JobMessage } from "@quarry/proto/types/ci/v1/Job";
 import type { Pipeline as PipelineMessage } from "@quarry/proto/types/ci/v1/Pipeline";
-import type { PrismaClient, Tx } from "../db.ts";
+import type { PrismaClient, Tx } from "../deps.ts";
 import type { Pipeline } from "../generated/prisma/client.ts";
 import { loadJobMessageContext, pipelineCoverage, toJobMessage, toPipelineMessage, type JobWithRelations } from "../pipelines/messages.ts";
 

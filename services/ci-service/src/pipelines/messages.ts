@@ -159,7 +159,7 @@ export function toJobMessage(j: JobWithRelations, ctx: JobMessageContext): JobMe
 
 /** Loads the runners, managers, downstream pipelines and scope settings `jobs` refer to. */
 export async function loadJobMessageContext(
-  prisma: import("../db.ts").PrismaClient,
+  prisma: import("../deps.ts").PrismaClient,
   jobs: readonly Job[],
 ): Promise<JobMessageContext> {
   const ids = (pick: (j: Job) => number | null) => [...new Set(jobs.map(pick).filter((v): v is number => v !== null))];

@@ -2,7 +2,7 @@
 // caller's transaction; the objects after it commits, so a failure leaves unreferenced objects
 // behind, never rows that point at missing objects.
 import { Prisma } from "../generated/prisma/client.ts";
-import type { Tx } from "../db.ts";
+import type { Tx } from "../deps.ts";
 
 /**
  * Deletes a job's artifact rows and returns their object keys: every one, or only GitLab's

@@ -1,7 +1,7 @@
 // Persistence of the retry and play plans (src/processing/retry.ts), and GitLab's reset of a
 // `strategy: depend` bridge when its child pipeline is retried.
 import type { CiDeps } from "../deps.ts";
-import type { Tx } from "../db.ts";
+import type { Tx } from "../deps.ts";
 import type { Job, Pipeline } from "../generated/prisma/client.ts";
 import { isComplete, resetSkippedJobs, type JobStatus, type RetryPlan } from "../processing/index.ts";
 import { cloneForRetry } from "./finish.ts";

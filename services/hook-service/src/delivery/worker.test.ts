@@ -98,8 +98,8 @@ describe("fan-out and delivery worker", () => {
     const second = await startHookService({
       databaseUrl: f.db.url,
       grpcAddress: "127.0.0.1:0",
-      identityAddress: "127.0.0.1:1",
-      repoAddress: "127.0.0.1:1",
+      identityServiceAddress: "127.0.0.1:1",
+      repoServiceAddress: "127.0.0.1:1",
       deadlineMs: 5000,
       encryptionKey: "k".repeat(32),
       allowLocalRequests: true,
@@ -135,8 +135,8 @@ describe("fan-out and delivery worker", () => {
     const options = {
       databaseUrl: db.url,
       grpcAddress: "127.0.0.1:0",
-      identityAddress: "127.0.0.1:1",
-      repoAddress: "127.0.0.1:1",
+      identityServiceAddress: "127.0.0.1:1",
+      repoServiceAddress: "127.0.0.1:1",
       deadlineMs: 5000,
       encryptionKey: "k".repeat(32),
       allowLocalRequests: true,

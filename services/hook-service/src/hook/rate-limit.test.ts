@@ -1,7 +1,8 @@
 import { applyMigrations } from "@quarry/database";
 import { createTestDatabase, type TestDatabase } from "@quarry/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPrisma, type PrismaClient } from "../db.ts";
+import { createPrisma } from "@quarry/service";
+import { PrismaClient } from "../generated/prisma/client.ts";
 import { DEFAULT_HOOK_SETTINGS } from "../deps.ts";
 import { migrations } from "../generated/migrations.ts";
 import { checkRateLimit } from "./rate-limit.ts";
@@ -12,7 +13,7 @@ describe("checkRateLimit", () => {
   beforeAll(async () => {
     db = await createTestDatabase("hook_rate");
     await applyMigrations(db.url, migrations, { log: () => {} });
-    prisma = createPrisma(db.url, 5);
+    prisma = createPrisma(PrismaClient, db.url, 5);
   });
   afterAll(async () => {
     await prisma?.$disconnect();

@@ -2,7 +2,8 @@ import type { BusMessage } from "@quarry/bus";
 import { applyMigrations } from "@quarry/database";
 import { createTestDatabase, type TestDatabase } from "@quarry/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPrisma, type PrismaClient } from "../db.ts";
+import { createPrisma } from "@quarry/service";
+import { PrismaClient } from "../generated/prisma/client.ts";
 import { migrations } from "../generated/migrations.ts";
 import { recordEvent, toEventRecord } from "./record-event.ts";
 
@@ -42,7 +43,7 @@ describe("recordEvent", () => {
   beforeAll(async () => {
     db = await createTestDatabase("hook_record");
     await applyMigrations(db.url, migrations, { log: () => {} });
-    prisma = createPrisma(db.url, 2);
+    prisma = createPrisma(PrismaClient, db.url, 2);
   });
 
   afterAll(async () => {

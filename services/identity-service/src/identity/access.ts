@@ -1,5 +1,5 @@
 import { AccessLevel } from "@quarry/gitlab";
-import type { PrismaClient, Tx } from "../db.ts";
+import type { PrismaClient, Tx } from "../deps.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 
 type Db = PrismaClient | Tx;

@@ -1,7 +1,7 @@
 import { badRequest, notFound, paramError } from "@quarry/grpc";
 import type { CreatePersonalAccessTokenRequest__Output } from "@quarry/proto/types/identity/v1/CreatePersonalAccessTokenRequest";
 import type { PersonalAccessToken as TokenMsg } from "@quarry/proto/types/identity/v1/PersonalAccessToken";
-import type { Tx } from "../db.ts";
+import type { Tx } from "../deps.ts";
 import type { IdentityDeps } from "../deps.ts";
 import { actorOf } from "./access.ts";
 import { tokenToProto } from "./convert.ts";

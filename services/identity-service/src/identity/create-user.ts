@@ -2,7 +2,7 @@ import { Subjects } from "@quarry/bus";
 import { paramError } from "@quarry/grpc";
 import type { CreateUserRequest__Output } from "@quarry/proto/types/identity/v1/CreateUserRequest";
 import type { User as UserMsg } from "@quarry/proto/types/identity/v1/User";
-import type { Tx } from "../db.ts";
+import type { Tx } from "../deps.ts";
 import type { IdentityDeps } from "../deps.ts";
 import { actorOf } from "./access.ts";
 import { userToProto } from "./convert.ts";

@@ -1,5 +1,5 @@
 import { forbidden, notFound } from "@quarry/grpc";
-import type { PrismaClient, Tx } from "../db.ts";
+import type { PrismaClient, Tx } from "../deps.ts";
 import type { Namespace } from "../generated/prisma/client.ts";
 import { canSee, hasDescendantMembership, namespaceLevel, projectLevels, type ActorInfo, type ProjectLevels } from "./access.ts";
 import type { ProjectRow } from "./convert.ts";

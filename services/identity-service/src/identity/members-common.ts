@@ -1,7 +1,7 @@
 import { AccessLevel, MEMBER_ACCESS_LEVELS } from "@quarry/gitlab";
 import { forbidden, paramError } from "@quarry/grpc";
 import type { MemberSource__Output } from "@quarry/proto/types/identity/v1/MemberSource";
-import type { Tx, PrismaClient } from "../db.ts";
+import type { Tx, PrismaClient } from "../deps.ts";
 import type { ActorInfo } from "./access.ts";
 import { visibleGroup, visibleProject } from "./lookup.ts";
 

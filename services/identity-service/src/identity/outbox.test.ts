@@ -3,7 +3,8 @@ import { silentLogger } from "@quarry/logger";
 import { createTestDatabase, waitFor } from "@quarry/testing";
 import { applyMigrations } from "@quarry/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPrisma, type PrismaClient } from "../db.ts";
+import { createPrisma } from "@quarry/service";
+import { PrismaClient } from "../generated/prisma/client.ts";
 import { migrations } from "../generated/migrations.ts";
 import { enqueueEvent, OutboxRelay } from "@quarry/bus";
 
@@ -12,7 +13,7 @@ let prisma: PrismaClient;
 beforeAll(async () => {
   db = await createTestDatabase("outbox");
   await applyMigrations(db.url, migrations);
-  prisma = createPrisma(db.url);
+  prisma = createPrisma(PrismaClient, db.url);
 });
 afterAll(async () => {
   await prisma?.$disconnect();

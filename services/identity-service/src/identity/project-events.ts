@@ -1,5 +1,5 @@
 import { Subjects } from "@quarry/bus";
-import type { Tx } from "../db.ts";
+import type { Tx } from "../deps.ts";
 import type { ProjectRow } from "./convert.ts";
 import { enqueueEvent } from "@quarry/bus";
 

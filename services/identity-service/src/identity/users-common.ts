@@ -1,6 +1,6 @@
 import { conflict, paramError, ServiceError, status } from "@quarry/grpc";
 import type { UserProfile__Output } from "@quarry/proto/types/identity/v1/UserProfile";
-import type { Tx } from "../db.ts";
+import type { Tx } from "../deps.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { validatePath } from "./validate.ts";
 

@@ -2,7 +2,8 @@ import { createServer, type AddressInfo } from "node:net";
 import { Subjects } from "@quarry/bus";
 import { refsIn, startGitHttpRemote, waitFor, type GitHttpRemote } from "@quarry/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createPrisma } from "../db.ts";
+import { createPrisma } from "@quarry/service";
+import { PrismaClient } from "../generated/prisma/client.ts";
 import { commitOn, gitIn, newProject, setUp, type MirrorTestContext } from "../../test/support.ts";
 import { divergedMessage } from "./run-sync.ts";
 
@@ -137,7 +138,7 @@ describe("mirror sync", () => {
     const mb = await b.create(first.client);
     await t.stopMirrors();
     // The crash: one mirror scheduled but its message lost, one started by a worker that died.
-    const prisma = createPrisma(t.mirrorDb.url, 1);
+    const prisma = createPrisma(PrismaClient, t.mirrorDb.url, 1);
     try {
       await prisma.remoteMirror.update({ where: { id: ma.id }, data: { updateStatus: "scheduled" } });
       await prisma.remoteMirror.update({
