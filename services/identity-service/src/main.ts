@@ -3,6 +3,7 @@ import { createBus } from "@quarry/bus";
 import { createLogger } from "@quarry/logger";
 import { loadIdentityEnv } from "./env.ts";
 import { startIdentityService } from "./server.ts";
+import { avatarStoreFromEnv } from "./storage.ts";
 
 // Process entry for the distributed mode: one identity-service per process.
 const env = loadIdentityEnv();
@@ -17,6 +18,7 @@ const service = await startIdentityService({
   log,
   rootEmail: env.QUARRY_ROOT_EMAIL,
   rootPassword: env.QUARRY_ROOT_PASSWORD,
+  avatarStore: avatarStoreFromEnv(env),
 });
 if (env.QUARRY_BOOTSTRAP_ROOT) {
   const root = await service.ensureRoot(env.QUARRY_ROOT_TOKEN);

@@ -2,6 +2,7 @@ import type { EventBus } from "@quarry/bus";
 import { applyMigrations } from "@quarry/database";
 import { createClient, createGrpcServer, type AsyncHandlers } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
+import type { ObjectStore } from "@quarry/object-store";
 import { identityV1, repoV1, type IdentityServiceDefinition } from "@quarry/proto";
 import { createPrisma } from "./db.ts";
 import type { IdentityDeps } from "./deps.ts";
@@ -22,6 +23,7 @@ import { getMember } from "./identity/get-member.ts";
 import { getPersonalAccessToken } from "./identity/get-personal-access-token.ts";
 import { getProject } from "./identity/get-project.ts";
 import { getUser } from "./identity/get-user.ts";
+import { getAvatar } from "./identity/get-avatar.ts";
 import { listGroups } from "./identity/list-groups.ts";
 import { listMembers } from "./identity/list-members.ts";
 import { listPersonalAccessTokens } from "./identity/list-personal-access-tokens.ts";
@@ -64,6 +66,7 @@ export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServ
     UpdateMember: updateMember(deps),
     RemoveMember: removeMember(deps),
     Authorize: authorize(deps),
+    GetAvatar: getAvatar(deps),
   };
 }
 
@@ -76,6 +79,8 @@ export interface IdentityServiceOptions {
   log: Logger;
   rootEmail: string;
   rootPassword?: string;
+  /** Where avatar images go (ensureBucket is called at start). */
+  avatarStore: ObjectStore;
 }
 
 export interface RunningIdentityService {
@@ -92,7 +97,8 @@ export async function startIdentityService(o: IdentityServiceOptions): Promise<R
   const prisma = createPrisma(o.databaseUrl);
   const repo = createClient(repoV1.RepoService, o.repoServiceAddress, { deadlineMs: Math.max(o.deadlineMs, 30_000) });
   const outbox = new OutboxRelay(prisma, o.bus, o.log);
-  const deps: IdentityDeps = { prisma, repo, outbox, log: o.log, config: { rootEmail: o.rootEmail, rootPassword: o.rootPassword } };
+  await o.avatarStore.ensureBucket();
+  const deps: IdentityDeps = { prisma, repo, outbox, avatars: o.avatarStore, log: o.log, config: { rootEmail: o.rootEmail, rootPassword: o.rootPassword } };
   const server = createGrpcServer(o.log);
   // Readiness (the gateway's /-/readiness) asks this service's health: it serves only with its database.
   server.addDependencyCheck("database", () => prisma.$queryRaw`SELECT 1`);

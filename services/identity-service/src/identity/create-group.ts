@@ -4,6 +4,7 @@ import type { CreateGroupRequest__Output } from "@quarry/proto/types/identity/v1
 import type { Group } from "@quarry/proto/types/identity/v1/Group";
 import type { IdentityDeps } from "../deps.ts";
 import { actorOf } from "./access.ts";
+import { checkAvatar, withAvatarWrites } from "./avatars.ts";
 import { groupToProto } from "./convert.ts";
 import { AccessLevel, CREATION_LEVEL, VISIBILITY_RANK } from "./levels.ts";
 import { visibleGroup } from "./lookup.ts";
@@ -25,7 +26,8 @@ export const createGroup =
     if (req.projectCreationLevel && !(req.projectCreationLevel in CREATION_LEVEL)) throw paramError("project_creation_level does not have a valid value");
     if (req.subgroupCreationLevel && !["owner", "maintainer"].includes(req.subgroupCreationLevel)) throw paramError("subgroup_creation_level does not have a valid value");
 
-    const group = await deps.prisma.$transaction(async (tx) => {
+    const avatar = checkAvatar(req.avatar);
+    const group = await withAvatarWrites(deps.avatars, (avatars) => deps.prisma.$transaction(async (tx) => {
       let parent: Awaited<ReturnType<typeof visibleGroup>>["group"] | null = null;
       if (parentId) {
         const found = await visibleGroup(tx, actor, String(parentId));
@@ -61,7 +63,10 @@ export const createGroup =
       });
       const withIds = await tx.namespace.update({
         where: { id: created.id },
-        data: { traversalIds: [...(parent?.traversalIds ?? []), created.id] },
+        data: {
+          traversalIds: [...(parent?.traversalIds ?? []), created.id],
+          ...(avatar && !avatar.remove ? await avatars.stage("group", created.id, avatar, null) : {}),
+        },
       });
       // The creator owns the group.
       await tx.member.create({
@@ -78,7 +83,7 @@ export const createGroup =
         parent_id: created.parentId,
       });
       return withIds;
-    });
+    }));
     deps.outbox.kick();
     return groupToProto(group, AccessLevel.OWNER);
   };

@@ -3,6 +3,7 @@ import type { CreateProjectRequest__Output } from "@quarry/proto/types/identity/
 import type { Project as ProjectMsg } from "@quarry/proto/types/identity/v1/Project";
 import type { IdentityDeps } from "../deps.ts";
 import { actorOf, namespaceLevel } from "./access.ts";
+import { checkAvatar, withAvatarWrites } from "./avatars.ts";
 import { diskPathFor, projectToProto } from "./convert.ts";
 import { AccessLevel, CREATION_LEVEL, VISIBILITY_RANK } from "./levels.ts";
 import { projectInclude, visibleGroup } from "./lookup.ts";
@@ -31,7 +32,8 @@ export const createProject =
     const ownerUserId = Number(req.ownerUserId) || 0;
     if (ownerUserId && !actor.isAdmin) throw forbidden();
 
-    const project = await deps.prisma.$transaction(
+    const avatar = checkAvatar(req.avatar);
+    const project = await withAvatarWrites(deps.avatars, (avatars) => deps.prisma.$transaction(
       async (tx) => {
         const namespaceId = Number(req.namespaceId) || 0;
         let namespace;
@@ -64,7 +66,7 @@ export const createProject =
           throw badRequest(message);
         }
         const creatorId = ownerUserId || actor.userId;
-        const created = await tx.project.create({
+        let created = await tx.project.create({
           data: {
             namespaceId: namespace.id,
             name,
@@ -85,6 +87,9 @@ export const createProject =
           await tx.member.create({
             data: { sourceType: "project", sourceId: created.id, userId: namespace.ownerId, accessLevel: AccessLevel.OWNER, createdById: actor.userId },
           });
+        }
+        if (avatar && !avatar.remove) {
+          created = await tx.project.update({ where: { id: created.id }, data: await avatars.stage("project", created.id, avatar, null), include: projectInclude });
         }
         await enqueueProjectCreate(tx, created);
         const author = await tx.user.findUniqueOrThrow({ where: { id: creatorId }, select: { name: true, email: true } });
@@ -107,7 +112,7 @@ export const createProject =
         return created;
       },
       { timeout: 60_000, maxWait: 10_000 },
-    );
+    ));
     deps.outbox.kick();
     const groupLevel = project.namespace.kind === "group" ? await namespaceLevel(deps.prisma, actor.userId, project.namespace) : 0;
     const projectLevel = project.namespace.ownerId === actor.userId ? AccessLevel.OWNER : 0;
