@@ -8,6 +8,7 @@ import { projectFull, projectSimple } from "../../entities/project.ts";
 import { listProjectsRequest, projectListShape } from "./projects.ts";
 import { keysetBounds, keysetShape, writeKeysetHeaders } from "../../http/keyset.ts";
 import { ctx } from "./context.ts";
+import { avatarParam } from "../avatars.ts";
 
 const visibility = p.enum(["private", "internal", "public"]);
 const creationLevel = p.enum(["noone", "owner", "maintainer", "developer"]);
@@ -46,6 +47,7 @@ export function groupsRouter(deps: GatewayDeps): Router {
       request_access_enabled: p.bool().optional(),
       default_branch: p.ref("default_branch").optional(),
     });
+    const avatar = avatarParam(req);
     const c = ctx(deps, req, res);
     const group = await identity.CreateGroup(
       {
@@ -59,6 +61,7 @@ export function groupsRouter(deps: GatewayDeps): Router {
         subgroupCreationLevel: q.subgroup_creation_level ?? "",
         requestAccessEnabled: q.request_access_enabled,
         defaultBranch: q.default_branch ?? "",
+        avatar,
       },
       c.call,
     );
@@ -123,6 +126,7 @@ export function groupsRouter(deps: GatewayDeps): Router {
       request_access_enabled: p.bool().optional(),
       default_branch: p.ref("default_branch").optional(),
     });
+    const avatar = avatarParam(req);
     const c = ctx(deps, req, res);
     const group = await identity.UpdateGroup(
       {
@@ -136,6 +140,7 @@ export function groupsRouter(deps: GatewayDeps): Router {
         subgroupCreationLevel: q.subgroup_creation_level,
         requestAccessEnabled: q.request_access_enabled,
         defaultBranch: q.default_branch,
+        avatar,
       },
       c.call,
     );
