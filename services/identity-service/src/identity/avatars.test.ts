@@ -87,4 +87,22 @@ describe("avatar writes", () => {
     const created = await f.c.CreateUser({ actor: f.admin, username: `av${Date.now()}`, email: `av${Date.now()}@example.com`, name: "Av", avatar: { filename: "new.png", data: png() } });
     expect(created.avatar).toBe("new.png");
   });
+
+  it("deleting a user, project or group removes its images and those of everything deleted with it", async () => {
+    const u = await f.user();
+    const userAvatar = await f.c.UpdateUser({ actor: f.admin, id: u.userId, avatar: { filename: "u.png", data: png() } });
+    expect(userAvatar.avatar).toBe("u.png");
+    await f.c.CreateProject({ actor: u, name: `personal${Date.now()}`, avatar: { filename: "p.png", data: png() } });
+    const g = await f.c.CreateGroup({ actor: f.admin, name: `Del${Date.now()}`, path: `del${Date.now()}`, avatar: { filename: "g.png", data: png() } });
+    const sub = await f.c.CreateGroup({ actor: f.admin, name: "Sub", path: "sub", parentId: g.id, avatar: { filename: "s.png", data: png() } });
+    await f.c.CreateProject({ actor: f.admin, name: "inner", namespaceId: sub.id, avatar: { filename: "i.png", data: png() } });
+    const lone = await f.c.CreateProject({ actor: f.admin, name: `lone${Date.now()}`, avatar: { filename: "l.png", data: png() } });
+    const before = (await objects()).length;
+    await f.c.DeleteProject({ actor: f.admin, idOrPath: String(lone.id) });
+    expect((await objects()).length).toBe(before - 1);
+    await f.c.DeleteGroup({ actor: f.admin, idOrPath: String(g.id) });
+    expect((await objects()).length).toBe(before - 4);
+    await f.c.DeleteUser({ actor: f.admin, id: u.userId });
+    expect((await objects()).length).toBe(before - 6);
+  });
 });

@@ -114,6 +114,16 @@ export class AvatarWrites {
   }
 }
 
+/**
+ * Removes the images of deleted records (after their rows are gone). A failure is logged, not
+ * thrown: nothing names the objects any more, so they are unreachable and can be swept later.
+ */
+export async function removeAvatars(store: ObjectStore, keys: (string | null | undefined)[], log: { warn(o: object, m: string): void }): Promise<void> {
+  const present = keys.filter((k): k is string => Boolean(k));
+  if (!present.length) return;
+  await store.deleteMany(present).catch((err) => log.warn({ err, keys: present }, "avatar removal failed"));
+}
+
 /** Runs `work` (a transaction) with an AvatarWrites, finishing it according to the outcome. */
 export async function withAvatarWrites<T>(store: ObjectStore, work: (writes: AvatarWrites) => Promise<T>): Promise<T> {
   const writes = new AvatarWrites(store);
