@@ -1,6 +1,8 @@
 import type { AddressInfo } from "node:net";
+import { silentLogger } from "@quarry/logger";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { errorHandler } from "./errors.ts";
 import { multipartParser, uploadedFile } from "./uploads.ts";
 
 let base = "";
@@ -8,14 +10,14 @@ let close: () => void;
 
 beforeAll(async () => {
   const app = express();
-  app.use(multipartParser({ fieldSize: 1024, routes: [{ method: "POST", path: /^\/with-file$/, files: [{ name: "doc", maxBytes: 10 }] }] }));
+  app.use(multipartParser({ fieldSize: 50_000, routes: [{ method: "POST", path: /^\/with-file$/, files: [{ name: "doc", maxBytes: 10 }] }] }));
   const echo: express.RequestHandler = (req, res) => {
     const f = uploadedFile(req, "doc");
     res.json({ body: req.body, file: f ? { filename: f.filename, mimeType: f.mimeType, data: f.data.toString("latin1"), truncated: f.truncated } : null });
   };
   app.post("/with-file", echo);
   app.post("/fields-only", echo);
-  app.use(((err, _req, res, _next) => res.status(err.status ?? 500).json({ code: err.code })) as express.ErrorRequestHandler);
+  app.use(errorHandler(silentLogger()));
   const server = app.listen(0, "127.0.0.1");
   await new Promise((r) => server.once("listening", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -39,18 +41,22 @@ describe("multipartParser", () => {
   });
 
   it("keeps no more than maxBytes of a longer part, reads the rest of the body, and says so", async () => {
-    const res = await fetch(`${base}/with-file`, { method: "POST", body: form("x".repeat(100_000)) });
+    const res = await fetch(`${base}/with-file`, { method: "POST", body: form("x".repeat(40_000)) });
     const json = (await res.json()) as { file: unknown; body: unknown };
     expect(json.file).toMatchObject({ data: "x".repeat(10), truncated: true });
     expect(json.body).toEqual({ name: "x", tags: ["a", "b"] });
     const exact = (await (await fetch(`${base}/with-file`, { method: "POST", body: form("y".repeat(10)) })).json()) as { file: unknown };
     expect(exact.file).toMatchObject({ data: "y".repeat(10), truncated: false });
+    // Past the body limit the part is not drained: 413, as for any body that large.
+    const huge = await fetch(`${base}/with-file`, { method: "POST", body: form("z".repeat(60_000)) });
+    expect(huge.status).toBe(413);
+    expect(await huge.json()).toEqual({ message: "413 Request Entity Too Large" });
   });
 
   it("refuses file parts on other routes and in undeclared fields (400), as before", async () => {
     const other = await fetch(`${base}/fields-only`, { method: "POST", body: form("hello") });
     expect(other.status).toBe(400);
-    expect(await other.json()).toEqual({ code: "LIMIT_UNEXPECTED_FILE" });
+    expect(await other.json()).toEqual({ message: "400 Bad request" });
     const f = form();
     f.append("other", new Blob(["z"]), "z.txt");
     expect((await fetch(`${base}/with-file`, { method: "POST", body: f })).status).toBe(400);

@@ -69,17 +69,18 @@ function boundedMemoryStorage(limits: Map<string, number>): StorageEngine {
 
 /**
  * The multipart body parser: fields into `req.body` (as before), file parts only on the routes
- * that take them (into `uploadedFile`), each bounded while streaming. A file part anywhere else,
+ * that take them (into `uploadedFile`), each bounded while streaming (past the body limit, 413). A file part anywhere else,
  * or in another field, stays `400 Bad request` (multer's LIMIT_UNEXPECTED_FILE, see errors.ts);
  * whatever stops the parser (no boundary, a truncated body, a limit) is the client's: 400 or 413.
  */
 export function multipartParser(o: { fieldSize: number; routes: FileRoute[] }): RequestHandler {
+  // A file part longer than the largest body is refused as the body would be (413), not drained.
   const fieldsOnly = multer({ limits: { fieldSize: o.fieldSize, fileSize: o.fieldSize } }).none();
   const withFiles = o.routes.map((route) => ({
     route,
     handler: multer({
       storage: boundedMemoryStorage(new Map(route.files.map((f) => [f.name, f.maxBytes]))),
-      limits: { fieldSize: o.fieldSize, files: route.files.length },
+      limits: { fieldSize: o.fieldSize, fileSize: o.fieldSize, files: route.files.length },
       defParamCharset: "utf8",
     }).fields(route.files.map((f) => ({ name: f.name, maxCount: 1 }))),
   }));
