@@ -166,6 +166,11 @@ describe("avatars with fetch", () => {
     const res = await s.api(`/projects/${project.id}`, { method: "PUT", token: developer.token, body: form({}, { data: Buffer.from("x"), filename: "x.txt" }) });
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({ message: "403 Forbidden" });
+    const group = await json(await s.api("/groups", { method: "POST", json: { name: "Closed", path: "closed", visibility: "public" } }));
+    const intoGroup = await s.api("/projects", { method: "POST", token: developer.token, body: form({ name: "intruder", namespace_id: String(group.id) }, { data: Buffer.from("x"), filename: "x.txt" }) });
+    expect(intoGroup.status).toBe(403);
+    const subgroup = await s.api("/groups", { method: "POST", token: developer.token, body: form({ name: "Sub", path: "sub", parent_id: String(group.id) }, { data: Buffer.from("x"), filename: "x.txt" }) });
+    expect(subgroup.status).toBe(403);
   });
 
   it("answers 404 for unknown avatar paths", async () => {

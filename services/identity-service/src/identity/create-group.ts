@@ -26,7 +26,6 @@ export const createGroup =
     if (req.projectCreationLevel && !(req.projectCreationLevel in CREATION_LEVEL)) throw paramError("project_creation_level does not have a valid value");
     if (req.subgroupCreationLevel && !["owner", "maintainer"].includes(req.subgroupCreationLevel)) throw paramError("subgroup_creation_level does not have a valid value");
 
-    const avatar = checkAvatar(req.avatar);
     const group = await withAvatarWrites(deps.avatars, (avatars) => deps.prisma.$transaction(async (tx) => {
       let parent: Awaited<ReturnType<typeof visibleGroup>>["group"] | null = null;
       if (parentId) {
@@ -41,6 +40,8 @@ export const createGroup =
         const me = await tx.user.findUnique({ where: { id: actor.userId }, select: { canCreateGroup: true } });
         if (!me?.canCreateGroup) throw forbidden();
       }
+      // After the permission checks, before any write (GitLab validates the record it may create).
+      const avatar = checkAvatar(req.avatar);
       const fullPath = parent ? `${parent.fullPath}/${req.path}` : req.path;
       const taken = await tx.namespace.findUnique({ where: { fullPathLower: fullPath.toLowerCase() }, select: { id: true } });
       if (taken) throw badRequest(`Failed to save group {:path=>["has already been taken"]}`);

@@ -32,7 +32,6 @@ export const createProject =
     const ownerUserId = Number(req.ownerUserId) || 0;
     if (ownerUserId && !actor.isAdmin) throw forbidden();
 
-    const avatar = checkAvatar(req.avatar);
     const project = await withAvatarWrites(deps.avatars, (avatars) => deps.prisma.$transaction(
       async (tx) => {
         const namespaceId = Number(req.namespaceId) || 0;
@@ -55,6 +54,8 @@ export const createProject =
           namespace = await tx.namespace.findUnique({ where: { ownerId: owner } });
           if (!namespace) throw notFound("User");
         }
+        // After the permission checks, before any write (GitLab validates the record it may create).
+        const avatar = checkAvatar(req.avatar);
         const clash = await tx.project.findFirst({
           where: { namespaceId: namespace.id, OR: [{ pathLower: path.toLowerCase() }, { name }] },
           select: { name: true, pathLower: true },
