@@ -173,6 +173,17 @@ describe("avatars with fetch", () => {
     expect(subgroup.status).toBe(403);
   });
 
+  it("keeps a sanitized, URL-encoded file name; POST /projects/user/:user_id takes an avatar too", async () => {
+    const owner = await createUserWithToken(s);
+    const res = await s.api(`/projects/user/${owner.id}`, { method: "POST", body: form({ name: "for-someone" }, { data: PNG, filename: "café logo (1).png" }) });
+    expect(res.status).toBe(201);
+    const project = await json(res);
+    expect(project.avatar_url).toBe(`${s.url}/uploads/-/system/project/avatar/${project.id}/caf%C3%A9_logo__1_.png`);
+    const img = await fetch(project.avatar_url!, { headers: { "PRIVATE-TOKEN": owner.token } });
+    expect(img.status).toBe(200);
+    expect(img.headers.get("content-disposition")).toBe(`inline; filename="cafe_logo__1_.png"; filename*=UTF-8''caf%C3%A9_logo__1_.png`);
+  });
+
   it("answers 404 for unknown avatar paths", async () => {
     for (const p of ["/uploads/-/system/snippet/avatar/1/x.png", "/uploads/-/system/user/avatar/99999999999/x.png", "/uploads/-/system/user/avatar/abc/x.png", "/uploads/-/system/group/avatar/424242/x.png"]) {
       expect((await fetch(`${s.url}${p}`)).status).toBe(404);

@@ -2,6 +2,7 @@ import type { AvatarUpload } from "@quarry/proto/types/identity/v1/AvatarUpload"
 import { isNotFound } from "@quarry/grpc";
 import { Router, type Request } from "express";
 import type { GatewayDeps } from "../deps.ts";
+import { contentDisposition } from "../entities/file.ts";
 import { authenticate, scope } from "../http/auth.ts";
 import { ApiError } from "../http/errors.ts";
 import { uploadedFile, type FileRoute } from "../http/uploads.ts";
@@ -68,7 +69,7 @@ export function avatarsRouter(deps: GatewayDeps): Router {
     const data = Buffer.from(avatar.data);
     res.setHeader("Content-Type", avatar.contentType);
     res.setHeader("Content-Length", String(data.length));
-    res.setHeader("Content-Disposition", `inline; filename="${avatar.filename.replace(/["\\]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(avatar.filename)}`);
+    res.setHeader("Content-Disposition", contentDisposition("inline", avatar.filename));
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.end(req.method === "HEAD" ? undefined : data);
   });
