@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import express, { type Express } from "express";
-import multer from "multer";
 import type { GatewayDeps } from "./deps.ts";
 import { authenticate } from "./http/auth.ts";
 import { errorHandler, routeNotFound } from "./http/errors.ts";
 import { exactJsonContentType } from "./http/json.ts";
 import { rejectMalformedInput } from "./http/malformed.ts";
+import { multipartParser } from "./http/uploads.ts";
+import { AVATAR_FILE_ROUTES, avatarsRouter } from "./routes/avatars.ts";
 import { gitHttpRouter } from "./routes/git-http.ts";
 import { healthRouter } from "./routes/health.ts";
 import { v4Router } from "./routes/v4/index.ts";
@@ -29,20 +30,21 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(exactJsonContentType);
 
   const limit = deps.config.maxBodyBytes;
-  const multipart = multer({ limits: { fieldSize: limit, fileSize: limit } }).none();
+  const multipart = multipartParser({ fieldSize: limit, routes: AVATAR_FILE_ROUTES });
   app.use(express.json({ limit, type: ["application/json", "application/*+json"] }));
   // The raw form stays available: qs merges `actions[][x]` sequences into one element, Rack
   // (and so GitLab) starts a new element at each repeated key (see http/form.ts).
   app.use(express.urlencoded({ extended: true, limit, parameterLimit: 10_000, verify: (req, _res, buf) => ((req as express.Request).rawForm = buf) }));
-  // Artifact uploads stream their file to ci-service (routes/v4/runner-jobs.ts) instead. Whatever
-  // stops the multipart parser (no boundary, a truncated body, a limit) is the client's: 400 or 413.
+  // File parts only where a route takes them (avatars, http/uploads.ts); artifact uploads stream
+  // their file to ci-service (routes/v4/runner-jobs.ts) instead.
   app.use((req, res, next) => {
     if (!req.is("multipart/form-data") || isArtifactUpload(req)) return next();
-    multipart(req, res, (err?: unknown) => next(err && !(err as { status?: unknown }).status ? Object.assign(err as object, { status: 400 }) : err));
+    multipart(req, res, next);
   });
   app.use(rejectMalformedInput);
 
   app.use(healthRouter(deps));
+  app.use(avatarsRouter(deps));
   app.use("/api/v4", authenticate(deps), v4Router(deps));
   app.use(gitHttpRouter(deps));
   app.use(routeNotFound);

@@ -1,4 +1,4 @@
-import { envAddress, envBoolean, envInt, parseEnv, z } from "@quarry/env";
+import { envAddress, envBoolean, envInt, minioShape, parseEnv, z } from "@quarry/env";
 
 /** identity-service configuration; the only module that reads process.env. */
 export const identityEnvShape = {
@@ -13,6 +13,12 @@ export const identityEnvShape = {
   QUARRY_ROOT_EMAIL: z.string().email().default("admin@example.com"),
   /** Create root when the instance is empty (only one replica needs to; the others find it). */
   QUARRY_BOOTSTRAP_ROOT: envBoolean(true),
+  /** S3/MinIO for avatars; when MINIO_ENDPOINT is unset, they go to QUARRY_OBJECT_STORE_DIR. */
+  ...minioShape,
+  /** The bucket avatar images are kept in. */
+  QUARRY_UPLOADS_BUCKET: z.string().default("uploads"),
+  /** Root of the local-disk object store (used only without MINIO_ENDPOINT). */
+  QUARRY_OBJECT_STORE_DIR: z.string().default("./data/objects"),
   LOG_LEVEL: z.string().default("info"),
 };
 

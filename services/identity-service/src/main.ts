@@ -1,6 +1,7 @@
 import { runServiceProcess } from "@quarry/service";
 import { loadIdentityEnv } from "./env.ts";
 import { startIdentityService } from "./server.ts";
+import { avatarStoreFromEnv } from "./storage.ts";
 
 // Process entry for the distributed mode: one identity-service per process.
 await runServiceProcess("identity-service", loadIdentityEnv, async ({ env, log, bus }) => {
@@ -13,6 +14,7 @@ await runServiceProcess("identity-service", loadIdentityEnv, async ({ env, log, 
     log,
     rootEmail: env.QUARRY_ROOT_EMAIL,
     rootPassword: env.QUARRY_ROOT_PASSWORD,
+    avatarStore: avatarStoreFromEnv(env),
   });
   if (env.QUARRY_BOOTSTRAP_ROOT) {
     const root = await service.ensureRoot(env.QUARRY_ROOT_TOKEN);

@@ -1,6 +1,7 @@
 import type { EventBus } from "@quarry/bus";
 import { createClient, type AsyncHandlers } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
+import type { ObjectStore } from "@quarry/object-store";
 import { identityV1, repoV1, type IdentityServiceDefinition } from "@quarry/proto";
 import { startService } from "@quarry/service";
 import type { IdentityDeps } from "./deps.ts";
@@ -22,6 +23,7 @@ import { getMember } from "./identity/get-member.ts";
 import { getPersonalAccessToken } from "./identity/get-personal-access-token.ts";
 import { getProject } from "./identity/get-project.ts";
 import { getUser } from "./identity/get-user.ts";
+import { getAvatar } from "./identity/get-avatar.ts";
 import { listGroups } from "./identity/list-groups.ts";
 import { listMembers } from "./identity/list-members.ts";
 import { listPersonalAccessTokens } from "./identity/list-personal-access-tokens.ts";
@@ -63,6 +65,7 @@ export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServ
     UpdateMember: updateMember(deps),
     RemoveMember: removeMember(deps),
     Authorize: authorize(deps),
+    GetAvatar: getAvatar(deps),
   };
 }
 
@@ -75,6 +78,8 @@ export interface IdentityServiceOptions {
   log: Logger;
   rootEmail: string;
   rootPassword?: string;
+  /** Where avatar images go (ensureBucket is called at start). */
+  avatarStore: ObjectStore;
 }
 
 export interface RunningIdentityService {
@@ -95,10 +100,12 @@ export async function startIdentityService(o: IdentityServiceOptions): Promise<R
     log: o.log,
     migrations,
     PrismaClient,
+    // The avatar bucket exists before any call can store an image.
+    prepare: () => o.avatarStore.ensureBucket(),
     deps({ prisma, outbox, onStop }): IdentityDeps {
       const repo = createClient(repoV1.RepoService, o.repoServiceAddress, { deadlineMs: Math.max(o.deadlineMs, 30_000) });
       onStop(() => repo.close());
-      return { prisma, repo, outbox: outbox(), log: o.log, config: { rootEmail: o.rootEmail, rootPassword: o.rootPassword } };
+      return { prisma, repo, outbox: outbox(), avatars: o.avatarStore, log: o.log, config: { rootEmail: o.rootEmail, rootPassword: o.rootPassword } };
     },
     handlers(server, deps) {
       server.addService("quarry.identity.v1.IdentityService", identityV1.IdentityService.service, identityHandlers(deps));

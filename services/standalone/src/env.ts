@@ -16,6 +16,8 @@ export const standaloneEnvShape = {
   /** Use NATS JetStream instead of the in-process bus. */
   NATS_URL: z.string().optional(),
   QUARRY_ARTIFACTS_BUCKET: z.string().default("artifacts"),
+  /** The bucket avatars are kept in (MinIO/S3, or a directory under <data>/objects). */
+  QUARRY_UPLOADS_BUCKET: z.string().default("uploads"),
   GRPC_DEADLINE_MS: envInt(10_000),
   AUTH_CACHE_TTL_MS: envInt(10_000),
   QUARRY_MAX_BODY_BYTES: envInt(64 * 1024 * 1024),

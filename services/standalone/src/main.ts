@@ -30,6 +30,18 @@ const stack = await startStack({
       })
     : undefined,
   artifactsBucket: env.QUARRY_ARTIFACTS_BUCKET,
+  uploadsStore: env.MINIO_ENDPOINT
+    ? createObjectStore({
+        kind: "minio",
+        endPoint: env.MINIO_ENDPOINT,
+        port: env.MINIO_PORT,
+        useSSL: env.MINIO_USE_SSL,
+        accessKey: env.MINIO_ACCESS_KEY ?? "",
+        secretKey: env.MINIO_SECRET_KEY ?? "",
+        bucket: env.QUARRY_UPLOADS_BUCKET,
+      })
+    : undefined,
+  uploadsBucket: env.QUARRY_UPLOADS_BUCKET,
   rootToken: env.QUARRY_ROOT_TOKEN,
   rootPassword: env.QUARRY_ROOT_PASSWORD,
   rootEmail: env.QUARRY_ROOT_EMAIL,

@@ -27,6 +27,9 @@ export interface StackOptions {
   /** A MinIO/S3 store for artifacts instead of <dataDir>/objects. */
   objectStore?: ObjectStore;
   artifactsBucket?: string;
+  /** A MinIO/S3 store for avatars instead of <dataDir>/objects/<uploadsBucket>. */
+  uploadsStore?: ObjectStore;
+  uploadsBucket?: string;
   rootToken?: string;
   rootPassword?: string;
   rootEmail?: string;
@@ -155,6 +158,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       log: log("identity-service"),
       rootEmail: o.rootEmail ?? "admin@example.com",
       rootPassword: o.rootPassword,
+      avatarStore: o.uploadsStore ?? createObjectStore({ kind: "local", root: path.join(o.dataDir, "objects"), bucket: o.uploadsBucket ?? "uploads" }),
     });
     stops.push(() => identity.stop());
     const root = await identity.ensureRoot(o.rootToken);

@@ -128,6 +128,7 @@ const FIELDS = [
   "custom_headers", "url_variables", "page", "per_page", "only_protected_branches", "mirror_branch_regex", "auth_method",
   "sha", "dry_run", "force", "execute_filemode", "last_commit_id", "range", "system_id", "info", "from", "to", "refs",
   "commit_sha", "submodule", "trigger", "exit_code", "failure_reason", "admin", "archived", "ci_config_path", "url",
+  "avatar",
 ] as const;
 
 /**
@@ -344,6 +345,9 @@ const hostileBody = (f: Fixtures): fc.Arbitrary<Body> => fc.oneof(
       { type: `multipart/form-data; boundary=${big(200, "b")}`, body: "--b\r\n", label: "multipart long boundary" },
       { type: "multipart/form-data; boundary=x", body: "--x\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\na\u0000b\r\n--x--\r\n", label: "multipart NUL field" },
       { type: "multipart/form-data; boundary=x", body: `--x\r\nContent-Disposition: form-data; name="${"a[b]".repeat(50)}"\r\n\r\n1\r\n--x--\r\n`, label: "multipart deep field" },
+      { type: "multipart/form-data; boundary=x", body: '--x\r\nContent-Disposition: form-data; name="avatar"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\u0089PNG\r\n\u001a\nnot really\r\n--x--\r\n', label: "multipart avatar, not an image" },
+      { type: "multipart/form-data; boundary=x", body: '--x\r\nContent-Disposition: form-data; name="avatar"; filename="a.png"\r\n\r\n1\r\n--x\r\nContent-Disposition: form-data; name="avatar"; filename="b.png"\r\n\r\n2\r\n--x--\r\n', label: "multipart two avatars" },
+      { type: "multipart/form-data; boundary=x", body: '--x\r\nContent-Disposition: form-data; name="avatar"; filename="a.png"\r\n\r\nabc', label: "multipart avatar truncated" },
     ).map((m) => ({ headers: { "content-type": m.type }, body: Buffer.from(m.body), label: m.label })),
   },
   {

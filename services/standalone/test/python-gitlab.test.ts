@@ -144,6 +144,26 @@ describe("python-gitlab against Quarry", () => {
     expect(delivery.json).toMatchObject({ project: { path_with_namespace: "root/py-hooks-h1" }, commits: [{ message: expect.stringContaining("Trigger the hook") }] });
   });
 
+  it("sets avatars on users, projects and groups with file objects, and reads them back", async () => {
+    // python-gitlab names every avatar part avatar.png, so PNG bytes it is.
+    const png = path.join(work, "avatar.png");
+    const big = path.join(work, "big.png");
+    const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+    writeFileSync(png, PNG);
+    writeFileSync(big, Buffer.concat([PNG, Buffer.alloc(300 * 1024)]));
+    const out = await py("avatars", { suffix: "a1", png, big });
+    const image = { content_type: "image/png", size: PNG.length };
+    expect(out).toEqual({
+      user_avatar_url: expect.stringMatching(new RegExp(`^${s.url}/uploads/-/system/user/avatar/\\d+/avatar\\.png$`)),
+      user_image: image,
+      project: { id: expect.any(Number), avatar_url: `${s.url}/uploads/-/system/project/avatar/${out.project.id}/avatar.png`, description: "pictured" },
+      project_image: image,
+      group_avatar_url: expect.stringMatching(new RegExp(`^${s.url}/uploads/-/system/group/avatar/\\d+/avatar\\.png$`)),
+      group_after_save: { avatar_url: out.group_avatar_url, description: "repictured" },
+      too_big: { status: 400, message: { avatar: ["is too big (should be at most 200 KiB)"] } },
+    });
+  });
+
   it("creates pipelines and reads jobs, traces and artifacts; plays, cancels and retries", async () => {
     const setup = await py("ci_setup", { suffix: "c1", ci_yaml: CI_YAML });
     expect(setup).toEqual({

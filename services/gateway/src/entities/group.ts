@@ -1,6 +1,6 @@
 import { AccessLevel } from "@quarry/gitlab";
 import type { Group__Output as Group } from "@quarry/proto/types/identity/v1/Group";
-import { orNull, webUrl, type Urls } from "./urls.ts";
+import { avatarUrl, orNull, webUrl, type Urls } from "./urls.ts";
 
 /** A group as listed (GitLab's API::Entities::Group). */
 export function groupListItem(g: Group, urls: Urls) {
@@ -28,7 +28,7 @@ export function groupListItem(g: Group, urls: Urls) {
       allow_force_push: false,
       allowed_to_merge: [{ access_level: AccessLevel.MAINTAINER }],
     },
-    avatar_url: null,
+    avatar_url: avatarUrl(urls, "group", g.id, g.avatar),
     request_access_enabled: g.requestAccessEnabled,
     full_name: g.fullName,
     full_path: g.fullPath,

@@ -1,6 +1,6 @@
 import type { Project__Output as Project } from "@quarry/proto/types/identity/v1/Project";
 import { namespaceSummary } from "./namespace.ts";
-import { apiUrl, httpCloneUrl, orNull, sshCloneUrl, webUrl, type Urls } from "./urls.ts";
+import { apiUrl, avatarUrl, httpCloneUrl, orNull, sshCloneUrl, webUrl, type Urls } from "./urls.ts";
 
 const access = (level: number) => (level ? { access_level: level, notification_level: 3 } : null);
 
@@ -23,7 +23,7 @@ export function projectSimple(p: Project, urls: Urls) {
     web_url: webUrl(urls, fullPath),
     readme_url: null as string | null,
     forks_count: 0,
-    avatar_url: null,
+    avatar_url: avatarUrl(urls, "project", p.id, p.avatar),
     star_count: 0,
     last_activity_at: p.lastActivityAt,
     namespace: namespaceSummary(p.namespace!, urls),
@@ -57,7 +57,7 @@ export function projectFull(p: Project, urls: Urls, extras: ProjectExtras = {}) 
     empty_repo: extras.emptyRepo ?? false,
     archived: p.archived,
     visibility: p.visibility,
-    ...(p.owner ? { owner: { id: Number(p.owner.id), username: p.owner.username, name: p.owner.name, state: p.owner.state, locked: false, avatar_url: null, web_url: webUrl(urls, p.owner.username), created_at: p.owner.createdAt } } : {}),
+    ...(p.owner ? { owner: { id: Number(p.owner.id), username: p.owner.username, name: p.owner.name, state: p.owner.state, locked: false, avatar_url: avatarUrl(urls, "user", p.owner.id, p.owner.avatar), web_url: webUrl(urls, p.owner.username), created_at: p.owner.createdAt } } : {}),
     resolve_outdated_diff_discussions: false,
     container_registry_enabled: false,
     container_registry_access_level: "disabled",

@@ -8,5 +8,12 @@ export const apiUrl = (u: Urls, path: string) => `${u.base}/api/v4/${path}`;
 export const httpCloneUrl = (u: Urls, fullPath: string) => `${u.base}/${fullPath}.git`;
 export const sshCloneUrl = (u: Urls, fullPath: string) => `git@${new URL(u.base).hostname}:${fullPath}.git`;
 
+/**
+ * GitLab's avatar_url: `<external_url>/uploads/-/system/<model>/avatar/<id>/<file>` (served by
+ * routes/uploads.ts), or null without an avatar (for users too: no Gravatar fallback here).
+ */
+export const avatarUrl = (u: Urls, model: "user" | "project" | "group", id: number | string | bigint, filename: string | undefined | null) =>
+  filename ? `${u.base}/uploads/-/system/${model}/avatar/${id}/${encodeURIComponent(filename)}` : null;
+
 /** "" from proto means unset; GitLab renders that as null. */
 export const orNull = (s: string | undefined | null) => (s ? s : null);

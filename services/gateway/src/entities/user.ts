@@ -1,5 +1,5 @@
 import type { User__Output as User } from "@quarry/proto/types/identity/v1/User";
-import { orNull, webUrl, type Urls } from "./urls.ts";
+import { avatarUrl, orNull, webUrl, type Urls } from "./urls.ts";
 
 /** UserBasic: what lists, members and authors show. */
 export function userBasic(u: User, urls: Urls) {
@@ -9,7 +9,7 @@ export function userBasic(u: User, urls: Urls) {
     name: u.name,
     state: u.state,
     locked: false,
-    avatar_url: null,
+    avatar_url: avatarUrl(urls, "user", u.id, u.avatar),
     web_url: webUrl(urls, u.username),
   };
 }

@@ -38,6 +38,7 @@ export function userToProto(u: User & { namespace?: { id: number } | null; ident
     pronouns: u.pronouns,
     note: u.note,
     identities: (u.identities ?? []).map((i) => ({ provider: i.provider, externUid: i.externUid })),
+    avatar: u.avatar ?? "",
   };
 }
 
@@ -57,6 +58,7 @@ export function groupToProto(ns: Namespace, callerAccessLevel: number): Group {
     subgroupCreationLevel: ns.subgroupCreationLevel,
     callerAccessLevel,
     defaultBranch: ns.defaultBranch,
+    avatar: ns.avatar ?? "",
   };
 }
 
@@ -85,6 +87,8 @@ export function projectToProto(p: ProjectRow, levels: { projectLevel: number; gr
       fullPath: ns.fullPath,
       parentId: ns.parentId ?? 0,
       ownerId: ns.ownerId ?? 0,
+      // GitLab's namespace avatar_url: a group's own, a personal namespace's owner's.
+      avatar: (ns.kind === "user" ? ns.owner?.avatar : ns.avatar) ?? "",
     },
     pathWithNamespace: `${ns.fullPath}/${p.path}`,
     nameWithNamespace: `${ns.fullName} / ${p.name}`,
@@ -100,6 +104,7 @@ export function projectToProto(p: ProjectRow, levels: { projectLevel: number; gr
     diskPath: diskPathFor(p.id),
     requestAccessEnabled: p.requestAccessEnabled,
     ciConfigPath: p.ciConfigPath,
+    avatar: p.avatar ?? "",
   };
 }
 

@@ -5,6 +5,7 @@ import type { CreateGroupRequest__Output } from "@quarry/proto/types/identity/v1
 import type { Group } from "@quarry/proto/types/identity/v1/Group";
 import type { IdentityDeps } from "../deps.ts";
 import { actorOf } from "./access.ts";
+import { checkAvatar, withAvatarWrites } from "./avatars.ts";
 import { groupToProto } from "./convert.ts";
 import { CREATION_LEVEL } from "./levels.ts";
 import { visibleGroup } from "./lookup.ts";
@@ -26,7 +27,7 @@ export const createGroup =
     if (req.projectCreationLevel && !(req.projectCreationLevel in CREATION_LEVEL)) throw paramError("project_creation_level does not have a valid value");
     if (req.subgroupCreationLevel && !(SUBGROUP_CREATION_LEVELS as readonly string[]).includes(req.subgroupCreationLevel)) throw paramError("subgroup_creation_level does not have a valid value");
 
-    const group = await deps.prisma.$transaction(async (tx) => {
+    const group = await withAvatarWrites(deps.avatars, (avatars) => deps.prisma.$transaction(async (tx) => {
       let parent: Awaited<ReturnType<typeof visibleGroup>>["group"] | null = null;
       if (parentId) {
         const found = await visibleGroup(tx, actor, String(parentId));
@@ -40,6 +41,8 @@ export const createGroup =
         const me = await tx.user.findUnique({ where: { id: actor.userId }, select: { canCreateGroup: true } });
         if (!me?.canCreateGroup) throw forbidden();
       }
+      // After the permission checks, before any write (GitLab validates the record it may create).
+      const avatar = checkAvatar(req.avatar);
       const fullPath = parent ? `${parent.fullPath}/${req.path}` : req.path;
       const taken = await tx.namespace.findUnique({ where: { fullPathLower: fullPath.toLowerCase() }, select: { id: true } });
       if (taken) throw badRequest(`Failed to save group {:path=>["has already been taken"]}`);
@@ -62,7 +65,10 @@ export const createGroup =
       });
       const withIds = await tx.namespace.update({
         where: { id: created.id },
-        data: { traversalIds: [...(parent?.traversalIds ?? []), created.id] },
+        data: {
+          traversalIds: [...(parent?.traversalIds ?? []), created.id],
+          ...(avatar && !avatar.remove ? await avatars.stage("group", created.id, avatar, null) : {}),
+        },
       });
       // The creator owns the group.
       await tx.member.create({
@@ -79,7 +85,7 @@ export const createGroup =
         parent_id: created.parentId,
       });
       return withIds;
-    });
+    }));
     deps.outbox.kick();
     return groupToProto(group, AccessLevel.OWNER);
   };

@@ -4,6 +4,7 @@ import type { CreateProjectRequest__Output } from "@quarry/proto/types/identity/
 import type { Project as ProjectMsg } from "@quarry/proto/types/identity/v1/Project";
 import type { IdentityDeps } from "../deps.ts";
 import { actorOf, namespaceLevel } from "./access.ts";
+import { checkAvatar, withAvatarWrites } from "./avatars.ts";
 import { diskPathFor, projectToProto } from "./convert.ts";
 import { CREATION_LEVEL } from "./levels.ts";
 import { projectInclude, visibleGroup } from "./lookup.ts";
@@ -32,7 +33,7 @@ export const createProject =
     const ownerUserId = Number(req.ownerUserId) || 0;
     if (ownerUserId && !actor.isAdmin) throw forbidden();
 
-    const project = await deps.prisma.$transaction(
+    const project = await withAvatarWrites(deps.avatars, (avatars) => deps.prisma.$transaction(
       async (tx) => {
         const namespaceId = Number(req.namespaceId) || 0;
         let namespace;
@@ -54,6 +55,8 @@ export const createProject =
           namespace = await tx.namespace.findUnique({ where: { ownerId: owner } });
           if (!namespace) throw notFound("User");
         }
+        // After the permission checks, before any write (GitLab validates the record it may create).
+        const avatar = checkAvatar(req.avatar);
         const clash = await tx.project.findFirst({
           where: { namespaceId: namespace.id, OR: [{ pathLower: path.toLowerCase() }, { name }] },
           select: { name: true, pathLower: true },
@@ -65,7 +68,7 @@ export const createProject =
           throw badRequest(message);
         }
         const creatorId = ownerUserId || actor.userId;
-        const created = await tx.project.create({
+        let created = await tx.project.create({
           data: {
             namespaceId: namespace.id,
             name,
@@ -86,6 +89,9 @@ export const createProject =
           await tx.member.create({
             data: { sourceType: "project", sourceId: created.id, userId: namespace.ownerId, accessLevel: AccessLevel.OWNER, createdById: actor.userId },
           });
+        }
+        if (avatar && !avatar.remove) {
+          created = await tx.project.update({ where: { id: created.id }, data: await avatars.stage("project", created.id, avatar, null), include: projectInclude });
         }
         await enqueueProjectCreate(tx, created);
         const author = await tx.user.findUniqueOrThrow({ where: { id: creatorId }, select: { name: true, email: true } });
@@ -108,7 +114,7 @@ export const createProject =
         return created;
       },
       { timeout: 60_000, maxWait: 10_000 },
-    );
+    ));
     deps.outbox.kick();
     const groupLevel = project.namespace.kind === "group" ? await namespaceLevel(deps.prisma, actor.userId, project.namespace) : 0;
     const projectLevel = project.namespace.ownerId === actor.userId ? AccessLevel.OWNER : 0;

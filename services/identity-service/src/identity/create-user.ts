@@ -5,6 +5,7 @@ import type { User as UserMsg } from "@quarry/proto/types/identity/v1/User";
 import type { Tx } from "../deps.ts";
 import type { IdentityDeps } from "../deps.ts";
 import { actorOf } from "./access.ts";
+import { checkAvatar, withAvatarWrites } from "./avatars.ts";
 import { userToProto } from "./convert.ts";
 import { requireAdmin } from "./lookup.ts";
 import { enqueueEvent } from "@quarry/bus";
@@ -75,7 +76,8 @@ export const createUser =
     validateName(req.name);
     if (req.password && req.password.length < 8) throw paramError("password is too short (minimum is 8 characters)");
     const identity = identityInput(req.provider, req.externUid);
-    const user = await deps.prisma.$transaction(async (tx) => {
+    const avatar = checkAvatar(req.avatar);
+    const user = await withAvatarWrites(deps.avatars, (avatars) => deps.prisma.$transaction(async (tx) => {
       const inserted = await insertUser(
         tx,
         {
@@ -94,10 +96,11 @@ export const createUser =
           ...(req.projectsLimit !== undefined ? { projectsLimit: req.projectsLimit } : {}),
         },
       );
-      if (!identity) return inserted;
+      const withAvatar = avatar && !avatar.remove ? { ...inserted, ...(await tx.user.update({ where: { id: inserted.id }, data: await avatars.stage("user", inserted.id, avatar, null) })) } : inserted;
+      if (!identity) return withAvatar;
       await upsertIdentity(tx, inserted.id, identity);
-      return { ...inserted, identities: [identity] };
-    });
+      return { ...withAvatar, identities: [identity] };
+    }));
     deps.outbox.kick();
     return userToProto(user);
   };

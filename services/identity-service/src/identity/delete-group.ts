@@ -2,6 +2,7 @@ import { AccessLevel } from "@quarry/gitlab";
 import type { DeleteGroupRequest__Output } from "@quarry/proto/types/identity/v1/DeleteGroupRequest";
 import type { IdentityDeps } from "../deps.ts";
 import { actorOf } from "./access.ts";
+import { removeAvatars } from "./avatars.ts";
 import { requireLevel, visibleGroup } from "./lookup.ts";
 import { enqueueProjectDestroy } from "./project-events.ts";
 import { removeRepositories } from "./repositories.ts";
@@ -11,7 +12,7 @@ export const deleteGroup =
   (deps: IdentityDeps) =>
   async (req: DeleteGroupRequest__Output): Promise<Record<string, never>> => {
     const actor = actorOf(req.actor);
-    const projectIds = await deps.prisma.$transaction(async (tx) => {
+    const { projectIds, avatarKeys } = await deps.prisma.$transaction(async (tx) => {
       const { group, level } = await visibleGroup(tx, actor, req.idOrPath);
       requireLevel(actor, level, AccessLevel.OWNER);
       const projects = await tx.project.findMany({
@@ -19,14 +20,16 @@ export const deleteGroup =
         include: { namespace: { include: { owner: true } } },
       });
       for (const p of projects) await enqueueProjectDestroy(tx, p);
-      const namespaceIds = (await tx.namespace.findMany({ where: { traversalIds: { has: group.id } }, select: { id: true } })).map((n) => n.id);
+      const namespaces = await tx.namespace.findMany({ where: { traversalIds: { has: group.id } }, select: { id: true, avatarKey: true } });
+      const namespaceIds = namespaces.map((n) => n.id);
       await tx.member.deleteMany({
         where: { OR: [{ sourceType: "namespace", sourceId: { in: namespaceIds } }, { sourceType: "project", sourceId: { in: projects.map((p) => p.id) } }] },
       });
       await tx.namespace.delete({ where: { id: group.id } }); // cascades to subgroups and projects
-      return projects.map((p) => p.id);
+      return { projectIds: projects.map((p) => p.id), avatarKeys: [...projects, ...namespaces].map((r) => r.avatarKey) };
     });
     deps.outbox.kick();
     await removeRepositories(deps, projectIds);
+    await removeAvatars(deps.avatars, avatarKeys, deps.log);
     return {};
   };

@@ -2,6 +2,7 @@ import { AccessLevel } from "@quarry/gitlab";
 import type { DeleteProjectRequest__Output } from "@quarry/proto/types/identity/v1/DeleteProjectRequest";
 import type { IdentityDeps } from "../deps.ts";
 import { actorOf } from "./access.ts";
+import { removeAvatars } from "./avatars.ts";
 import { requireLevel, visibleProject } from "./lookup.ts";
 import { enqueueProjectDestroy } from "./project-events.ts";
 import { removeRepositories } from "./repositories.ts";
@@ -11,15 +12,16 @@ export const deleteProject =
   (deps: IdentityDeps) =>
   async (req: DeleteProjectRequest__Output): Promise<Record<string, never>> => {
     const actor = actorOf(req.actor);
-    const id = await deps.prisma.$transaction(async (tx) => {
+    const { id, avatarKey } = await deps.prisma.$transaction(async (tx) => {
       const { project, levels } = await visibleProject(tx, actor, req.idOrPath);
       requireLevel(actor, levels.effective, AccessLevel.OWNER);
       await enqueueProjectDestroy(tx, project);
       await tx.member.deleteMany({ where: { sourceType: "project", sourceId: project.id } });
       await tx.project.delete({ where: { id: project.id } });
-      return project.id;
+      return { id: project.id, avatarKey: project.avatarKey };
     });
     deps.outbox.kick();
     await removeRepositories(deps, [id]);
+    await removeAvatars(deps.avatars, [avatarKey], deps.log);
     return {};
   };

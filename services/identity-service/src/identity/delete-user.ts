@@ -3,6 +3,7 @@ import { badRequest, notFound } from "@quarry/grpc";
 import type { DeleteUserRequest__Output } from "@quarry/proto/types/identity/v1/DeleteUserRequest";
 import type { IdentityDeps } from "../deps.ts";
 import { actorOf } from "./access.ts";
+import { removeAvatars } from "./avatars.ts";
 import { requireAdmin } from "./lookup.ts";
 import { enqueueEvent } from "@quarry/bus";
 import { removeRepositories } from "./repositories.ts";
@@ -18,7 +19,7 @@ export const deleteUser =
     const removed = await deps.prisma.$transaction(async (tx) => {
       const user = await tx.user.findUnique({ where: { id }, include: { namespace: true } });
       if (!user) throw notFound("User");
-      const projects = user.namespace ? await tx.project.findMany({ where: { namespaceId: user.namespace.id }, select: { id: true } }) : [];
+      const projects = user.namespace ? await tx.project.findMany({ where: { namespaceId: user.namespace.id }, select: { id: true, avatarKey: true } }) : [];
       await tx.user.delete({ where: { id } }); // cascades: tokens, memberships, namespace, its projects
       await enqueueEvent(tx, Subjects.userDestroy, {
         event_name: "user_destroy",
@@ -29,9 +30,10 @@ export const deleteUser =
         username: user.username,
         email: user.email,
       });
-      return projects.map((p) => p.id);
+      return { projectIds: projects.map((p) => p.id), avatarKeys: [user.avatarKey, ...projects.map((p) => p.avatarKey)] };
     });
     deps.outbox.kick();
-    await removeRepositories(deps, removed);
+    await removeRepositories(deps, removed.projectIds);
+    await removeAvatars(deps.avatars, removed.avatarKeys, deps.log);
     return {};
   };

@@ -9,6 +9,7 @@ import { silentLogger } from "@quarry/logger";
 import { identityV1 } from "@quarry/proto";
 import { startRepoService } from "@quarry/repo-service";
 import { createTestDatabase } from "@quarry/testing";
+import { createObjectStore } from "@quarry/object-store";
 import { startIdentityService } from "../server.ts";
 
 export const ROOT_TOKEN = "glpat-fixture-root-token-000000";
@@ -28,6 +29,7 @@ export async function identityFixture() {
     bus,
     log,
     rootEmail: "admin@example.com",
+    avatarStore: createObjectStore({ kind: "local", root: path.join(storageRoot, "objects"), bucket: "uploads" }),
   });
   await service.ensureRoot(ROOT_TOKEN);
   const c = createClient(identityV1.IdentityService, service.address, { deadlineMs: 20_000 });

@@ -5,6 +5,7 @@ import type { UpdateGroupRequest__Output } from "@quarry/proto/types/identity/v1
 import type { IdentityDeps } from "../deps.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { actorOf } from "./access.ts";
+import { checkAvatar, withAvatarWrites } from "./avatars.ts";
 import { groupToProto } from "./convert.ts";
 import { CREATION_LEVEL } from "./levels.ts";
 import { requireLevel, visibleGroup } from "./lookup.ts";
@@ -15,9 +16,10 @@ export const updateGroup =
   (deps: IdentityDeps) =>
   async (req: UpdateGroupRequest__Output): Promise<Group> => {
     const actor = actorOf(req.actor);
-    const updated = await deps.prisma.$transaction(async (tx) => {
+    const updated = await withAvatarWrites(deps.avatars, (avatars) => deps.prisma.$transaction(async (tx) => {
       const { group, level } = await visibleGroup(tx, actor, req.idOrPath);
       requireLevel(actor, level, AccessLevel.OWNER);
+      const avatar = checkAvatar(req.avatar);
       const data: Prisma.NamespaceUpdateInput = {};
       if (req.description !== undefined) data.description = req.description;
       if (req.requestAccessEnabled !== undefined) data.requestAccessEnabled = req.requestAccessEnabled;
@@ -77,8 +79,9 @@ export const updateGroup =
             updated_at = now()
           WHERE traversal_ids @> ARRAY[${group.id}]::int[] AND id <> ${group.id}`;
       }
+      if (avatar) Object.assign(data, await avatars.stage("group", group.id, avatar, group.avatarKey));
       const row = await tx.namespace.update({ where: { id: group.id }, data });
       return { row, level };
-    });
+    }));
     return groupToProto(updated.row, updated.level);
   };

@@ -5,6 +5,7 @@ import type { UpdateProjectRequest__Output } from "@quarry/proto/types/identity/
 import type { IdentityDeps } from "../deps.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { actorOf } from "./access.ts";
+import { checkAvatar, withAvatarWrites } from "./avatars.ts";
 import { diskPathFor, projectToProto } from "./convert.ts";
 import { projectInclude, requireLevel, visibleProject } from "./lookup.ts";
 import { validateName, validatePath, validateVisibility } from "./validate.ts";
@@ -14,10 +15,11 @@ export const updateProject =
   (deps: IdentityDeps) =>
   async (req: UpdateProjectRequest__Output): Promise<ProjectMsg> => {
     const actor = actorOf(req.actor);
-    const result = await deps.prisma.$transaction(
+    const result = await withAvatarWrites(deps.avatars, (avatars) => deps.prisma.$transaction(
       async (tx) => {
         const { project, levels } = await visibleProject(tx, actor, req.idOrPath);
         requireLevel(actor, levels.effective, AccessLevel.MAINTAINER);
+        const avatar = checkAvatar(req.avatar);
         const data: Prisma.ProjectUpdateInput = {};
         if (req.description !== undefined) data.description = req.description;
         if (req.archived !== undefined) data.archived = req.archived;
@@ -58,10 +60,11 @@ export const updateProject =
           }
           data.defaultBranch = req.defaultBranch;
         }
+        if (avatar) Object.assign(data, await avatars.stage("project", project.id, avatar, project.avatarKey));
         const row = await tx.project.update({ where: { id: project.id }, data, include: projectInclude });
         return { row, levels };
       },
       { timeout: 30_000 },
-    );
+    ));
     return projectToProto(result.row, result.levels);
   };

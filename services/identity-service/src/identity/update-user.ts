@@ -4,6 +4,7 @@ import type { User as UserMsg } from "@quarry/proto/types/identity/v1/User";
 import type { IdentityDeps } from "../deps.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { actorOf } from "./access.ts";
+import { checkAvatar, withAvatarWrites } from "./avatars.ts";
 import { userToProto } from "./convert.ts";
 import { hashPassword } from "./passwords.ts";
 import { assertEmailFree, assertUsernameFree, identityInput, profileData, upsertIdentity, userInclude } from "./users-common.ts";
@@ -17,9 +18,10 @@ export const updateUser =
     const id = Number(req.id);
     if (!actor.isAdmin) throw forbidden();
     identityInput(req.provider, req.externUid); // all or none, before any write
-    const updated = await deps.prisma.$transaction(async (tx) => {
+    const updated = await withAvatarWrites(deps.avatars, (avatars) => deps.prisma.$transaction(async (tx) => {
       const user = await tx.user.findUnique({ where: { id }, include: { namespace: true } });
       if (!user) throw notFound("User");
+      const avatar = checkAvatar(req.avatar);
       const data: Prisma.UserUpdateInput = profileData(req.profile);
       if (req.username !== undefined && req.username !== user.username) {
         await assertUsernameFree(tx, req.username, id);
@@ -51,7 +53,8 @@ export const updateUser =
       if (req.projectsLimit !== undefined) data.projectsLimit = req.projectsLimit;
       const identity = identityInput(req.provider, req.externUid);
       if (identity) await upsertIdentity(tx, id, identity);
+      if (avatar) Object.assign(data, await avatars.stage("user", id, avatar, user.avatarKey));
       return tx.user.update({ where: { id }, data, include: userInclude });
-    });
+    }));
     return userToProto(updated);
   };

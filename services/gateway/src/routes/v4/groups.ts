@@ -9,6 +9,7 @@ import { projectFull, projectSimple } from "../../entities/project.ts";
 import { listProjectsRequest, projectListShape } from "./projects.ts";
 import { keysetBounds, keysetShape, writeKeysetHeaders } from "../../http/keyset.ts";
 import { ctx } from "./context.ts";
+import { avatarParam } from "../avatars.ts";
 
 const visibility = p.enum(VISIBILITIES);
 const creationLevel = p.enum(PROJECT_CREATION_LEVELS);
@@ -47,6 +48,7 @@ export function groupsRouter(deps: GatewayDeps): Router {
       request_access_enabled: p.bool().optional(),
       default_branch: p.ref("default_branch").optional(),
     });
+    const avatar = avatarParam(req);
     const c = ctx(deps, req, res);
     const group = await identity.CreateGroup(
       {
@@ -60,6 +62,7 @@ export function groupsRouter(deps: GatewayDeps): Router {
         subgroupCreationLevel: q.subgroup_creation_level ?? "",
         requestAccessEnabled: q.request_access_enabled,
         defaultBranch: q.default_branch ?? "",
+        avatar,
       },
       c.call,
     );
@@ -124,6 +127,7 @@ export function groupsRouter(deps: GatewayDeps): Router {
       request_access_enabled: p.bool().optional(),
       default_branch: p.ref("default_branch").optional(),
     });
+    const avatar = avatarParam(req);
     const c = ctx(deps, req, res);
     const group = await identity.UpdateGroup(
       {
@@ -137,6 +141,7 @@ export function groupsRouter(deps: GatewayDeps): Router {
         subgroupCreationLevel: q.subgroup_creation_level,
         requestAccessEnabled: q.request_access_enabled,
         defaultBranch: q.default_branch,
+        avatar,
       },
       c.call,
     );

@@ -7,6 +7,7 @@ import { LIMITS, p, pageShape, params, z } from "../../http/params.ts";
 import { projectFull, projectSimple } from "../../entities/project.ts";
 import { keysetBounds, keysetShape, writeKeysetHeaders } from "../../http/keyset.ts";
 import { ctx } from "./context.ts";
+import { avatarParam } from "../avatars.ts";
 
 const visibility = p.enum(VISIBILITIES);
 const createShape = {
@@ -70,6 +71,7 @@ export function projectsRouter(deps: GatewayDeps): Router {
       res.status(400).json({ error: "name, path are missing, at least one parameter must be provided" });
       return;
     }
+    const avatar = avatarParam(req);
     const c = ctx(deps, req, res);
     const project = await identity.CreateProject(
       {
@@ -85,6 +87,7 @@ export function projectsRouter(deps: GatewayDeps): Router {
         topics: q.topics ?? q.tag_list ?? [],
         requestAccessEnabled: q.request_access_enabled,
         ciConfigPath: q.ci_config_path ?? "",
+        avatar,
       },
       c.call,
     );
@@ -139,6 +142,7 @@ export function projectsRouter(deps: GatewayDeps): Router {
       request_access_enabled: p.bool().optional(),
       ci_config_path: p.name("ci_config_path").optional(),
     });
+    const avatar = avatarParam(req);
     const c = ctx(deps, req, res);
     const topics = q.topics ?? q.tag_list;
     const project = await identity.UpdateProject(
@@ -155,6 +159,7 @@ export function projectsRouter(deps: GatewayDeps): Router {
         archived: q.archived,
         requestAccessEnabled: q.request_access_enabled,
         ciConfigPath: q.ci_config_path,
+        avatar,
       },
       c.call,
     );

@@ -9,6 +9,7 @@ import { projectFull, projectSimple } from "../../entities/project.ts";
 import { listProjectsRequest, projectListShape } from "./projects.ts";
 import { keysetBounds, keysetShape, writeKeysetHeaders } from "../../http/keyset.ts";
 import { ctx } from "./context.ts";
+import { avatarParam } from "../avatars.ts";
 
 /** UserDetail's limits: 255 characters, job_title 200, pronouns 50. */
 const profileShape = {
@@ -138,6 +139,7 @@ export function usersRouter(deps: GatewayDeps): Router {
       ...identityShape,
     });
     const newIdentity = identityParams(q);
+    const avatar = avatarParam(req);
     const c = ctx(deps, req, res);
     const user = await identity.CreateUser(
       {
@@ -153,6 +155,7 @@ export function usersRouter(deps: GatewayDeps): Router {
         canCreateGroup: q.can_create_group,
         projectsLimit: q.projects_limit,
         ...newIdentity,
+        avatar,
       },
       c.call,
     );
@@ -175,6 +178,7 @@ export function usersRouter(deps: GatewayDeps): Router {
       ...identityShape,
     });
     const changedIdentity = identityParams(q);
+    const avatar = avatarParam(req);
     const c = ctx(deps, req, res);
     const user = await identity.UpdateUser(
       {
@@ -190,6 +194,7 @@ export function usersRouter(deps: GatewayDeps): Router {
         canCreateGroup: q.can_create_group,
         projectsLimit: q.projects_limit,
         ...changedIdentity,
+        avatar,
       },
       c.call,
     );
