@@ -5,77 +5,9 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { GatewayDeps } from "../deps.ts";
 import { ApiError, forbidden, insufficientScope, notFound, unauthorized } from "./errors.ts";
 import { acceptsJobToken, isRunnerJobCall, jobTokenFrom, principalForJobToken } from "./job-token.ts";
+import type { Principal } from "./principal.ts";
 
-export interface Principal {
-  userId: number;
-  username: string;
-  /** Display name and e-mail: push events carry them. */
-  name: string;
-  email: string;
-  isAdmin: boolean;
-  tokenId: number;
-  scopes: string[];
-  /** Set when the caller authenticated with a running job's CI_JOB_TOKEN. */
-  jobToken?: { jobId: number; projectId: number };
-  /** Set when an administrator's token acts as this user through Sudo: that administrator's id. */
-  sudoBy?: number;
-}
-
-declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace -- express's own augmentation point
-  namespace Express {
-    interface Request {
-      /** The authenticated caller, or undefined for anonymous requests. */
-      principal?: Principal;
-      requestId: string;
-      /** The raw body of an application/x-www-form-urlencoded request. */
-      rawForm?: Buffer;
-    }
-  }
-}
-
-type CacheEntry = { principal: Principal; expires: number };
-
-/**
- * Remembers recent token lookups for a short TTL so that most requests cost no round trip to
- * identity-service (and no database query). Revocations evict at once (locally, and on every
- * gateway through the token_revoke event); the TTL bounds everything else (blocked users …).
- */
-export class TokenCache {
-  private readonly entries = new Map<string, CacheEntry>();
-
-  constructor(
-    private readonly ttlMs: number,
-    private readonly maxEntries = 10_000,
-  ) {}
-
-  get(digest: string): Principal | undefined {
-    const e = this.entries.get(digest);
-    if (!e) return undefined;
-    if (e.expires < Date.now()) {
-      this.entries.delete(digest);
-      return undefined;
-    }
-    return e.principal;
-  }
-
-  set(digest: string, principal: Principal): void {
-    if (this.ttlMs <= 0) return;
-    if (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
-    this.entries.set(digest, { principal, expires: Date.now() + this.ttlMs });
-  }
-
-  evictToken(tokenId: number): void {
-    for (const [k, e] of this.entries) if (e.principal.tokenId === tokenId) this.entries.delete(k);
-  }
-
-  evictUser(userId: number): void {
-    for (const [k, e] of this.entries) if (e.principal.userId === userId) this.entries.delete(k);
-  }
-}
+export { TokenCache } from "./token-cache.ts";
 
 /** Token from PRIVATE-TOKEN, `Authorization: Bearer`, or the private_token/access_token parameters. */
 function tokenFrom(req: Request): string | undefined {

@@ -4,7 +4,7 @@
 import { status } from "@quarry/grpc";
 import type { Request } from "express";
 import type { GatewayDeps } from "../deps.ts";
-import type { Principal } from "./auth.ts";
+import type { Principal } from "./principal.ts";
 import { notFound } from "./errors.ts";
 
 /** Read-only: a job token can fetch code and artifacts, never write through the API. */
