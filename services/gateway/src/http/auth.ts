@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { status } from "@quarry/grpc";
 import type { AuthenticateResponse__Output } from "@quarry/proto/types/identity/v1/AuthenticateResponse";
-import type { NextFunction, Request, RequestHandler, Response } from "express";
+import type { NextFunction, Request, RequestHandler, Response, Router } from "express";
 import type { GatewayDeps } from "../deps.ts";
 import { ApiError, forbidden, insufficientScope, notFound, unauthorized } from "./errors.ts";
-import { acceptsJobToken, isRunnerJobCall, jobTokenFrom, principalForJobToken } from "./job-token.ts";
+import { isRunnerJobCall, jobTokenFrom, jobTokenRoutes, principalForJobToken } from "./job-token.ts";
 import type { Principal } from "./principal.ts";
 
 export { TokenCache } from "./token-cache.ts";
@@ -87,9 +87,11 @@ async function sudoPrincipal(deps: GatewayDeps, caller: Principal | undefined, i
 
 /**
  * Resolves credentials when present. Bad credentials are 401 even on public endpoints, as in
- * GitLab; no credentials leaves the request anonymous for the route to judge.
+ * GitLab; no credentials leaves the request anonymous for the route to judge. A job token is
+ * taken only on the routes of `router` declared with jobTokenAccess.
  */
-export function authenticate(deps: GatewayDeps): RequestHandler {
+export function authenticate(deps: GatewayDeps, router: Router): RequestHandler {
+  const acceptsJobToken = jobTokenRoutes(router);
   return async (req: Request, _res: Response, next: NextFunction) => {
     const jobToken = jobTokenFrom(req);
     if (jobToken && isRunnerJobCall(req)) return next();
