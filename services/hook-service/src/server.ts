@@ -2,7 +2,7 @@ import type { EventBus, Subscription } from "@quarry/bus";
 import { applyMigrations } from "@quarry/database";
 import { createClient, createGrpcServer, type AsyncHandlers } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
-import { hookV1, identityV1, type HookServiceDefinition, type IdentityServiceDefinition } from "@quarry/proto";
+import { hookV1, identityV1, repoV1, type HookServiceDefinition, type IdentityServiceDefinition, type RepoServiceDefinition } from "@quarry/proto";
 import { createSecretBox } from "@quarry/secret-box";
 import { createPrisma } from "./db.ts";
 import { DEFAULT_HOOK_SETTINGS, type HookDeps, type HookSettings } from "./deps.ts";
@@ -66,6 +66,7 @@ export async function startHookService(o: HookServiceOptions): Promise<RunningHo
   await applyMigrations(o.databaseUrl, migrations, { log: (m) => o.log.info(m) });
   const prisma = createPrisma(o.databaseUrl);
   const identity = createClient<IdentityServiceDefinition>(identityV1.IdentityService, o.identityAddress, { deadlineMs: o.deadlineMs });
+  const repo = createClient<RepoServiceDefinition>(repoV1.RepoService, o.repoAddress, { deadlineMs: o.deadlineMs });
   let worker: DeliveryWorker | null = null;
   const deps: HookDeps = {
     prisma,
@@ -73,6 +74,7 @@ export async function startHookService(o: HookServiceOptions): Promise<RunningHo
     box: createSecretBox(o.encryptionKey, "web_hooks"),
     settings: { ...DEFAULT_HOOK_SETTINGS, ...o.settings, allowLocalRequests: o.allowLocalRequests },
     identity,
+    repo,
     wake: () => worker?.wake(),
   };
   let subs: Subscription[] = [];
@@ -93,6 +95,7 @@ export async function startHookService(o: HookServiceOptions): Promise<RunningHo
         await server.stop();
         await worker?.stop();
         identity.close();
+        repo.close();
         await prisma.$disconnect();
       },
     };
@@ -101,6 +104,7 @@ export async function startHookService(o: HookServiceOptions): Promise<RunningHo
     await server.stop(0);
     await worker?.stop();
     identity.close();
+    repo.close();
     await prisma.$disconnect();
     throw err;
   }
