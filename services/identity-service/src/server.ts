@@ -9,6 +9,7 @@ import { migrations } from "./generated/migrations.ts";
 import { addMember } from "./identity/add-member.ts";
 import { authenticate } from "./identity/authenticate.ts";
 import { authorize } from "./identity/authorize.ts";
+import { getGroupAncestors } from "./identity/get-group-ancestors.ts";
 import { createGroup } from "./identity/create-group.ts";
 import { createPersonalAccessToken } from "./identity/create-personal-access-token.ts";
 import { createProject } from "./identity/create-project.ts";
@@ -64,6 +65,7 @@ export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServ
     UpdateMember: updateMember(deps),
     RemoveMember: removeMember(deps),
     Authorize: authorize(deps),
+    GetGroupAncestors: getGroupAncestors(deps),
   };
 }
 
