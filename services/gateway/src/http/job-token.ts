@@ -92,16 +92,8 @@ export async function principalForJobToken(deps: GatewayDeps, token: string, req
 /** Group ids a project sits in, innermost first (its namespace when a group, then the ancestors). */
 async function groupIdsOf(deps: GatewayDeps, req: Request, projectId: number, userId: number): Promise<number[]> {
   const actor = { userId, isAdmin: false };
-  const project = await deps.identity.GetProject({ actor, idOrPath: String(projectId) }, { requestId: req.requestId });
-  const ids: number[] = [];
-  if (project.namespace?.kind !== "group") return ids;
-  let groupId = Number(project.namespace.id);
-  while (groupId && ids.length < 20) {
-    ids.push(groupId);
-    const group = await deps.identity.GetGroup({ actor, idOrPath: String(groupId) }, { requestId: req.requestId });
-    groupId = Number(group.parentId ?? 0);
-  }
-  return ids;
+  const { groupIds } = await deps.identity.GetGroupAncestors({ actor, projectId }, { requestId: req.requestId });
+  return groupIds.map(Number);
 }
 
 /**

@@ -18,24 +18,16 @@ type Payload = Record<string, unknown>;
 const adminActor = (userId: unknown): Actor => ({ userId: Number(userId) > 0 ? Number(userId) : 1, isAdmin: true });
 
 
-/** A group and all its ancestors, nearest first. */
+/** A group and all its ancestors, nearest first (one identity call, whatever the depth). */
 export async function groupChain(deps: HookDeps, actor: Actor, groupId: number): Promise<number[]> {
-  const chain: number[] = [];
-  let id = groupId;
-  while (id > 0 && !chain.includes(id)) {
-    chain.push(id);
-    const group = await deps.identity.GetGroup({ actor, idOrPath: String(id) });
-    id = Number(group.parentId);
-  }
-  return chain;
+  const { groupIds } = await deps.identity.GetGroupAncestors({ actor, groupId });
+  return groupIds.map(Number);
 }
 
 /** The project's group and all its ancestors, nearest first; [] for personal projects. */
 export async function projectGroupChain(deps: HookDeps, projectId: number, userId = 1): Promise<number[]> {
-  const actor = adminActor(userId);
-  const project = await deps.identity.GetProject({ actor, idOrPath: String(projectId) });
-  if (project.namespace?.kind !== "group") return [];
-  return groupChain(deps, actor, Number(project.namespace.id));
+  const { groupIds } = await deps.identity.GetGroupAncestors({ actor: adminActor(userId), projectId });
+  return groupIds.map(Number);
 }
 
 /** Whether a hook takes a new event now: enabled switch, branch filter, not disabled (GitLab drops those). */
