@@ -10,6 +10,7 @@ import { addMember } from "./identity/add-member.ts";
 import { authenticate } from "./identity/authenticate.ts";
 import { authorize } from "./identity/authorize.ts";
 import { getGroupAncestors } from "./identity/get-group-ancestors.ts";
+import { getUsers } from "./identity/get-users.ts";
 import { createGroup } from "./identity/create-group.ts";
 import { createPersonalAccessToken } from "./identity/create-personal-access-token.ts";
 import { createProject } from "./identity/create-project.ts";
@@ -66,6 +67,7 @@ export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServ
     RemoveMember: removeMember(deps),
     Authorize: authorize(deps),
     GetGroupAncestors: getGroupAncestors(deps),
+    GetUsers: getUsers(deps),
   };
 }
 
