@@ -11,6 +11,7 @@ import { authenticate } from "./identity/authenticate.ts";
 import { authorize } from "./identity/authorize.ts";
 import { getGroupAncestors } from "./identity/get-group-ancestors.ts";
 import { getUsers } from "./identity/get-users.ts";
+import { logSystemActors } from "./identity/system-actor.ts";
 import { createGroup } from "./identity/create-group.ts";
 import { createPersonalAccessToken } from "./identity/create-personal-access-token.ts";
 import { createProject } from "./identity/create-project.ts";
@@ -100,7 +101,7 @@ export async function startIdentityService(o: IdentityServiceOptions): Promise<R
   const server = createGrpcServer(o.log);
   // Readiness (the gateway's /-/readiness) asks this service's health: it serves only with its database.
   server.addDependencyCheck("database", () => prisma.$queryRaw`SELECT 1`);
-  server.addService("quarry.identity.v1.IdentityService", identityV1.IdentityService.service, identityHandlers(deps));
+  server.addService("quarry.identity.v1.IdentityService", identityV1.IdentityService.service, logSystemActors(identityHandlers(deps)));
   const address = await server.listen(o.grpcAddress);
   outbox.start();
   o.log.info({ address }, "identity-service listening");
