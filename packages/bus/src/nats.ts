@@ -135,7 +135,12 @@ export class NatsJetStreamBus implements EventBus {
     return { unsubscribe: () => this.stop(sub) };
   }
 
-  /** The names of the stream's consumers (durable and ephemeral subscribers' alike). */
+  /** Deletes the stream, its messages and consumers (tests on private streams clean up with it). */
+  async deleteStream(): Promise<void> {
+    await this.jsm.streams.delete(this.stream);
+  }
+
+    /** The names of the stream's consumers (durable and ephemeral subscribers' alike). */
   async consumerNames(): Promise<string[]> {
     const names: string[] = [];
     for await (const c of this.jsm.consumers.list(this.stream)) names.push(c.name);

@@ -1,5 +1,6 @@
 // The token-revocation consumer of a gateway lives as long as the gateway: none is left on the
 // NATS server after stop() (each start used to leave a durable consumer behind for good).
+import { randomUUID } from "node:crypto";
 import { NatsJetStreamBus, Subjects, type EventBus } from "@quarry/bus";
 import { silentLogger } from "@quarry/logger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,10 +10,16 @@ const NATS_URL = process.env.NATS_URL;
 
 describe.skipIf(!NATS_URL)("gateway on NATS JetStream", () => {
   let bus: NatsJetStreamBus;
+  // A private stream holding only the revocation subject (the shared `quarry.>` stream would
+  // overlap the private streams of other packages' NATS tests on the same server), removed after.
+  const stream = `T_gw_${randomUUID().slice(0, 8)}`;
   beforeAll(async () => {
-    bus = await NatsJetStreamBus.connect({ servers: NATS_URL!, name: "gateway-consumer-test", log: silentLogger() });
+    bus = await NatsJetStreamBus.connect({ servers: NATS_URL!, stream, subjects: [Subjects.tokenRevoke], name: "gateway-consumer-test", log: silentLogger() });
   });
-  afterAll(() => bus?.close());
+  afterAll(async () => {
+    await bus?.deleteStream();
+    await bus?.close();
+  });
 
   it("evicts revoked tokens through its own consumer and deletes that consumer on stop", async () => {
     const durables: string[] = [];
