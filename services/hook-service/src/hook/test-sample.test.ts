@@ -3,7 +3,14 @@ import type { HookDeps } from "../deps.ts";
 import type { WebHook } from "../generated/prisma/client.ts";
 import { buildTestSample } from "./test-sample.ts";
 
-const commit = (id: string, title: string) => ({ id, title, message: `${title}\n`, committedDate: "2026-01-02T03:04:05Z", authorName: "A", authorEmail: "a@x.test" });
+const commit = (id: string, title: string) => ({
+  id,
+  title,
+  message: `${title}\n`,
+  committedDate: "2026-01-02T03:04:05Z",
+  authorName: "A",
+  authorEmail: "a@x.test",
+});
 const project = {
   id: "7",
   name: "Deep",
@@ -58,7 +65,13 @@ describe("test delivery samples", () => {
       user_username: "ada",
       user_email: "ada@x.test",
       project_id: 7,
-      project: { name: "Deep", web_url: "https://quarry.test/top/sub/deep", git_ssh_url: "git@quarry.test:top/sub/deep.git", namespace: "Sub", visibility_level: 10 },
+      project: {
+        name: "Deep",
+        web_url: "https://quarry.test/top/sub/deep",
+        git_ssh_url: "git@quarry.test:top/sub/deep.git",
+        namespace: "Sub",
+        visibility_level: 10,
+      },
       total_commits_count: 3,
     });
     expect(sample.commits.map((c: { id: string }) => c.id)).toEqual(["c3", "c2", "c1"]);
@@ -74,9 +87,11 @@ describe("test delivery samples", () => {
 
   it("422 without a commit or, for a group hook, without a project; {} for other triggers", async () => {
     const err = (p: Promise<unknown>) => p.then(() => null, (e: { message?: string; code?: number }) => e);
-    expect(await err(buildTestSample(fakeDeps({ commits: [] }).deps, projectHook, "push_events", ada))).toMatchObject({ code: 9 });
-    expect(String((await err(buildTestSample(fakeDeps({ commits: [] }).deps, projectHook, "push_events", ada)))?.message)).toContain("Ensure the project has at least one commit.");
-    expect(String((await err(buildTestSample(fakeDeps({ projects: [] }).deps, groupHook, "push_events", ada)))?.message)).toContain("Ensure the group has a project with commits.");
+    const noCommit = await err(buildTestSample(fakeDeps({ commits: [] }).deps, projectHook, "push_events", ada));
+    expect(noCommit).toMatchObject({ code: 9 }); // FAILED_PRECONDITION, HTTP 422
+    expect(String(noCommit?.message)).toContain("Ensure the project has at least one commit.");
+    const noProject = await err(buildTestSample(fakeDeps({ projects: [] }).deps, groupHook, "push_events", ada));
+    expect(String(noProject?.message)).toContain("Ensure the group has a project with commits.");
     const { deps, calls } = fakeDeps();
     expect(await buildTestSample(deps, projectHook, "note_events", ada)).toEqual({});
     expect(calls).toEqual([]);
