@@ -329,4 +329,37 @@ describe.each(impls)("EventBus contract: $name", (impl) => {
     expect(started).toBe(1);
     await expect(b.publish(subj("j.ev"), {})).rejects.toThrow(/closed/);
   });
+
+  test("(k) an ephemeral subscriber gets only what is published while it is subscribed; nothing is left behind", async () => {
+    const consumers = async (b: EventBus) => (b instanceof NatsJetStreamBus ? await b.consumerNames() : null);
+    const d = durable("k");
+    await bus.publish(subj("k.ev"), { n: 0 });
+    const c1 = collector<{ n: number }>();
+    const s1 = await bus.subscribe(subj("k.ev"), c1.handler, { durable: d, ephemeral: true });
+    if (bus instanceof NatsJetStreamBus) expect(await consumers(bus)).toContain(d);
+    await bus.publish(subj("k.ev"), { n: 1 });
+    await waitFor("message 1", () => c1.msgs.length === 1);
+    await s1.unsubscribe();
+    if (bus instanceof NatsJetStreamBus) expect(await consumers(bus)).not.toContain(d);
+
+    // Published while nobody was subscribed: a durable would keep it, the ephemeral consumer is gone.
+    await bus.publish(subj("k.ev"), { n: 2 });
+    const c2 = collector<{ n: number }>();
+    const s2 = await bus.subscribe(subj("k.ev"), c2.handler, { durable: d, ephemeral: true });
+    await bus.publish(subj("k.ev"), { n: 3 });
+    await waitFor("message 3", () => c2.msgs.length >= 1);
+    await sleep(100);
+    expect(c1.msgs.map((m) => m.data.n)).toEqual([1]);
+    expect(c2.msgs.map((m) => m.data.n)).toEqual([3]);
+    await s2.unsubscribe();
+
+    // A process that closes its bus (as a stopping gateway does) deletes its ephemeral consumers too.
+    const b = await h.newBus();
+    const d2 = durable("k2");
+    await b.subscribe(subj("k.ev"), async () => {}, { durable: d2, ephemeral: true });
+    if (bus instanceof NatsJetStreamBus) expect(await consumers(bus)).toContain(d2);
+    await b.close();
+    if (bus instanceof NatsJetStreamBus) expect(await consumers(bus)).not.toContain(d2);
+    if (bus instanceof NatsJetStreamBus) expect(await consumers(bus)).not.toContain(d);
+  });
 });

@@ -25,10 +25,20 @@ export interface SubscribeOptions {
   retryDelayMs?: number;
   /** A handler running longer than this is assumed lost; the message is redelivered. Default 30000. */
   ackWaitMs?: number;
+  /**
+   * A consumer for this subscriber alone, for as long as it is subscribed (e.g. one process's
+   * cache invalidation): it starts at messages published from now on, and unsubscribe() and
+   * close() delete it. On NATS the server also deletes one left behind by a process that died,
+   * after EPHEMERAL_INACTIVE_MS without a pull. Its `durable` must be unique to the subscriber.
+   */
+  ephemeral?: boolean;
 }
 
 export interface Subscription {
-  /** Stops delivery to this subscriber and waits for its in-flight handler. The durable keeps its position. */
+  /**
+   * Stops delivery to this subscriber and waits for its in-flight handler. The durable keeps its
+   * position (an ephemeral subscriber's consumer is deleted).
+   */
   unsubscribe(): Promise<void>;
 }
 

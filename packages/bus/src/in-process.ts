@@ -111,7 +111,8 @@ export class InProcessBus implements EventBus {
         maxDeliver: o.maxDeliver,
         retryDelayMs: o.retryDelayMs,
         ackWaitMs: o.ackWaitMs,
-        cursor: this.firstSeq(), // deliver-all: a new durable starts at the oldest retained message
+        // deliver-all: a new durable starts at the oldest retained message; an ephemeral one at the next.
+        cursor: o.ephemeral ? this.nextSeq : this.firstSeq(),
         ready: [],
         timers: new Set(),
         members: [],
@@ -145,6 +146,11 @@ export class InProcessBus implements EventBus {
           if (i >= 0) group.members.splice(i, 1);
         }
         await member.idle;
+        // An ephemeral subscriber's consumer goes with its last member (as on NATS).
+        if (o.ephemeral && group.members.length === 0 && this.groups.get(group.name) === group) {
+          for (const t of group.timers) clearTimeout(t);
+          this.groups.delete(group.name);
+        }
       },
     };
   }

@@ -54,6 +54,7 @@ export interface ResolvedSubscribeOptions {
   maxDeliver: number;
   retryDelayMs: number;
   ackWaitMs: number;
+  ephemeral: boolean;
 }
 
 export function resolveSubscribeOptions(opts: SubscribeOptions): ResolvedSubscribeOptions {
@@ -62,6 +63,7 @@ export function resolveSubscribeOptions(opts: SubscribeOptions): ResolvedSubscri
     maxDeliver: opts.maxDeliver ?? 10,
     retryDelayMs: opts.retryDelayMs ?? 1000,
     ackWaitMs: opts.ackWaitMs ?? 30_000,
+    ephemeral: opts.ephemeral ?? false,
   };
   if (!Number.isInteger(r.maxDeliver) || r.maxDeliver < 1) throw new Error("bus: maxDeliver must be an integer >= 1");
   if (!(r.retryDelayMs >= 0)) throw new Error("bus: retryDelayMs must be >= 0");

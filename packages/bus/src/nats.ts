@@ -46,6 +46,11 @@ export interface NatsBusOptions {
 }
 
 const STREAM_NAME_IN_USE = 10058;
+/**
+ * The server deletes an ephemeral subscriber's consumer after this long without a pull request
+ * (its process died without unsubscribing); a live consume() pulls far more often.
+ */
+export const EPHEMERAL_INACTIVE_MS = 5 * 60_000;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -130,6 +135,18 @@ export class NatsJetStreamBus implements EventBus {
     return { unsubscribe: () => this.stop(sub) };
   }
 
+  /** Deletes the stream, its messages and consumers (tests on private streams clean up with it). */
+  async deleteStream(): Promise<void> {
+    await this.jsm.streams.delete(this.stream);
+  }
+
+    /** The names of the stream's consumers (durable and ephemeral subscribers' alike). */
+  async consumerNames(): Promise<string[]> {
+    const names: string[] = [];
+    for await (const c of this.jsm.consumers.list(this.stream)) names.push(c.name);
+    return names;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -139,13 +156,24 @@ export class NatsJetStreamBus implements EventBus {
   }
 
   private async stop(sub: NatsSub): Promise<void> {
-    if (!sub.stopped) {
+    const first = !sub.stopped;
+    if (first) {
       sub.stopped = true;
       sub.abort.abort();
       sub.messages?.stop();
     }
     await sub.loop;
     this.subs.delete(sub);
+    if (first && sub.opts.ephemeral && ![...this.subs].some((s) => s.name === sub.name)) await this.deleteConsumer(sub.name);
+  }
+
+  /** Deletes an ephemeral subscriber's consumer; one already gone is fine. */
+  private async deleteConsumer(name: string): Promise<void> {
+    try {
+      await this.jsm.consumers.delete(this.stream, name);
+    } catch (err) {
+      if (!isApiError(err, JetStreamApiCodes.ConsumerNotFound)) this.log.warn({ durable: name, ...errorInfo(err) }, "ephemeral consumer not deleted");
+    }
   }
 
   private async run(sub: NatsSub): Promise<void> {
@@ -241,7 +269,8 @@ export class NatsJetStreamBus implements EventBus {
         await this.jsm.consumers.add(this.stream, {
           durable_name: o.name,
           ack_policy: AckPolicy.Explicit,
-          deliver_policy: DeliverPolicy.All,
+          // An ephemeral subscriber wants what happens from now on, and no consumer left behind.
+          ...(o.ephemeral ? { deliver_policy: DeliverPolicy.New, inactive_threshold: nanos(EPHEMERAL_INACTIVE_MS) } : { deliver_policy: DeliverPolicy.All }),
           ...wanted,
         });
         return;

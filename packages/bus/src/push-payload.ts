@@ -1,5 +1,5 @@
 // GitLab push / tag push webhook payloads. repo-service builds them for ref changes (written to
-// its outbox in the same transaction as the change); the gateway builds the sample payload of a
+// its outbox in the same transaction as the change); hook-service builds the sample payload of a
 // webhook test from the same code, so both send the same shape.
 import { isTagRef } from "@quarry/gitlab";
 import { Subjects, type PushEvent, type PushEventCommit } from "./events.ts";

@@ -45,7 +45,8 @@ export function createApp(deps: GatewayDeps): Express {
 
   app.use(healthRouter(deps));
   app.use(avatarsRouter(deps));
-  app.use("/api/v4", authenticate(deps), v4Router(deps));
+  const v4 = v4Router(deps);
+  app.use("/api/v4", authenticate(deps, v4), v4);
   app.use(gitHttpRouter(deps));
   app.use(routeNotFound);
   app.use(errorHandler(deps.log));

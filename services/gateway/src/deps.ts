@@ -8,7 +8,7 @@ import type {
   RepoServiceDefinition,
 } from "@quarry/proto";
 import type { GitHttpServiceClient } from "@quarry/proto/types/repo/v1/GitHttpService";
-import type { TokenCache } from "./http/auth.ts";
+import type { TokenCache } from "./http/token-cache.ts";
 
 /** What the routes need; wired by hand in main.ts / the standalone launcher. */
 export interface GatewayDeps {

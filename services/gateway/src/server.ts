@@ -71,11 +71,11 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
     log: o.log,
     config: { externalUrl: "", maxBodyBytes: o.maxBodyBytes, jobRequestWaitMs: o.jobRequestWaitMs ?? 10_000, maxArtifactBytes: o.maxArtifactBytes ?? 100 * 1024 * 1024, version: o.version, revision: o.revision },
   };
-  // Each gateway instance needs every revocation, so its durable name is its own.
+  // Each gateway instance needs every revocation, so its consumer is its own: ephemeral, deleted on stop.
   const revocations = await o.bus?.subscribe<TokenRevokeEvent>(
     Subjects.tokenRevoke,
     async (msg) => tokenCache.evictToken(Number(msg.data.token_id)),
-    { durable: `gateway-${randomUUID()}` },
+    { durable: `gateway-${randomUUID()}`, ephemeral: true },
   );
   const app = createApp(deps);
   const server: Server = await new Promise((resolve, reject) => {

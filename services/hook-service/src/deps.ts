@@ -1,6 +1,6 @@
 import type { PromiseClient } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
-import type { IdentityServiceDefinition } from "@quarry/proto";
+import type { IdentityServiceDefinition, RepoServiceDefinition } from "@quarry/proto";
 import type { SecretBox } from "@quarry/secret-box";
 import type { PrismaClient } from "./generated/prisma/client.ts";
 
@@ -48,6 +48,8 @@ export interface HookDeps {
   settings: HookSettings;
   /** identity-service: a project's group ancestry. */
   identity: PromiseClient<IdentityServiceDefinition>;
+  /** repo-service: the commits of test deliveries' sample payloads. */
+  repo: PromiseClient<RepoServiceDefinition>;
   /** Wakes the delivery worker (new deliveries were queued). */
   wake(): void;
 }

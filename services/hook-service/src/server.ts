@@ -1,7 +1,7 @@
 import type { EventBus } from "@quarry/bus";
 import { createClient, type AsyncHandlers } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
-import { hookV1, identityV1, type HookServiceDefinition, type IdentityServiceDefinition } from "@quarry/proto";
+import { hookV1, identityV1, repoV1, type HookServiceDefinition, type IdentityServiceDefinition, type RepoServiceDefinition } from "@quarry/proto";
 import { createSecretBox } from "@quarry/secret-box";
 import { startService } from "@quarry/service";
 import { DEFAULT_HOOK_SETTINGS, type HookDeps, type HookSettings } from "./deps.ts";
@@ -74,13 +74,16 @@ export async function startHookService(o: HookServiceOptions): Promise<RunningHo
     PrismaClient,
     deps({ prisma, onStop }): HookDeps {
       const identity = createClient<IdentityServiceDefinition>(identityV1.IdentityService, o.identityServiceAddress, { deadlineMs: o.deadlineMs });
+      const repo = createClient<RepoServiceDefinition>(repoV1.RepoService, o.repoServiceAddress, { deadlineMs: o.deadlineMs });
       onStop(() => identity.close());
+      onStop(() => repo.close());
       return {
         prisma,
         log: o.log,
         box: createSecretBox(o.encryptionKey, "web_hooks"),
         settings: { ...DEFAULT_HOOK_SETTINGS, ...o.settings, allowLocalRequests: o.allowLocalRequests },
         identity,
+        repo,
         // Until the worker runs (it starts after the subscriptions), its first pass finds what was queued.
         wake: () => worker?.wake(),
       };

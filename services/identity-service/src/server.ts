@@ -10,6 +10,9 @@ import { PrismaClient } from "./generated/prisma/client.ts";
 import { addMember } from "./identity/add-member.ts";
 import { authenticate } from "./identity/authenticate.ts";
 import { authorize } from "./identity/authorize.ts";
+import { getGroupAncestors } from "./identity/get-group-ancestors.ts";
+import { getUsers } from "./identity/get-users.ts";
+import { logSystemActors } from "./identity/system-actor.ts";
 import { createGroup } from "./identity/create-group.ts";
 import { createPersonalAccessToken } from "./identity/create-personal-access-token.ts";
 import { createProject } from "./identity/create-project.ts";
@@ -66,6 +69,8 @@ export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServ
     RemoveMember: removeMember(deps),
     Authorize: authorize(deps),
     GetAvatar: getAvatar(deps),
+    GetGroupAncestors: getGroupAncestors(deps),
+    GetUsers: getUsers(deps),
   };
 }
 
@@ -108,7 +113,7 @@ export async function startIdentityService(o: IdentityServiceOptions): Promise<R
       return { prisma, repo, outbox: outbox(), avatars: o.avatarStore, log: o.log, config: { rootEmail: o.rootEmail, rootPassword: o.rootPassword } };
     },
     handlers(server, deps) {
-      server.addService("quarry.identity.v1.IdentityService", identityV1.IdentityService.service, identityHandlers(deps));
+      server.addService("quarry.identity.v1.IdentityService", identityV1.IdentityService.service, logSystemActors(identityHandlers(deps)));
     },
   });
   const { deps } = service;

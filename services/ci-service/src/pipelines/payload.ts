@@ -7,7 +7,7 @@ import { refSlug } from "../config/index.ts";
 import type { CompiledArtifacts } from "../config/index.ts";
 import type { CiDeps } from "../deps.ts";
 import type { Job, Pipeline, Runner } from "../generated/prisma/client.ts";
-import type { PipelineVariable } from "./create.ts";
+import type { PipelineVariable } from "./store.ts";
 
 /** GitLab's default job timeout (the project setting's default): one hour. */
 export const DEFAULT_TIMEOUT_SECONDS = 3600;

@@ -1,7 +1,6 @@
 // Runs pipeline processing (src/processing) against the stored jobs and persists the outcome,
 // then does what the new statuses call for: wake runners, trigger child pipelines, update a
-// parent's bridge. GitLab's PipelineProcessWorker + AtomicProcessingService.
-import { stringify } from "yaml";
+// parent's bridge (downstream.ts). GitLab's PipelineProcessWorker + AtomicProcessingService.
 import type { CiDeps } from "../deps.ts";
 import type { Job, Pipeline, Prisma } from "../generated/prisma/client.ts";
 import {
@@ -12,7 +11,7 @@ import {
   type ProcessableJob,
   type StatusChange,
 } from "../processing/index.ts";
-import { createPipeline, type PipelineVariable } from "./create.ts";
+import { mirrorChildStatus, triggerChildPipeline } from "./downstream.ts";
 
 type Tx = Prisma.TransactionClient;
 
@@ -77,7 +76,7 @@ export async function processPipelineById(deps: CiDeps, pipelineId: number): Pro
   });
   if (!outcome) return;
   await startEnqueued(deps, outcome.pipeline, outcome.enqueued);
-  if (outcome.changed && outcome.pipeline.parentJobId) await mirrorChildStatus(deps, outcome.pipeline);
+  if (outcome.changed && outcome.pipeline.parentJobId) await mirrorChildStatus(deps, outcome.pipeline, processPipelineById);
 }
 
 /** Stores job status changes; a job whose status moved on meanwhile keeps it. */
@@ -93,73 +92,5 @@ export async function applyStatusChanges(tx: Tx, changes: readonly StatusChange[
  */
 export async function startEnqueued(deps: CiDeps, pipeline: Pipeline, enqueued: readonly Job[]): Promise<void> {
   if (enqueued.some((j) => j.type === "build")) deps.queue.notify();
-  for (const bridge of enqueued.filter((j) => j.type === "bridge")) await triggerChildPipeline(deps, bridge, pipeline);
-}
-
-interface BridgeTrigger {
-  include: ({ local: string } | { artifact: string; job: string })[];
-  strategy: "depend" | null;
-  forward: { yamlVariables: boolean; pipelineVariables: boolean };
-}
-
-/**
- * A pending bridge creates its child pipeline (GitLab's CreateDownstreamPipelineService): the
- * child compiles the bridge's `trigger: include:` at the parent's commit. Without
- * `strategy: depend` the bridge succeeds once the child exists; with it, it follows the child.
- */
-async function triggerChildPipeline(deps: CiDeps, bridge: Job, parent: Pipeline): Promise<void> {
-  const trigger = (bridge.options as { trigger?: BridgeTrigger }).trigger;
-  const fail = (reason: string) => setBridgeStatus(deps, bridge.id, "failed", reason);
-  if (!trigger || trigger.include.length === 0 || trigger.include.some((i) => !("local" in i))) {
-    return fail("downstream_pipeline_creation_failed");
-  }
-  const project = await deps.projects.getProject(parent.projectId, bridge.userId);
-  if (!project) return fail("downstream_pipeline_creation_failed");
-  const variables: PipelineVariable[] = [];
-  if (trigger.forward.yamlVariables) {
-    for (const [key, value] of Object.entries(bridge.variables as Record<string, string>)) variables.push({ key, value, variable_type: "env_var" });
-  }
-  if (trigger.forward.pipelineVariables) variables.push(...(parent.variables as unknown as PipelineVariable[]));
-  const outcome = await createPipeline(deps, {
-    project,
-    ref: parent.ref,
-    tag: parent.tag,
-    sha: parent.sha,
-    beforeSha: parent.beforeSha,
-    source: "parent_pipeline",
-    userId: bridge.userId,
-    refProtected: parent.protected,
-    variables,
-    saveOnErrors: true,
-    parent: { pipelineId: parent.id, jobId: bridge.id, yaml: stringify({ include: trigger.include }) },
-  });
-  if (!("created" in outcome) || outcome.created.yamlErrors) {
-    if ("created" in outcome) await deps.prisma.job.update({ where: { id: bridge.id }, data: { downstreamPipelineId: outcome.created.id } });
-    return fail("downstream_pipeline_creation_failed");
-  }
-  const child = outcome.created;
-  await deps.prisma.job.update({ where: { id: bridge.id }, data: { downstreamPipelineId: child.id } });
-  if (trigger.strategy === "depend") await mirrorChildStatus(deps, child);
-  else await setBridgeStatus(deps, bridge.id, "success");
-}
-
-/** A `strategy: depend` bridge takes its child pipeline's status (running, then the outcome). */
-async function mirrorChildStatus(deps: CiDeps, child: Pipeline): Promise<void> {
-  if (!child.parentJobId) return;
-  const bridge = await deps.prisma.job.findUnique({ where: { id: child.parentJobId } });
-  const trigger = (bridge?.options as { trigger?: BridgeTrigger } | undefined)?.trigger;
-  if (!bridge || trigger?.strategy !== "depend" || isComplete(bridge.status as JobStatus)) return;
-  const status = child.status as JobStatus;
-  if (isComplete(status)) return setBridgeStatus(deps, bridge.id, status);
-  if (status === "running" && bridge.status !== "running") {
-    await deps.prisma.job.update({ where: { id: bridge.id }, data: { status: "running", startedAt: new Date() } });
-  }
-}
-
-/** Moves a bridge to a final status and reprocesses its pipeline. */
-async function setBridgeStatus(deps: CiDeps, bridgeId: number, status: JobStatus, failureReason?: string): Promise<void> {
-  const now = new Date();
-  const bridge = await deps.prisma.job.update({ where: { id: bridgeId }, data: { status, failureReason: failureReason ?? null, finishedAt: now } });
-  if (!bridge.startedAt) await deps.prisma.job.update({ where: { id: bridgeId }, data: { startedAt: now } });
-  await processPipelineById(deps, bridge.pipelineId);
+  for (const bridge of enqueued.filter((j) => j.type === "bridge")) await triggerChildPipeline(deps, bridge, pipeline, processPipelineById);
 }

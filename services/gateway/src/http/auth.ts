@@ -2,81 +2,13 @@ import { createHash } from "node:crypto";
 import { MAX_INT32 } from "@quarry/gitlab";
 import { status } from "@quarry/grpc";
 import type { AuthenticateResponse__Output } from "@quarry/proto/types/identity/v1/AuthenticateResponse";
-import type { NextFunction, Request, RequestHandler, Response } from "express";
+import type { NextFunction, Request, RequestHandler, Response, Router } from "express";
 import type { GatewayDeps } from "../deps.ts";
 import { ApiError, forbidden, insufficientScope, notFound, unauthorized } from "./errors.ts";
-import { acceptsJobToken, isRunnerJobCall, jobTokenFrom, principalForJobToken } from "./job-token.ts";
+import { isRunnerJobCall, jobTokenFrom, jobTokenRoutes, principalForJobToken } from "./job-token.ts";
+import type { Principal } from "./principal.ts";
 
-export interface Principal {
-  userId: number;
-  username: string;
-  /** Display name and e-mail: push events carry them. */
-  name: string;
-  email: string;
-  isAdmin: boolean;
-  tokenId: number;
-  scopes: string[];
-  /** Set when the caller authenticated with a running job's CI_JOB_TOKEN. */
-  jobToken?: { jobId: number; projectId: number };
-  /** Set when an administrator's token acts as this user through Sudo: that administrator's id. */
-  sudoBy?: number;
-}
-
-declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace -- express's own augmentation point
-  namespace Express {
-    interface Request {
-      /** The authenticated caller, or undefined for anonymous requests. */
-      principal?: Principal;
-      requestId: string;
-      /** The raw body of an application/x-www-form-urlencoded request. */
-      rawForm?: Buffer;
-    }
-  }
-}
-
-type CacheEntry = { principal: Principal; expires: number };
-
-/**
- * Remembers recent token lookups for a short TTL so that most requests cost no round trip to
- * identity-service (and no database query). Revocations evict at once (locally, and on every
- * gateway through the token_revoke event); the TTL bounds everything else (blocked users …).
- */
-export class TokenCache {
-  private readonly entries = new Map<string, CacheEntry>();
-
-  constructor(
-    private readonly ttlMs: number,
-    private readonly maxEntries = 10_000,
-  ) {}
-
-  get(digest: string): Principal | undefined {
-    const e = this.entries.get(digest);
-    if (!e) return undefined;
-    if (e.expires < Date.now()) {
-      this.entries.delete(digest);
-      return undefined;
-    }
-    return e.principal;
-  }
-
-  set(digest: string, principal: Principal): void {
-    if (this.ttlMs <= 0) return;
-    if (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
-    this.entries.set(digest, { principal, expires: Date.now() + this.ttlMs });
-  }
-
-  evictToken(tokenId: number): void {
-    for (const [k, e] of this.entries) if (e.principal.tokenId === tokenId) this.entries.delete(k);
-  }
-
-  evictUser(userId: number): void {
-    for (const [k, e] of this.entries) if (e.principal.userId === userId) this.entries.delete(k);
-  }
-}
+export { TokenCache } from "./token-cache.ts";
 
 /** Token from PRIVATE-TOKEN, `Authorization: Bearer`, or the private_token/access_token parameters. */
 function tokenFrom(req: Request): string | undefined {
@@ -156,9 +88,11 @@ async function sudoPrincipal(deps: GatewayDeps, caller: Principal | undefined, i
 
 /**
  * Resolves credentials when present. Bad credentials are 401 even on public endpoints, as in
- * GitLab; no credentials leaves the request anonymous for the route to judge.
+ * GitLab; no credentials leaves the request anonymous for the route to judge. A job token is
+ * taken only on the routes of `router` declared with jobTokenAccess.
  */
-export function authenticate(deps: GatewayDeps): RequestHandler {
+export function authenticate(deps: GatewayDeps, router: Router): RequestHandler {
+  const acceptsJobToken = jobTokenRoutes(router);
   return async (req: Request, _res: Response, next: NextFunction) => {
     const jobToken = jobTokenFrom(req);
     if (jobToken && isRunnerJobCall(req)) return next();

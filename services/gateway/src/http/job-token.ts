@@ -2,23 +2,58 @@
 // GitLab opens to them, acting as the job's user but limited to projects whose inbound
 // allowlist admits the job's project.
 import { status } from "@quarry/grpc";
-import type { Request } from "express";
+import type { Request, RequestHandler, Router } from "express";
 import type { GatewayDeps } from "../deps.ts";
-import type { Principal } from "./auth.ts";
+import type { Principal } from "./principal.ts";
 import { notFound } from "./errors.ts";
 
 /** Read-only: a job token can fetch code and artifacts, never write through the API. */
 export const JOB_TOKEN_SCOPES = ["read_api", "read_repository"];
 
-/** API routes that take a job token (GitLab's `allow_access_with_scope`/job token routes we serve). */
-const JOB_TOKEN_ROUTES = [
-  /^\/projects\/[^/]+\/jobs\/\d+\/artifacts(\/.*)?$/,
-  /^\/projects\/[^/]+\/jobs\/artifacts\/[^/]+\/(download|raw\/.*)$/,
-  /^\/jobs\/\d+\/artifacts$/,
-  /^\/job$/,
-];
+/**
+ * Declares, where a route is declared, that a CI job token authenticates it (GitLab's
+ * `allow_access_with_scope`/job token routes we serve): `r.get(path, jobTokenAccess, scope("read"), …)`.
+ * It does nothing when the route runs: authenticate() asks jobTokenRoutes() beforehand whether
+ * the request's route carries it, and refuses a job token (401) on any route that does not.
+ */
+export const jobTokenAccess: RequestHandler & { acceptsJobToken: true } = Object.assign(((_req, _res, next) => next()) as RequestHandler, {
+  acceptsJobToken: true as const,
+});
 
-export const acceptsJobToken = (req: Request): boolean => req.method === "GET" && JOB_TOKEN_ROUTES.some((r) => r.test(req.path));
+/** What this module reads of express's router: a layer is a route or a mounted middleware/router. */
+interface RouterLayer {
+  slash?: boolean;
+  match(path: string): unknown;
+  route?: { path: string; stack: { method?: string; handle: { acceptsJobToken?: true } }[] };
+  handle: { stack?: RouterLayer[] };
+}
+
+/** The GET routes under `stack` (and routers mounted at "/" in it) declared with jobTokenAccess. */
+function markedRoutes(stack: readonly RouterLayer[]): RouterLayer[] {
+  return stack.flatMap((layer) => {
+    if (layer.route) return layer.route.stack.some((l) => l.method === "get" && l.handle.acceptsJobToken) ? [layer] : [];
+    return layer.slash && layer.handle.stack ? markedRoutes(layer.handle.stack) : [];
+  });
+}
+
+/**
+ * Whether a request names a route declared with jobTokenAccess in `router` (matched as the
+ * router will match it; only GET: job tokens read). The routes are collected once, here.
+ */
+export function jobTokenRoutes(router: Router): ((req: Request) => boolean) & { paths: string[] } {
+  const routes = markedRoutes((router as unknown as { stack: RouterLayer[] }).stack);
+  const accepts = (req: Request): boolean => {
+    if (req.method !== "GET") return false;
+    return routes.some((layer) => {
+      try {
+        return Boolean(layer.match(req.path));
+      } catch {
+        return false; // a malformed %-escape: no route takes it
+      }
+    });
+  };
+  return Object.assign(accepts, { paths: routes.map((l) => l.route!.path) });
+}
 
 /** The runner's own calls on a job (trace, state, uploads) check the job token themselves. */
 export const isRunnerJobCall = (req: Request): boolean => req.method !== "GET" && /^\/jobs\/\d+(\/trace|\/artifacts)?$/.test(req.path);
@@ -57,16 +92,8 @@ export async function principalForJobToken(deps: GatewayDeps, token: string, req
 /** Group ids a project sits in, innermost first (its namespace when a group, then the ancestors). */
 async function groupIdsOf(deps: GatewayDeps, req: Request, projectId: number, userId: number): Promise<number[]> {
   const actor = { userId, isAdmin: false };
-  const project = await deps.identity.GetProject({ actor, idOrPath: String(projectId) }, { requestId: req.requestId });
-  const ids: number[] = [];
-  if (project.namespace?.kind !== "group") return ids;
-  let groupId = Number(project.namespace.id);
-  while (groupId && ids.length < 20) {
-    ids.push(groupId);
-    const group = await deps.identity.GetGroup({ actor, idOrPath: String(groupId) }, { requestId: req.requestId });
-    groupId = Number(group.parentId ?? 0);
-  }
-  return ids;
+  const { groupIds } = await deps.identity.GetGroupAncestors({ actor, projectId }, { requestId: req.requestId });
+  return groupIds.map(Number);
 }
 
 /**

@@ -8,34 +8,26 @@ import { toEventRecord } from "../hook/record-event.ts";
 import { branchFilterPasses } from "./branch-filter.ts";
 import { EVENT_KINDS, eventUuid, idempotencyKey } from "./events.ts";
 
-type Actor = { userId: number; isAdmin: boolean };
+type Actor = { userId: number; isAdmin: boolean; system?: string };
 type Payload = Record<string, unknown>;
 
 /**
- * Asked as an administrator: identity-service counts that only for a real user id (the event's
- * user, else root).
+ * How hook-service calls identity-service on its own behalf (fan-out reads any project's and
+ * group's ancestry, for no user): a system actor, which identity-service answers as an
+ * administrator and logs by name.
  */
-const adminActor = (userId: unknown): Actor => ({ userId: Number(userId) > 0 ? Number(userId) : 1, isAdmin: true });
+export const SYSTEM_ACTOR: Actor = { userId: 0, isAdmin: false, system: "hook-service" };
 
-
-/** A group and all its ancestors, nearest first. */
+/** A group and all its ancestors, nearest first (one identity call, whatever the depth). */
 export async function groupChain(deps: HookDeps, actor: Actor, groupId: number): Promise<number[]> {
-  const chain: number[] = [];
-  let id = groupId;
-  while (id > 0 && !chain.includes(id)) {
-    chain.push(id);
-    const group = await deps.identity.GetGroup({ actor, idOrPath: String(id) });
-    id = Number(group.parentId);
-  }
-  return chain;
+  const { groupIds } = await deps.identity.GetGroupAncestors({ actor, groupId });
+  return groupIds.map(Number);
 }
 
 /** The project's group and all its ancestors, nearest first; [] for personal projects. */
-export async function projectGroupChain(deps: HookDeps, projectId: number, userId = 1): Promise<number[]> {
-  const actor = adminActor(userId);
-  const project = await deps.identity.GetProject({ actor, idOrPath: String(projectId) });
-  if (project.namespace?.kind !== "group") return [];
-  return groupChain(deps, actor, Number(project.namespace.id));
+export async function projectGroupChain(deps: HookDeps, projectId: number): Promise<number[]> {
+  const { groupIds } = await deps.identity.GetGroupAncestors({ actor: SYSTEM_ACTOR, projectId });
+  return groupIds.map(Number);
 }
 
 /** Whether a hook takes a new event now: enabled switch, branch filter, not disabled (GitLab drops those). */
@@ -64,7 +56,7 @@ async function pushTargets(deps: HookDeps, data: Payload, sw: string): Promise<T
   if (!Number.isSafeInteger(projectId) || projectId <= 0) return null;
   const hooks = await deps.prisma.webHook.findMany({ where: { projectId, [sw]: true } });
   if ((await deps.prisma.webHook.count({ where: { groupId: { not: null }, [sw]: true } })) > 0) {
-    const groups = await projectGroupChain(deps, projectId, Number(data.user_id)).catch((err: unknown) => {
+    const groups = await projectGroupChain(deps, projectId).catch((err: unknown) => {
       if (isNotFound(err)) return [] as number[]; // the project is gone; anything else: the bus redelivers
       throw err;
     });
@@ -78,7 +70,7 @@ async function groupHooks(deps: HookDeps, sw: string, start: () => Promise<numbe
   if ((await deps.prisma.webHook.count({ where: { groupId: { not: null }, [sw]: true } })) === 0) return [];
   let groups: number[];
   try {
-    groups = await groupChain(deps, adminActor(1), await start());
+    groups = await groupChain(deps, SYSTEM_ACTOR, await start());
   } catch (err) {
     if (isNotFound(err)) return [];
     throw err;
@@ -92,7 +84,7 @@ async function projectEventTargets(deps: HookDeps, data: Payload, sw: string): P
   const namespace = fullPath.includes("/") ? fullPath.slice(0, fullPath.lastIndexOf("/")) : "";
   if (!namespace) return null;
   // By path: a destroyed project can no longer be looked up, its group can (user namespaces are NOT_FOUND here).
-  const hooks = await groupHooks(deps, sw, async () => Number((await deps.identity.GetGroup({ actor: adminActor(1), idOrPath: namespace })).id));
+  const hooks = await groupHooks(deps, sw, async () => Number((await deps.identity.GetGroup({ actor: SYSTEM_ACTOR, idOrPath: namespace })).id));
   return { hooks, payload: hookPayload(data) };
 }
 
@@ -102,7 +94,7 @@ async function subgroupTargets(deps: HookDeps, data: Payload, sw: string): Promi
   if (!Number.isSafeInteger(parentId) || parentId <= 0) return null;
   const hooks = await groupHooks(deps, sw, async () => parentId);
   if (!hooks.length) return { hooks, payload: {} };
-  const parent = await deps.identity.GetGroup({ actor: adminActor(1), idOrPath: String(parentId) });
+  const parent = await deps.identity.GetGroup({ actor: SYSTEM_ACTOR, idOrPath: String(parentId) });
   return {
     hooks,
     payload: {

@@ -8,9 +8,12 @@ type Db = PrismaClient | Tx;
 export interface ActorInfo {
   userId: number;
   isAdmin: boolean;
+  /** A service calling on its own behalf (Actor.system): answered as an administrator, for no user. */
+  system?: string;
 }
 
-export function actorOf(actor: { userId?: number; isAdmin?: boolean } | null | undefined): ActorInfo {
+export function actorOf(actor: { userId?: number; isAdmin?: boolean; system?: string } | null | undefined): ActorInfo {
+  if (actor?.system) return { userId: 0, isAdmin: true, system: actor.system };
   return { userId: Number(actor?.userId ?? 0), isAdmin: Boolean(actor?.isAdmin) && Number(actor?.userId ?? 0) > 0 };
 }
 

@@ -1,4 +1,3 @@
-import { status } from "@grpc/grpc-js";
 import { JOB_STATUSES } from "@quarry/gitlab";
 import type { Job__Output as Job } from "@quarry/proto/types/ci/v1/Job";
 import type { Project__Output as Project } from "@quarry/proto/types/identity/v1/Project";
@@ -24,18 +23,12 @@ export const scopeParam = z
 /** URLs of a project's CI pages, on its current path. */
 export const ciUrls = (urls: Urls, project: Project): CiUrls => ({ ...urls, projectId: project.id, projectPath: project.pathWithNamespace });
 
-/** The users of a page, each asked for once; users that no longer exist are left out. */
+/** The users of a page, in one GetUsers call; users that no longer exist are left out. */
 export async function usersById(deps: GatewayDeps, req: Request, ids: readonly number[]): Promise<Map<number, User>> {
   const distinct = [...new Set(ids.filter((id) => id > 0))];
-  const users = await Promise.all(
-    distinct.map((id) =>
-      deps.identity.GetUser({ actor: actor(req), id }, { requestId: req.requestId }).catch((err: { code?: number }) => {
-        if (err.code === status.NOT_FOUND) return null;
-        throw err;
-      }),
-    ),
-  );
-  return new Map(users.filter((u): u is User => u !== null).map((u) => [u.id, u]));
+  if (!distinct.length) return new Map();
+  const { users } = await deps.identity.GetUsers({ actor: actor(req), ids: distinct }, { requestId: req.requestId });
+  return new Map(users.map((u) => [u.id, u]));
 }
 
 /** Jobs as GitLab shows them: builds as Job entities, trigger jobs as Bridge entities. */

@@ -1,5 +1,3 @@
-import { buildPushEvent } from "@quarry/bus";
-import { branchRef, tagRef } from "@quarry/gitlab";
 import type { HookInput } from "@quarry/proto/types/hook/v1/HookInput";
 import type { HookOwner } from "@quarry/proto/types/hook/v1/HookOwner";
 import { Router, type Request } from "express";
@@ -11,7 +9,7 @@ import { p, pageShape, params, z } from "../../http/params.ts";
 import { hookEntity } from "../../entities/hook.ts";
 import { hookEventEntity } from "../../entities/hook-event.ts";
 import { ctx } from "./context.ts";
-import { authorizeProject, pushContext } from "./project-access.ts";
+import { authorizeProject } from "./project-access.ts";
 
 /** Event switches of every hook, and those only group hooks have. */
 const PROJECT_SWITCHES = [
@@ -187,59 +185,10 @@ export function hooksRouter(deps: GatewayDeps): Router {
     r.post(`${base}/:hook_id/test/:trigger`, scope("write"), async (req, res) => {
       const q = params(req, { ...hookIdShape, trigger: p.enum(TEST_TRIGGERS) });
       const c = ctx(deps, req, res);
-      if (kind === "group") {
-        const o = await owner(req);
-        await hook.GetHook({ owner: o, hookId: q.hook_id }, c.call);
-        // Group hooks are tested with a project of the group; only push samples are built.
-        const sample = await groupSample(req, o, q.trigger);
-        await hook.TestHook({ owner: o, hookId: q.hook_id, trigger: q.trigger, payloadJson: JSON.stringify(sample), userId: c.actor.userId }, c.call);
-      } else {
-        const auth = await authorizeProject(deps, req, "admin_project");
-        // The hook must exist before any sample is built (404 Hook Not Found first).
-        await hook.GetHook({ owner: { projectId: auth.project.id }, hookId: q.hook_id }, c.call);
-        const sample = await samplePayload(req, auth, q.trigger);
-        await hook.TestHook(
-          { owner: { projectId: auth.project.id }, hookId: q.hook_id, trigger: q.trigger, payloadJson: JSON.stringify(sample), userId: c.actor.userId },
-          c.call,
-        );
-      }
+      // hook-service builds the sample payload (a group hook's from the first project of the group).
+      await hook.TestHook({ owner: await owner(req), hookId: q.hook_id, trigger: q.trigger, userId: c.actor.userId, userIsAdmin: c.actor.isAdmin }, c.call);
       res.status(201).json({ message: "201 Created" });
     });
-  }
-
-  /** GitLab's Gitlab::DataBuilder::Push.build_sample: the default branch's last three commits. */
-  async function samplePayload(req: Request, auth: Awaited<ReturnType<typeof authorizeProject>>, trigger: string): Promise<unknown> {
-    if (trigger !== "push_events" && trigger !== "tag_push_events") return {};
-    const c = { urls: { base: deps.config.externalUrl }, call: { requestId: req.requestId } };
-    const { project } = auth;
-    const commits = await deps.repo
-      .ListCommits({ diskPath: project.diskPath, refName: project.defaultBranch, defaultBranch: project.defaultBranch, page: 1, perPage: 3 }, c.call)
-      .then((r) => r.commits.map((x) => x.commit!))
-      .catch(() => []);
-    if (!commits.length) throw new ApiError(422, { message: "Ensure the project has at least one commit." });
-    let ref = branchRef(project.defaultBranch);
-    if (trigger === "tag_push_events") {
-      const tags = await deps.repo.ListTags({ diskPath: project.diskPath, page: 1, perPage: 1 }, c.call).catch(() => ({ tags: [] }));
-      ref = tagRef(tags.tags[0]?.name ?? project.defaultBranch);
-    }
-    // Newest first, as listed: before is the oldest of them, after (and checkout) the newest.
-    return buildPushEvent({
-      context: pushContext(auth, req, c.urls),
-      before: commits[commits.length - 1]!.id,
-      after: commits[0]!.id,
-      ref,
-      commits: commits.map((commit) => ({ commit })),
-    });
-  }
-
-  /** A group hook's sample: from the first project of the group or its subgroups (GitLab EE's group hook test). */
-  async function groupSample(req: Request, o: HookOwner, trigger: string): Promise<unknown> {
-    const list = await identity.ListProjects({ actor: actor(req), namespaceId: o.groupId, includeSubgroups: true, page: { page: 1, perPage: 1 } }, { requestId: req.requestId });
-    const first = list.projects[0];
-    if (!first) throw new ApiError(422, { message: "Ensure the group has a project with commits." });
-    const projectReq = Object.assign(Object.create(req) as Request, { params: { ...req.params, id: String(first.id) } });
-    const auth = await authorizeProject(deps, projectReq, "admin_project");
-    return samplePayload(req, auth, trigger);
   }
 
   return r;

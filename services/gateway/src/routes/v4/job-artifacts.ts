@@ -5,6 +5,7 @@ import { Router, type Request, type Response } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { requireUser, scope } from "../../http/auth.ts";
 import { contentDisposition } from "../../entities/file.ts";
+import { jobTokenAccess } from "../../http/job-token.ts";
 import { sendDownload } from "../../http/download.ts";
 import { p, params, wildcardParam } from "../../http/params.ts";
 import { presentJobs } from "./ci-context.ts";
@@ -55,25 +56,25 @@ export function jobArtifactsRouter(deps: GatewayDeps): Router {
   const base = "/projects/:id/jobs";
 
   // By ref first: `artifacts` is not a job id.
-  r.get(`${base}/artifacts/:ref_name/download`, scope("read"), async (req, res) => {
+  r.get(`${base}/artifacts/:ref_name/download`, jobTokenAccess, scope("read"), async (req, res) => {
     const q = params(req, { ref_name: p.string(), job: p.string() });
     const { project } = await authorizeProject(deps, req, "read_build");
     await sendArtifact(deps, req, res, { projectId: project.id, refName: q.ref_name, jobName: q.job });
   });
 
-  r.get(`${base}/artifacts/:ref_name/raw/*artifact_path`, scope("read"), async (req, res) => {
+  r.get(`${base}/artifacts/:ref_name/raw/*artifact_path`, jobTokenAccess, scope("read"), async (req, res) => {
     const q = params(req, { ref_name: p.string(), job: p.string() });
     const { project } = await authorizeProject(deps, req, "read_build");
     await sendArtifact(deps, req, res, { projectId: project.id, refName: q.ref_name, jobName: q.job, artifactPath: wildcardParam(req, "artifact_path") }, true);
   });
 
-  r.get(`${base}/:job_id/artifacts`, scope("read"), async (req, res) => {
+  r.get(`${base}/:job_id/artifacts`, jobTokenAccess, scope("read"), async (req, res) => {
     const q = params(req, { job_id: p.id() });
     const { project } = await authorizeProject(deps, req, "read_build");
     await sendArtifact(deps, req, res, { projectId: project.id, jobId: q.job_id });
   });
 
-  r.get(`${base}/:job_id/artifacts/*artifact_path`, scope("read"), async (req, res) => {
+  r.get(`${base}/:job_id/artifacts/*artifact_path`, jobTokenAccess, scope("read"), async (req, res) => {
     const q = params(req, { job_id: p.id() });
     const { project } = await authorizeProject(deps, req, "read_build");
     await sendArtifact(deps, req, res, { projectId: project.id, jobId: q.job_id, artifactPath: wildcardParam(req, "artifact_path") });

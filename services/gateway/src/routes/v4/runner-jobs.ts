@@ -5,6 +5,7 @@ import type { UploadArtifactResponse__Output as UploadArtifactResponse } from "@
 import { Router, type Request, type Response } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { ApiError, forbidden, unauthorized } from "../../http/errors.ts";
+import { jobTokenAccess } from "../../http/job-token.ts";
 import { p, params } from "../../http/params.ts";
 import { jobRequestEntity } from "../../entities/job-request.ts";
 import { ctx } from "./context.ts";
@@ -169,7 +170,7 @@ export function runnerJobsRouter(deps: GatewayDeps): Router {
   });
 
   // A job downloads the artifacts of a job it depends on, with its own job token.
-  r.get("/jobs/:id/artifacts", async (req, res) => {
+  r.get("/jobs/:id/artifacts", jobTokenAccess, async (req, res) => {
     const q = params(req, { id: p.id() });
     const job = req.principal?.jobToken;
     if (!job) throw unauthorized();
