@@ -1,5 +1,6 @@
 import type { AvatarUpload } from "@quarry/proto/types/identity/v1/AvatarUpload";
 import { isNotFound } from "@quarry/grpc";
+import { isPositiveInt32 } from "@quarry/gitlab";
 import { Router, type Request } from "express";
 import type { GatewayDeps } from "../deps.ts";
 import { contentDisposition } from "../entities/file.ts";
@@ -55,9 +56,9 @@ const notFoundPage = (res: import("express").Response) => res.status(404).type("
  */
 export function avatarsRouter(deps: GatewayDeps): Router {
   const r = Router();
-  r.get("/uploads/-/system/:model/avatar/:id/:filename", authenticate(deps), scope("read"), async (req, res) => {
+  r.get("/uploads/-/system/:model/avatar/:id/:filename", authenticate(deps, r), scope("read"), async (req, res) => {
     const { model, id, filename } = req.params as Record<string, string>;
-    if (!MODELS.has(model!) || !/^\d{1,10}$/.test(id!) || Number(id) > 2_147_483_647) return void notFoundPage(res);
+    if (!MODELS.has(model!) || !/^\d{1,10}$/.test(id!) || !isPositiveInt32(Number(id))) return void notFoundPage(res);
     const c = ctx(deps, req, res);
     let avatar;
     try {
