@@ -9,6 +9,7 @@ import { ENABLED_STATE, openSecrets } from "../hook/hook-common.ts";
 import { deliveryUrl } from "../hook/hook-input.ts";
 import { maskedUrl } from "../hook/url-credentials.ts";
 import { EVENT_HEADERS } from "./events.ts";
+import { networkErrorMessage } from "./network-error.ts";
 import { renderTemplate } from "./template.ts";
 
 /** Response bodies are recorded up to this many characters (GitLab: 8 KB). */
@@ -137,14 +138,21 @@ export async function executeHook(deps: HookDeps, hook: WebHook, delivery: Deliv
   const started = process.hrtime.bigint();
   let response: RawResponse | null = null;
   let error: string | null = null;
+  let target: URL | undefined;
   try {
     const body = hook.customWebhookTemplate ? renderTemplate(hook.customWebhookTemplate, delivery.payload) : JSON.stringify(delivery.payload);
     // Re-checked at delivery: DNS may now point elsewhere than when the hook was saved.
     const checked = await checkOutboundUrl(deliveryUrl(hook.url, secrets), { allowLocal: deps.settings.allowLocalRequests });
-    response = await send(deps, checked.url, headers, body, hook.enableSslVerification);
+    target = checked.url;
+    response = await send(deps, target, headers, body, hook.enableSslVerification);
   } catch (err) {
     const blockedAtConnect = (err as { code?: string }).code === "EBLOCKED";
-    error = err instanceof OutboundUrlError || blockedAtConnect ? `URL is blocked: ${(err as Error).message}` : (err as Error).message || String(err);
+    error =
+      err instanceof OutboundUrlError || blockedAtConnect
+        ? `URL is blocked: ${(err as Error).message}`
+        : target
+          ? networkErrorMessage(err, target)
+          : (err as Error).message || String(err);
   }
   const duration = Number(process.hrtime.bigint() - started) / 1e9;
   const success = response !== null && response.status >= 200 && response.status < 300;
