@@ -27,7 +27,7 @@ export async function startReceiver(defaultStatus = 200): Promise<Receiver> {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const body = Buffer.concat(chunks).toString("utf8");
-      let json: unknown = undefined;
+      let json: unknown;
       try {
         json = JSON.parse(body);
       } catch {
