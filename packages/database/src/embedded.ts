@@ -395,7 +395,10 @@ async function initialiseCluster(
   }
   const inPlace = existsSync(dataDir);
   const target = inPlace ? dataDir : path.join(parent, `${prefix}${process.pid}`);
-  const clear = () => (inPlace ? readdirSync(dataDir).forEach((f) => rmSync(path.join(dataDir, f), { recursive: true, force: true })) : rmSync(target, { recursive: true, force: true }));
+  const clear = () => {
+    if (inPlace) for (const f of readdirSync(dataDir)) rmSync(path.join(dataDir, f), { recursive: true, force: true });
+    else rmSync(target, { recursive: true, force: true });
+  };
   const password = randomBytes(18).toString("base64url");
   // Two processes may both try to create the `postgres` system user (useradd);
   // the loser fails once, and succeeds on retry because the user now exists.

@@ -10,7 +10,7 @@ afterEach(async () => {
 });
 afterAll(stopServer);
 
-const SCHEMA = String.raw`// Quarry test schema
+const SCHEMA = `// Quarry test schema
 generator client {
   provider = "prisma-client"
   output   = "../src/generated/prisma"

@@ -10,10 +10,13 @@ export interface CallOptions {
 
 /** Promise-returning client derived from a generated service definition. */
 export type PromiseClient<D> = {
-  [K in keyof D as string extends K ? never : K]: D[K] extends MethodDefinition<infer ReqIn, any, any, infer ResOut>
+  [K in keyof D as string extends K ? never : K]: D[K] extends MethodDefinition<infer ReqIn, infer _ReqOut, infer _ResIn, infer ResOut>
     ? (request: ReqIn, options?: CallOptions) => Promise<ResOut>
     : never;
 } & { readonly raw: grpc.Client; close(): void };
+
+/** A method of a generated grpc-js client, looked up by name. */
+type RawMethod = (...args: unknown[]) => unknown;
 
 type ServiceCtor<D> = { new (address: string, credentials: grpc.ChannelCredentials, options?: object): grpc.Client; service: D };
 
@@ -54,7 +57,7 @@ export function createClient<D extends grpc.ServiceDefinition>(
   };
   for (const [method, def] of Object.entries(ctor.service)) {
     if (def.requestStream || def.responseStream) continue;
-    const fn = (raw as unknown as Record<string, Function>)[method]!.bind(raw);
+    const fn = (raw as unknown as Record<string, RawMethod>)[method]!.bind(raw);
     client[method] = (request: unknown, callOptions: CallOptions = {}) =>
       new Promise((resolve, reject) => {
         const metadata = new grpc.Metadata();
@@ -78,7 +81,7 @@ export function callServerStream<Res>(
   request: unknown,
   options: CallOptions & { deadlineMs: number },
 ): grpc.ClientReadableStream<Res> {
-  const fn = (client.raw as unknown as Record<string, Function | undefined>)[method];
+  const fn = (client.raw as unknown as Record<string, RawMethod | undefined>)[method];
   if (!fn) throw new Error(`no such method: ${method}`);
   const metadata = new grpc.Metadata();
   if (options.requestId) metadata.set("x-request-id", options.requestId);
@@ -96,7 +99,7 @@ export async function callClientStream<Req, Res>(
   requests: AsyncIterable<Req>,
   options: CallOptions & { deadlineMs: number },
 ): Promise<Res> {
-  const fn = (client.raw as unknown as Record<string, Function | undefined>)[method];
+  const fn = (client.raw as unknown as Record<string, RawMethod | undefined>)[method];
   if (!fn) throw new Error(`no such method: ${method}`);
   const metadata = new grpc.Metadata();
   if (options.requestId) metadata.set("x-request-id", options.requestId);

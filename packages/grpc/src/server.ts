@@ -47,8 +47,8 @@ export function clientStream<Req, Res>(fn: (requests: AsyncIterable<Req>, ctx: C
  */
 export type AsyncHandlers<D> = {
   // Skip the index signature inherited from ServiceDefinition; MethodDefinition is invariant,
-  // so the slots we do not infer must be `any`.
-  [K in keyof D as string extends K ? never : K]: D[K] extends MethodDefinition<any, infer ResIn, infer ReqOut, any>
+  // so the slots we do not use are inferred too (and ignored).
+  [K in keyof D as string extends K ? never : K]: D[K] extends MethodDefinition<infer _ReqIn, infer ResIn, infer ReqOut, infer _ResOut>
     ? ((request: ReqOut, ctx: CallContext) => Promise<ResIn>) | ServerStreamHandler<ReqOut, ResIn> | ClientStreamHandler<ReqOut, ResIn>
     : never;
 };

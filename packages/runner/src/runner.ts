@@ -90,7 +90,7 @@ export function startRunner(o: RunnerOptions): Runner {
         await Promise.race(running);
         continue;
       }
-      let result;
+      let result: Awaited<ReturnType<RunnerApi["requestJob"]>>;
       try {
         result = await api.requestJob(o.token, systemId, lastUpdate, polling.signal);
       } catch (err) {

@@ -178,7 +178,10 @@ describe("artifact upload", () => {
 
   it("fails the job (script_failure) when the server refuses the upload, without retrying", async () => {
     let attempts = 0;
-    gitlab.hooks.onUpload = () => (attempts++, { status: 413 });
+    gitlab.hooks.onUpload = () => {
+      attempts++;
+      return { status: 413 };
+    };
     try {
       const { final, log } = await runOnServer(gitlab, jobPayload({ script: ["echo x > big.bin"], artifacts: [artifact({ paths: ["big.bin"] })] }));
       expect(final).toEqual({ state: "failed", failureReason: "script_failure" });

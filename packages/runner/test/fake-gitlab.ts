@@ -70,7 +70,8 @@ export async function startFakeGitLab(o: { runnerToken?: string; port?: number }
       jobs.set(payload.id, { payload, trace: Buffer.alloc(0), patches: [], updates: [], uploads: [], status: "running" });
       return send(res, 201, { "Content-Type": "application/json" }, JSON.stringify(payload));
     }
-    if ((m = route.match(/^PATCH \/api\/v4\/jobs\/(\d+)\/trace$/))) {
+    m = route.match(/^PATCH \/api\/v4\/jobs\/(\d+)\/trace$/);
+    if (m) {
       const job = authorizedJob(req, Number(m[1]));
       if (!job) return send(res, 403);
       const range = String(req.headers["content-range"]);
@@ -82,7 +83,8 @@ export async function startFakeGitLab(o: { runnerToken?: string; port?: number }
       if (status === 202 && !override) job.trace = Buffer.concat([job.trace.subarray(0, start), body]);
       return send(res, status, { "Job-Status": job.status, Range: `0-${job.trace.length}`, ...override?.headers });
     }
-    if ((m = route.match(/^PUT \/api\/v4\/jobs\/(\d+)$/))) {
+    m = route.match(/^PUT \/api\/v4\/jobs\/(\d+)$/);
+    if (m) {
       const update = JSON.parse(body.toString());
       const job = authorizedJob(req, Number(m[1]), update.token);
       if (!job) return send(res, 403);
@@ -92,7 +94,8 @@ export async function startFakeGitLab(o: { runnerToken?: string; port?: number }
       if (update.state !== "running" && status === 200) finished.get(job.payload.id)?.(job);
       return send(res, status, { "Job-Status": job.status, ...override?.headers });
     }
-    if ((m = route.match(/^POST \/api\/v4\/jobs\/(\d+)\/artifacts$/))) {
+    m = route.match(/^POST \/api\/v4\/jobs\/(\d+)\/artifacts$/);
+    if (m) {
       const job = authorizedJob(req, Number(m[1]));
       if (!job) return send(res, 403);
       const override = hooks.onUpload?.(job);
@@ -109,13 +112,15 @@ export async function startFakeGitLab(o: { runnerToken?: string; port?: number }
       });
       return send(res, 201, {}, "201");
     }
-    if ((m = route.match(/^GET \/api\/v4\/jobs\/(\d+)\/artifacts$/))) {
+    m = route.match(/^GET \/api\/v4\/jobs\/(\d+)\/artifacts$/);
+    if (m) {
       downloadTokens.push(String(req.headers["job-token"]));
       const running = [...jobs.values()].some((j) => j.payload.token === req.headers["job-token"]);
       if (!running || !downloads.has(Number(m[1]))) return send(res, running ? 404 : 403);
       return send(res, 302, { Location: `/storage/${m[1]}.zip` });
     }
-    if ((m = route.match(/^GET \/storage\/(\d+)\.zip$/))) {
+    m = route.match(/^GET \/storage\/(\d+)\.zip$/);
+    if (m) {
       res.writeHead(200, { "Content-Type": "application/zip" }).end(downloads.get(Number(m[1])));
       return;
     }

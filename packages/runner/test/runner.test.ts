@@ -38,7 +38,7 @@ describe("runner", () => {
 
     expect(job.updates.at(-1)).toMatchObject({ state: "success" });
     expect(job.trace.toString()).toContain("from-the-queue");
-    const [first, second] = gitlab.requests.slice(seen) as Record<string, any>[];
+    const [first, second] = gitlab.requests.slice(seen) as { system_id: string; last_update?: string; info: { features: Record<string, boolean> } }[];
     expect(first).toMatchObject({
       token: gitlab.runnerToken,
       system_id: expect.stringMatching(/^s_[0-9a-f]{12}$/),

@@ -24,7 +24,7 @@ const waitFor = (flag: string) => `while [ ! -f ${flag} ]; do sleep 0.02; done`;
 describe("trace streaming and job updates", () => {
   it("streams the log while the job runs and ends with the whole log and its checksum", async () => {
     const flag = path.join(await tempDir("flag"), "seen");
-    gitlab.hooks.onPatch = (job, start, body) => {
+    gitlab.hooks.onPatch = (_job, _start, body) => {
       if (body.includes("first-line")) writeFileSync(flag, "");
       return undefined;
     };
@@ -40,7 +40,7 @@ describe("trace streaming and job updates", () => {
   it("resends from the server's length after a 416 (the server lost part of the log)", async () => {
     const flag = path.join(await tempDir("flag"), "seen");
     let truncated = false;
-    gitlab.hooks.onPatch = (job, start, body) => {
+    gitlab.hooks.onPatch = (job, _start, body) => {
       if (body.includes("first-line")) writeFileSync(flag, "");
       if (body.includes("second-line") && !truncated) {
         truncated = true;
@@ -60,7 +60,7 @@ describe("trace streaming and job updates", () => {
   });
 
   it("stops at once on Job-Status: canceled: kills the script, skips after_script, reports canceled", async () => {
-    gitlab.hooks.onPatch = (job, start, body) => {
+    gitlab.hooks.onPatch = (job, _start, body) => {
       if (body.includes("started")) job.status = "canceled";
       return undefined;
     };
@@ -99,7 +99,7 @@ describe("trace streaming and job updates", () => {
 
   it("sends keepalive updates (state running) while the job runs", async () => {
     const flag = path.join(await tempDir("flag"), "kept-alive");
-    gitlab.hooks.onUpdate = (job, update) => {
+    gitlab.hooks.onUpdate = (_job, update) => {
       if (update.state === "running") writeFileSync(flag, "");
       return undefined;
     };
@@ -111,7 +111,7 @@ describe("trace streaming and job updates", () => {
 
   it("retries the final update while the server answers 202 (accepted, not done) or 5xx", async () => {
     const answers = [202, 503];
-    gitlab.hooks.onUpdate = (job, update) => (update.state !== "running" && answers.length ? { status: answers.shift()! } : undefined);
+    gitlab.hooks.onUpdate = (_job, update) => (update.state !== "running" && answers.length ? { status: answers.shift()! } : undefined);
     const { final, server } = await runOnServer(gitlab, jobPayload());
     expect(final.state).toBe("success");
     expect(server.updates.map((u) => u.state)).toEqual(["success", "success", "success"]);

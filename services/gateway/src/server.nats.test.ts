@@ -26,7 +26,10 @@ describe.skipIf(!NATS_URL)("gateway on NATS JetStream", () => {
     // The real bus, noting the consumer name the gateway picks.
     const spy: EventBus = {
       publish: (s, d, o) => bus.publish(s, d, o),
-      subscribe: (s, h, o) => (durables.push(o.durable), bus.subscribe(s, h, o)),
+      subscribe: (s, h, o) => {
+        durables.push(o.durable);
+        return bus.subscribe(s, h, o);
+      },
       close: async () => {},
     };
     const gateway = await startGateway({

@@ -1,6 +1,6 @@
 // Serves GitHttpService over a real gRPC server for the streaming handler tests, with helpers
 // to collect a call's output.
-import * as grpc from "@grpc/grpc-js";
+import type * as grpc from "@grpc/grpc-js";
 import { createGrpcServer, createStreamingClient } from "@quarry/grpc";
 import { repoV1 } from "@quarry/proto";
 import type { GitHttpServiceClient } from "@quarry/proto/types/repo/v1/GitHttpService";

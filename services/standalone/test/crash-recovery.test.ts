@@ -36,7 +36,9 @@ function startQuarry(): Promise<Quarry> {
   const child = spawn(process.execPath, ["--import", "tsx", mainScript], { cwd: packageDir, env, stdio: ["ignore", "pipe", "pipe"] });
   running.push(child);
   let output = "";
-  child.stderr!.on("data", (chunk: Buffer) => void (output += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
   return new Promise((resolve, reject) => {
     child.stdout!.on("data", (chunk: Buffer) => {
       output += chunk.toString();

@@ -58,7 +58,8 @@ let keptJobId = 0;
 describe("job artifacts: keep and delete", () => {
   it("keeps a job's artifacts for a Developer and answers the job; 404 without an archive", async () => {
     const pipeline = await successfulPipeline();
-    const jobId = (keptJobId = pipeline.compile);
+    keptJobId = pipeline.compile;
+    const jobId = keptJobId;
     const before = (await s.gitlab().Jobs.show(project.id, jobId)) as unknown as { artifacts_expire_at: string | null };
     expect(before.artifacts_expire_at).toEqual(expect.any(String));
     const keep = (id: number, token: string) => s.api(`/projects/${project.id}/jobs/${id}/artifacts/keep`, { method: "POST", token });

@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 /** Runs test/python/<script>.py against the stack (asynchronously: the stack serves from this process). */
-async function py(script: string, vars: Record<string, string | number> = {}): Promise<any> {
+async function py(script: string, vars: Record<string, string | number> = {}): Promise<unknown> {
   const env: Record<string, string> = { ...process.env, QUARRY_URL: s.url, QUARRY_TOKEN: s.rootToken } as Record<string, string>;
   for (const [k, v] of Object.entries(vars)) env[`QUARRY_${k.toUpperCase()}`] = String(v);
   try {
@@ -47,7 +47,7 @@ async function py(script: string, vars: Record<string, string | number> = {}): P
 }
 
 /** The python-gitlab CLI with JSON output. */
-async function cli(args: string[]): Promise<any> {
+async function cli(args: string[]): Promise<unknown> {
   try {
     const { stdout } = await run(CLI, ["-o", "json", ...args], { env: { ...process.env, HOME: work } });
     return stdout.trim() ? JSON.parse(stdout) : null;
@@ -151,7 +151,7 @@ describe("python-gitlab against Quarry", () => {
     const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
     writeFileSync(png, PNG);
     writeFileSync(big, Buffer.concat([PNG, Buffer.alloc(300 * 1024)]));
-    const out = await py("avatars", { suffix: "a1", png, big });
+    const out = (await py("avatars", { suffix: "a1", png, big })) as { project: { id: number }; group_avatar_url: string };
     const image = { content_type: "image/png", size: PNG.length };
     expect(out).toEqual({
       user_avatar_url: expect.stringMatching(new RegExp(`^${s.url}/uploads/-/system/user/avatar/\\d+/avatar\\.png$`)),
@@ -165,7 +165,7 @@ describe("python-gitlab against Quarry", () => {
   });
 
   it("creates pipelines and reads jobs, traces and artifacts; plays, cancels and retries", async () => {
-    const setup = await py("ci_setup", { suffix: "c1", ci_yaml: CI_YAML });
+    const setup = (await py("ci_setup", { suffix: "c1", ci_yaml: CI_YAML })) as { project_id: number; pipeline: { id: number } };
     expect(setup).toEqual({
       project_id: expect.any(Number),
       pipeline: { id: expect.any(Number), ref: "main", status: "pending", source: "api" },
@@ -226,7 +226,7 @@ describe("python-gitlab against Quarry", () => {
 describe("the python-gitlab CLI against Quarry", () => {
   it("creates, lists and shows projects with --server-url and --private-token", async () => {
     const auth = ["--server-url", s.url, "--private-token", s.rootToken];
-    const created = await cli([...auth, "project", "create", "--name", "cli-made", "--initialize-with-readme", "true"]);
+    const created = (await cli([...auth, "project", "create", "--name", "cli-made", "--initialize-with-readme", "true"])) as { id: number };
     expect(created).toMatchObject({ path_with_namespace: "root/cli-made", default_branch: "main" });
     const listed = (await cli([...auth, "project", "list", "--search", "cli-made"])) as { id: number }[];
     expect(listed.map((p) => p.id)).toEqual([created.id]);

@@ -58,7 +58,7 @@ afterAll(async () => {
 });
 
 const repoPath = (p: string) => `/projects/${project.id}/repository${p}`;
-const json = async (res: Response) => (await res.json()) as any;
+const json = async <T = unknown>(res: Response) => (await res.json()) as T;
 
 describe("repository tree", () => {
   it("lists directories first with GitLab's fields, via @gitbeaker/rest and offset headers", async () => {
@@ -73,17 +73,17 @@ describe("repository tree", () => {
     expect(res.headers.get("x-total")).toBe("6");
     expect(res.headers.get("x-total-pages")).toBe("3");
     expect(res.headers.get("x-next-page")).toBe("3");
-    expect((await json(res)).map((e: { path: string }) => e.path)).toEqual(["README.md", "a.txt"]);
+    expect((await json<{ path: string }[]>(res)).map((e) => e.path)).toEqual(["README.md", "a.txt"]);
   });
 
   it("pages by keyset with page_token in the next link, and lists everything with pagination=none", async () => {
     const first = await s.api(repoPath("/tree?recursive=true&pagination=keyset&per_page=4"));
-    expect((await json(first)).map((e: { path: string }) => e.path)).toEqual(["files", "files/html", "README.md", "a.txt"]);
+    expect((await json<{ path: string }[]>(first)).map((e) => e.path)).toEqual(["files", "files/html", "README.md", "a.txt"]);
     expect(first.headers.get("x-total")).toBeNull();
     const link = first.headers.get("link")!;
     expect(link).toMatch(/^<.*page_token=[^&>]+.*>; rel="next"$/);
     const next = await s.api(link.slice(link.indexOf("/api/v4") + 7, link.indexOf(">")));
-    expect((await json(next)).map((e: { path: string }) => e.path)).toEqual(["files/html/index.html", "files/z.txt"]);
+    expect((await json<{ path: string }[]>(next)).map((e) => e.path)).toEqual(["files/html/index.html", "files/z.txt"]);
     expect(next.headers.get("link")).toBeNull();
     const keysetAll = await s.gitlab().Repositories.allRepositoryTrees(project.id, { recursive: true, pagination: "keyset", perPage: 2 });
     expect(keysetAll).toHaveLength(6);
@@ -204,7 +204,7 @@ describe("archive", () => {
 
 describe("compare", () => {
   it("compares from the merge base with @gitbeaker/rest, commits oldest first", async () => {
-    const r = (await s.gitlab().Repositories.compare(project.id, "main", "feature")) as any;
+    const r = (await s.gitlab().Repositories.compare(project.id, "main", "feature")) as { commits: { id: string }[]; commit: unknown; diffs: unknown[] };
     expect(r.commits.map((c: { id: string }) => c.id)).toEqual([sha.f1]);
     expect(r.commit).toMatchObject({ id: sha.f1, title: "Feature work", author_name: "Carol", short_id: sha.f1!.slice(0, 8) });
     expect(r.diffs).toEqual([
@@ -215,10 +215,10 @@ describe("compare", () => {
   });
 
   it("compares straight, with unified diff headers on request", async () => {
-    const r = await json(await s.api(repoPath("/compare?from=main&to=feature&straight=true&unidiff=true")));
-    expect(r.diffs.map((d: { new_path: string }) => d.new_path)).toEqual(["a.txt", "feature.txt", "files/z.txt"]);
-    expect(r.diffs[0].diff).toBe("--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-2\n+two\n");
-    expect(r.diffs[1].diff).toBe("--- /dev/null\n+++ b/feature.txt\n@@ -0,0 +1 @@\n+feature\n");
+    const r = await json<{ diffs: { new_path: string; diff: string }[]; web_url: string }>(await s.api(repoPath("/compare?from=main&to=feature&straight=true&unidiff=true")));
+    expect(r.diffs.map((d) => d.new_path)).toEqual(["a.txt", "feature.txt", "files/z.txt"]);
+    expect(r.diffs[0]!.diff).toBe("--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-2\n+two\n");
+    expect(r.diffs[1]!.diff).toBe("--- /dev/null\n+++ b/feature.txt\n@@ -0,0 +1 @@\n+feature\n");
     expect(r.web_url).toBe(`${project.web_url}/-/compare/${sha.c2}...${sha.f1}`);
   });
 
@@ -235,7 +235,7 @@ describe("compare", () => {
     git(otherDir, ["fetch", "-q", gitDir, "refs/heads/main:refs/heads/upstream"]);
     const only = commit(otherDir, sha.c2!, { "a.txt": "from the other project\n" }, "Other", "Eve:eve@example.com", 5);
     git(otherDir, ["update-ref", "refs/heads/theirs", only]);
-    const r = (await s.gitlab().Repositories.compare(project.id, "theirs", "main", { fromProjectId: other.id, straight: true })) as any;
+    const r = (await s.gitlab().Repositories.compare(project.id, "theirs", "main", { fromProjectId: other.id, straight: true })) as { commits: unknown[]; diffs: unknown[] };
     expect(r.commits).toEqual([]);
     expect(r.diffs).toMatchObject([{ new_path: "a.txt", diff: "@@ -1 +1,2 @@\n-from the other project\n+one\n+2\n" }]);
     const unknown = await s.api(repoPath("/compare?from=main&to=feature&from_project_id=999999"));
@@ -260,8 +260,8 @@ describe("contributors", () => {
     const list = await s.gitlab().Repositories.allContributors(project.id);
     expect(list.map((c) => c.email)).toEqual(["bob@example.com", "alice@example.com", expect.stringContaining("@")]);
     expect(list[0]).toEqual({ name: "Bob", email: "bob@example.com", commits: 1, additions: 0, deletions: 0 });
-    const byName = await json(await s.api(repoPath("/contributors?ref=feature&order_by=name&sort=desc")));
-    expect(byName.map((c: { name: string }) => c.name)).toEqual(["Carol", "Alice", "Administrator"]);
+    const byName = await json<{ name: string }[]>(await s.api(repoPath("/contributors?ref=feature&order_by=name&sort=desc")));
+    expect(byName.map((c) => c.name)).toEqual(["Carol", "Alice", "Administrator"]);
   });
 
   it("pages with links carrying the default order, and answers 404 for an unknown ref", async () => {
@@ -282,7 +282,7 @@ describe("merge base", () => {
   it("finds the common ancestor with @gitbeaker/rest", async () => {
     const base = await s.gitlab().Repositories.mergeBase(project.id, ["main", "feature"]);
     expect(base).toMatchObject({ id: sha.c1, title: "Add files", author_name: "Alice", parent_ids: [sha.readme], web_url: `${project.web_url}/-/commit/${sha.c1}` });
-    const commaSeparated = await json(await s.api(repoPath(`/merge_base?refs=main,${sha.f1}`)));
+    const commaSeparated = await json<{ id: string }>(await s.api(repoPath(`/merge_base?refs=main,${sha.f1}`)));
     expect(commaSeparated.id).toBe(sha.c1);
   });
 

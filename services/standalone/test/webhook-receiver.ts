@@ -8,7 +8,19 @@ export interface ReceivedRequest {
   path: string;
   headers: http.IncomingHttpHeaders;
   body: string;
-  json: any;
+  /** The parsed body; undefined when it is not JSON. */
+  json: WebhookBody | undefined;
+}
+
+/** A delivery's JSON body: the fields the tests read one by one; the rest is matched as a whole. */
+export interface WebhookBody {
+  object_kind?: string;
+  event_name?: string;
+  ref?: string;
+  name?: string;
+  project_id?: number;
+  commits?: { title: string }[];
+  [field: string]: unknown;
 }
 
 export interface Receiver {
@@ -27,7 +39,7 @@ export async function startReceiver(defaultStatus = 200): Promise<Receiver> {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const body = Buffer.concat(chunks).toString("utf8");
-      let json: unknown = undefined;
+      let json: WebhookBody | undefined;
       try {
         json = JSON.parse(body);
       } catch {

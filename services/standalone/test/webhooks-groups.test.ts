@@ -24,7 +24,7 @@ describe("group hooks", () => {
       json: { url: "http://127.0.0.1:9/g", token: "gt", subgroup_events: true, member_events: true, push_events: false },
     });
     expect(res.status).toBe(201);
-    const hook = (await res.json()) as Record<string, any>;
+    const hook = (await res.json()) as { id: number };
     expect(hook).toMatchObject({
       url: "http://127.0.0.1:9/g",
       group_id: group.id,
@@ -101,7 +101,7 @@ describe("group hooks", () => {
     const seen = () => r.requests.filter((q) => q.path === "/org");
 
     const team = await api.Groups.create("Team", "team", { parentId: top.id });
-    const sub = await waitFor(() => seen().find((q) => q.json.event_name === "subgroup_create"), { message: "subgroup_create" });
+    const sub = await waitFor(() => seen().find((q) => q.json!.event_name === "subgroup_create"), { message: "subgroup_create" });
     expect(sub.headers["x-service-event"]).toBe("Subgroup Hook");
     expect(sub.json).toEqual({
       created_at: expect.any(String),
@@ -118,20 +118,20 @@ describe("group hooks", () => {
     });
 
     const project = await api.Projects.create({ name: "svc", namespaceId: team.id } as never);
-    const created = await waitFor(() => seen().find((q) => q.json.event_name === "project_create"), { message: "project_create" });
+    const created = await waitFor(() => seen().find((q) => q.json!.event_name === "project_create"), { message: "project_create" });
     expect(created.headers["x-service-event"]).toBe("Project Hook");
     expect(created.json).toMatchObject({ event_name: "project_create", project_id: project.id, path_with_namespace: "org-hooks/team/svc", project_visibility: "private" });
     expect(created.json).not.toHaveProperty("event_id");
 
     await api.Projects.remove(project.id);
-    const destroyed = await waitFor(() => seen().find((q) => q.json.event_name === "project_destroy"), { message: "project_destroy" });
+    const destroyed = await waitFor(() => seen().find((q) => q.json!.event_name === "project_destroy"), { message: "project_destroy" });
     expect(destroyed.json).toMatchObject({ project_id: project.id, path_with_namespace: "org-hooks/team/svc" });
 
     // A personal project concerns no group: by the time a later group project arrives, it has not.
     await api.Projects.create({ name: "mine" } as never);
     const later = await api.Projects.create({ name: "later", namespaceId: top.id } as never);
-    await waitFor(() => seen().find((q) => q.json.project_id === later.id), { message: "later project_create" });
-    expect(seen().filter((q) => q.json.event_name === "project_create").map((q) => q.json.name)).toEqual(["svc", "later"]);
+    await waitFor(() => seen().find((q) => q.json!.project_id === later.id), { message: "later project_create" });
+    expect(seen().filter((q) => q.json!.event_name === "project_create").map((q) => q.json!.name)).toEqual(["svc", "later"]);
 
     const triggers = await waitFor(async () => {
       const list = (await (await s.api(`/groups/${top.id}/hooks/${hook.id}/events`)).json()) as { trigger: string }[];

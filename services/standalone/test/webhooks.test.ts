@@ -39,13 +39,24 @@ async function commitFile(projectId: number, path: string, branch = "main") {
 async function createHook(projectId: number, body: Record<string, unknown>) {
   const res = await s.api(`/projects/${projectId}/hooks`, { method: "POST", json: body });
   expect(res.status, await res.clone().text()).toBe(201);
-  return (await res.json()) as Record<string, any>;
+  return (await res.json()) as { id: number; url: string };
+}
+
+/** A recorded delivery (hook event) as the API lists it; the tests match most fields as values. */
+interface HookEvent {
+  id: number;
+  url: string;
+  response_status: string;
+  execution_duration: unknown;
+  request_headers: unknown;
+  request_data: unknown;
+  response_headers: unknown;
 }
 
 const events = async (projectId: number, hookId: number, query = "") => {
   const res = await s.api(`/projects/${projectId}/hooks/${hookId}/events${query}`);
   expect(res.status).toBe(200);
-  return (await res.json()) as Record<string, any>[];
+  return (await res.json()) as HookEvent[];
 };
 
 describe("project hooks CRUD", () => {
@@ -218,8 +229,8 @@ describe("push delivery", () => {
       project: { id: project.id, path_with_namespace: project.path_with_namespace, web_url: project.web_url, default_branch: "main" },
       repository: { name: expect.any(String) },
     });
-    expect(got.json.commits).toHaveLength(1);
-    expect(got.json.commits[0]).toMatchObject({ message: "add a.txt", added: ["a.txt"], author: { name: expect.any(String) } });
+    expect(got.json!.commits).toHaveLength(1);
+    expect(got.json!.commits![0]).toMatchObject({ message: "add a.txt", added: ["a.txt"], author: { name: expect.any(String) } });
     expect(got.json).not.toHaveProperty("event_id");
 
     const recorded = await waitFor(async () => (await events(project.id, hook.id))[0]);
@@ -292,9 +303,9 @@ describe("push delivery", () => {
     // The catch-all hook saw every branch push; by then the filtered one had its turn too.
     await waitFor(() => all.requests.filter((x) => x.json?.object_kind === "push").length >= 3, { message: "pushes to the catch-all hook" });
     await waitFor(() => filtered.requests.length >= 2, { message: "release pushes" });
-    expect(filtered.requests.map((x) => x.json.ref)).toEqual(["refs/heads/release/1", "refs/heads/release/1"]);
+    expect(filtered.requests.map((x) => x.json!.ref)).toEqual(["refs/heads/release/1", "refs/heads/release/1"]);
     expect(tags.requests).toHaveLength(1);
-    expect(all.requests.some((x) => x.json.object_kind === "tag_push")).toBe(false);
+    expect(all.requests.some((x) => x.json!.object_kind === "tag_push")).toBe(false);
   });
 
   it("retries 5xx with the same Idempotency-Key; records every attempt; filters records by status", async () => {
@@ -369,7 +380,7 @@ describe("push delivery", () => {
     const project = await createProject();
     const hook = await createHook(project.id, { url: failing.url });
     await createHook(project.id, { url: healthy.url });
-    const hookState = async () => (await (await s.api(`/projects/${project.id}/hooks/${hook.id}`)).json()) as Record<string, any>;
+    const hookState = async () => (await (await s.api(`/projects/${project.id}/hooks/${hook.id}`)).json()) as { alert_status: string; disabled_until: string | null };
     // Each push is one delivery of 3 attempts (maxAttempts 3): one failure, not three.
     for (let i = 1; i <= 3; i++) {
       await commitFile(project.id, `f${i}.txt`);
@@ -382,7 +393,7 @@ describe("push delivery", () => {
       const h = await hookState();
       return h.alert_status === "temporarily_disabled" && h;
     }, { message: "temporarily disabled" });
-    expect(Date.parse(disabled.disabled_until)).toBeGreaterThan(Date.now());
+    expect(Date.parse(disabled.disabled_until!)).toBeGreaterThan(Date.now());
     expect(failing.requests).toHaveLength(12);
 
     await commitFile(project.id, "f5.txt");
@@ -395,7 +406,7 @@ describe("push delivery", () => {
     const res = await s.api(`/projects/${project.id}/hooks/${hook.id}/events/${list[0]!.id}/resend`, { method: "POST" });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ response_status: 200 });
-    const enabled = (await (await s.api(`/projects/${project.id}/hooks/${hook.id}`)).json()) as Record<string, any>;
+    const enabled = (await (await s.api(`/projects/${project.id}/hooks/${hook.id}`)).json()) as Record<string, unknown>;
     expect(enabled).toMatchObject({ alert_status: "executable", disabled_until: null });
   });
 });
@@ -411,7 +422,7 @@ describe("test endpoint", () => {
     expect(await res.json()).toEqual({ message: "201 Created" });
     expect(r.requests[0]!.headers["x-service-event"]).toBe("Push Hook");
     expect(r.requests[0]!.json).toMatchObject({ object_kind: "push", ref: "refs/heads/main", project_id: project.id, total_commits_count: 2 });
-    expect(r.requests[0]!.json.commits.map((c: { title: string }) => c.title)).toEqual(["add t.txt", expect.any(String)]);
+    expect(r.requests[0]!.json!.commits!.map((c) => c.title)).toEqual(["add t.txt", expect.any(String)]);
 
     r.queue.push(500);
     res = await s.api(`/projects/${project.id}/hooks/${hook.id}/test/tag_push_events`, { method: "POST" });

@@ -1,7 +1,7 @@
 // Streams one file out of a zip archive from its central directory record: one small read for the
 // local header (its name and extra lengths may differ from the central ones), then exactly the
 // entry's compressed bytes, inflated on the fly and checked against the recorded CRC-32 and size.
-import { pipeline, Readable, Transform, type TransformCallback } from "node:stream";
+import { pipeline, type Readable, Transform, type TransformCallback } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import { createInflateRaw } from "node:zlib";
 import { crc32 } from "./crc32.ts";

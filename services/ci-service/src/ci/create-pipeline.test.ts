@@ -79,7 +79,7 @@ describe("CreatePipeline", () => {
     t.commit(1, { ".gitlab-ci.yml": "build:\n  stage: nowhere\n  script: x\n" }, "broken");
     const invalid = await refusal(createPipelineRpc(t.deps)(request("broken")));
     expect(invalid?.status).toBe(400);
-    expect((invalid?.body as { message: { base: string[] } }).message.base.join()).toMatch(/build job: chosen stage nowhere does not exist/);
+    expect((invalid!.body as { message: { base: string[] } }).message.base.join()).toMatch(/build job: chosen stage nowhere does not exist/);
     expect(await t.deps.prisma.pipeline.count()).toBe(before);
   });
 

@@ -15,7 +15,7 @@ export const createPipelineRpc =
   (deps: CiDeps) =>
   async (req: CreatePipelineRequest__Output): Promise<PipelineMessage> => {
     const p = req.project;
-    if (!p || !p.id) throw badRequest("400 Bad request - project is missing");
+    if (!p?.id) throw badRequest("400 Bad request - project is missing");
     if (!req.ref) throw badRequest({ base: ["Reference not found"] });
     const project = projectFacts(p);
     const branch = await deps.repositories.findCommit(project.diskPath, branchRef(req.ref));

@@ -47,7 +47,7 @@ export const downloadArtifact = (deps: CiDeps) =>
 
     if (fileType !== "archive") throw badRequest("400 Bad request - artifact_path needs an archive");
     const entries = await readZipDirectoryFromStore(deps.objectStore, artifact.objectKey);
-    let entry;
+    let entry: ReturnType<typeof findZipEntry>;
     try {
       entry = findZipEntry(entries, req.artifactPath);
     } catch (err) {

@@ -48,7 +48,7 @@ export function resolveExtends(config: Hash, errors: Errors): Hash {
   return out;
 }
 
-class ReferenceError extends Error {}
+class ReferenceResolutionError extends Error {}
 
 /** References may nest 10 deep; this bounds the values they expand to, like an alias bomb. */
 const MAX_REFERENCE_NODES = 100_000;
@@ -57,7 +57,7 @@ const MAX_REFERENCE_NODES = 100_000;
 export function resolveReferences(config: Hash, errors: Errors): Hash {
   let nodes = 0;
   const walk = (value: unknown, depth: number): unknown => {
-    if (++nodes > MAX_REFERENCE_NODES) throw new ReferenceError("!reference tags expand to too large a configuration");
+    if (++nodes > MAX_REFERENCE_NODES) throw new ReferenceResolutionError("!reference tags expand to too large a configuration");
     if (value instanceof Reference) return lookup(value, depth);
     if (Array.isArray(value)) return value.map((v) => walk(v, depth));
     if (isHash(value)) {
@@ -69,11 +69,11 @@ export function resolveReferences(config: Hash, errors: Errors): Hash {
   };
   const lookup = (ref: Reference, depth: number): unknown => {
     const shown = `!reference ${inspectList(ref.path)}`;
-    if (depth >= MAX_NESTING_LEVELS) throw new ReferenceError(`${shown} is part of a circular chain`);
+    if (depth >= MAX_NESTING_LEVELS) throw new ReferenceResolutionError(`${shown} is part of a circular chain`);
     let target: unknown = config;
     for (const part of ref.path) {
       if (!isHash(target) || !Object.hasOwn(target, String(part))) {
-        throw new ReferenceError(`${shown} could not be found`);
+        throw new ReferenceResolutionError(`${shown} could not be found`);
       }
       target = target[String(part)];
     }
@@ -83,7 +83,7 @@ export function resolveReferences(config: Hash, errors: Errors): Hash {
   try {
     return walk(config, 0) as Hash;
   } catch (err) {
-    if (!(err instanceof ReferenceError)) throw err;
+    if (!(err instanceof ReferenceResolutionError)) throw err;
     errors.push(err.message);
     return config;
   }

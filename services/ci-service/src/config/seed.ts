@@ -90,7 +90,7 @@ export function seedPipeline(config: PipelineConfig, ctx: PipelineContext): Comp
       script: def.script,
       beforeScript: def.beforeScript,
       afterScript: def.afterScript,
-      dependencies: def.dependencies && def.dependencies.flatMap((d) => present.get(d) ?? []),
+      dependencies: def.dependencies ? def.dependencies.flatMap((d) => present.get(d) ?? []) : null,
       tags: def.tags,
       timeoutSeconds: def.timeoutSeconds,
       retry: def.retry,

@@ -4,7 +4,7 @@ import type { CiDeps } from "../deps.ts";
 import { processPipelineById } from "./process.ts";
 import { storePipeline, type CreateOutcome, type NewPipeline } from "./store.ts";
 
-export { type CreateOutcome, type NewPipeline, type PipelineVariable } from "./store.ts";
+export type { CreateOutcome, NewPipeline, PipelineVariable } from "./store.ts";
 
 export async function createPipeline(deps: CiDeps, input: NewPipeline): Promise<CreateOutcome> {
   const outcome = await storePipeline(deps, input);

@@ -23,7 +23,12 @@ describe("startWorkers", () => {
             if (runs === 3) thirdRun.resolve();
           },
         },
-        { name: "other", runOnce: async () => void (otherRan = true) },
+        {
+          name: "other",
+          runOnce: async () => {
+            otherRan = true;
+          },
+        },
       ],
       1,
       silentLogger(),

@@ -69,7 +69,7 @@ async function sudoPrincipal(deps: GatewayDeps, caller: Principal | undefined, i
   if (caller.jobToken) throw new ApiError(403, { message: "403 Forbidden - Must be authenticated using an OAuth or personal access token to use sudo" });
   if (!caller.scopes.includes("sudo")) throw insufficientScope("sudo");
   const actor = { userId: caller.userId, isAdmin: true };
-  let user;
+  let user: Awaited<ReturnType<GatewayDeps["identity"]["GetUser"]>> | undefined;
   if (/^\d+$/.test(identifier)) {
     // Ids are int32 in GitLab: a longer number names no user (and must not overflow the call).
     if (Number(identifier) > MAX_INT32) throw notFound(`User with ID or username '${identifier}'`);

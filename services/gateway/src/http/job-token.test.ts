@@ -9,10 +9,16 @@ describe("a job token on another project", () => {
     const checks: unknown[] = [];
     const deps = {
       identity: {
-        GetGroupAncestors: async (req: unknown) => (identityCalls.push(req), { groupIds: ["12", "11", "10"] }),
+        GetGroupAncestors: async (req: unknown) => {
+          identityCalls.push(req);
+          return { groupIds: ["12", "11", "10"] };
+        },
       },
       ci: {
-        CheckJobTokenAccess: async (req: unknown) => (checks.push(req), { allowed: true }),
+        CheckJobTokenAccess: async (req: unknown) => {
+          checks.push(req);
+          return { allowed: true };
+        },
       },
     } as unknown as GatewayDeps;
     const req = { requestId: "r1", principal: { userId: 5, jobToken: { jobId: 3, projectId: 7 } } } as unknown as Request;

@@ -68,7 +68,7 @@ export function jobTokenFrom(req: Request): string | undefined {
 
 /** The principal a running job's token stands for; undefined when the job is not running. */
 export async function principalForJobToken(deps: GatewayDeps, token: string, requestId: string): Promise<Principal | undefined> {
-  let identity;
+  let identity: Awaited<ReturnType<GatewayDeps["ci"]["AuthenticateJobToken"]>>;
   try {
     identity = await deps.ci.AuthenticateJobToken({ token }, { requestId });
   } catch (err) {

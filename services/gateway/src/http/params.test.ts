@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "./errors.ts";
+import type { ApiError } from "./errors.ts";
 import { p, parseParams, z } from "./params.ts";
 
 const shape = {

@@ -114,8 +114,10 @@ export function parseParams<S extends Shape>(shape: S, input: Record<string, unk
       continue;
     }
     const verdict = r.error.issues.map((i) => (i as { params?: { verdict?: Verdict } }).params?.verdict).find((v) => v !== undefined);
-    if (verdict?.kind === "model") (model[verdict.field] ??= []).push(verdict.text);
-    else if (verdict?.kind === "notFound") unknownRecord ??= verdict.message;
+    if (verdict?.kind === "model") {
+      model[verdict.field] ??= [];
+      model[verdict.field]!.push(verdict.text);
+    } else if (verdict?.kind === "notFound") unknownRecord ??= verdict.message;
     else bad.push(verdict?.kind === "param" ? verdict.text : `${name} does not have a valid value`);
   }
   if (absent.length) throw missing(absent);

@@ -60,7 +60,7 @@ export function avatarsRouter(deps: GatewayDeps): Router {
     const { model, id, filename } = req.params as Record<string, string>;
     if (!MODELS.has(model!) || !/^\d{1,10}$/.test(id!) || !isPositiveInt32(Number(id))) return void notFoundPage(res);
     const c = ctx(deps, req, res);
-    let avatar;
+    let avatar: Awaited<ReturnType<GatewayDeps["identity"]["GetAvatar"]>>;
     try {
       avatar = await deps.identity.GetAvatar({ actor: c.actor, model, id: Number(id), filename }, c.call);
     } catch (err) {

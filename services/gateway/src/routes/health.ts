@@ -68,7 +68,9 @@ export function healthRouter(deps: GatewayDeps): Router {
     const names = Object.keys(clients);
     const results = await Promise.all(names.map((n) => checkService(clients[n]!)));
     const body: Record<string, unknown> = { status: "ok", master_check: [{ status: "ok" }] };
-    names.forEach((n, i) => (body[n] = [results[i]]));
+    names.forEach((n, i) => {
+      body[n] = [results[i]];
+    });
     const ready = results.every((r) => r.status === "ok");
     if (!ready) body.status = "failed";
     res.status(ready ? 200 : 503).json(body);

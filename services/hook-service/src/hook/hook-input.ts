@@ -47,7 +47,10 @@ export interface HookState {
 }
 
 type Errors = Record<string, string[]>;
-const add = (e: Errors, field: string, msg: string) => (e[field] ??= []).push(msg);
+const add = (e: Errors, field: string, msg: string) => {
+  e[field] ??= [];
+  e[field]!.push(msg);
+};
 
 function keyValues(list: { key: string; value: string }[], field: string, keyPattern: RegExp, errors: Errors): Record<string, string> {
   const out: Record<string, string> = {};

@@ -6,7 +6,7 @@ import { recordEvent } from "./record-event.ts";
 /** A destroyed project's hooks go with it (with their records and queued deliveries), as in GitLab. */
 export async function dropHooksOfDestroyedProject(deps: Pick<HookDeps, "prisma">, msg: BusMessage<unknown>): Promise<number> {
   const data = msg.data as { event_name?: unknown; project_id?: unknown } | null;
-  if (!data || data.event_name !== "project_destroy") return 0;
+  if (data?.event_name !== "project_destroy") return 0;
   const projectId = Number(data.project_id);
   if (!Number.isSafeInteger(projectId) || projectId <= 0) return 0;
   return (await deps.prisma.webHook.deleteMany({ where: { projectId } })).count;

@@ -29,18 +29,28 @@ function fakeDeps(o: { projects?: unknown[]; commits?: unknown[] } = {}) {
   const deps = {
     settings: { instanceUrl: "https://quarry.test/" },
     identity: {
-      GetProject: async (req: { idOrPath: string; actor: unknown }) => (calls.push(`GetProject ${req.idOrPath} ${JSON.stringify(req.actor)}`), project),
-      ListProjects: async (req: { namespaceId: number; includeSubgroups: boolean }) => (
-        calls.push(`ListProjects ${req.namespaceId} ${req.includeSubgroups}`), { projects: o.projects ?? [project] }
-      ),
-      GetUser: async (req: { id: number }) => (calls.push(`GetUser ${req.id}`), { name: "Ada", username: "ada", email: "ada@x.test" }),
+      GetProject: async (req: { idOrPath: string; actor: unknown }) => {
+        calls.push(`GetProject ${req.idOrPath} ${JSON.stringify(req.actor)}`);
+        return project;
+      },
+      ListProjects: async (req: { namespaceId: number; includeSubgroups: boolean }) => {
+        calls.push(`ListProjects ${req.namespaceId} ${req.includeSubgroups}`);
+        return { projects: o.projects ?? [project] };
+      },
+      GetUser: async (req: { id: number }) => {
+        calls.push(`GetUser ${req.id}`);
+        return { name: "Ada", username: "ada", email: "ada@x.test" };
+      },
     },
     repo: {
-      ListCommits: async (req: { diskPath: string; refName: string; perPage: number }) => (
-        calls.push(`ListCommits ${req.diskPath} ${req.refName} ${req.perPage}`),
-        { commits: (o.commits ?? [commit("c3", "third"), commit("c2", "second"), commit("c1", "first")]).map((c) => ({ commit: c })) }
-      ),
-      ListTags: async () => (calls.push("ListTags"), { tags: [{ name: "v1" }] }),
+      ListCommits: async (req: { diskPath: string; refName: string; perPage: number }) => {
+        calls.push(`ListCommits ${req.diskPath} ${req.refName} ${req.perPage}`);
+        return { commits: (o.commits ?? [commit("c3", "third"), commit("c2", "second"), commit("c1", "first")]).map((c) => ({ commit: c })) };
+      },
+      ListTags: async () => {
+        calls.push("ListTags");
+        return { tags: [{ name: "v1" }] };
+      },
     },
   } as unknown as Pick<HookDeps, "identity" | "repo" | "settings">;
   return { deps, calls };
@@ -53,7 +63,7 @@ const ada = { userId: 5, isAdmin: false };
 describe("test delivery samples", () => {
   it("push: the project's last three commits on its default branch, as the requester", async () => {
     const { deps, calls } = fakeDeps();
-    const sample = (await buildTestSample(deps, projectHook, "push_events", ada)) as Record<string, any>;
+    const sample = (await buildTestSample(deps, projectHook, "push_events", ada)) as { commits: { id: string }[] };
     expect(sample).toMatchObject({
       object_kind: "push",
       ref: "refs/heads/main",
@@ -80,7 +90,7 @@ describe("test delivery samples", () => {
 
   it("tag push: the newest tag; a group hook: the first project of the group and its subgroups", async () => {
     const { deps, calls } = fakeDeps();
-    const sample = (await buildTestSample(deps, groupHook, "tag_push_events", ada)) as Record<string, any>;
+    const sample = (await buildTestSample(deps, groupHook, "tag_push_events", ada)) as Record<string, unknown>;
     expect(sample).toMatchObject({ object_kind: "tag_push", ref: "refs/tags/v1", project_id: 7 });
     expect(calls[0]).toBe("ListProjects 3 true");
   });

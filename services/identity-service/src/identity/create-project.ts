@@ -3,6 +3,7 @@ import { badRequest, forbidden, notFound, paramError, ServiceError, status } fro
 import type { CreateProjectRequest__Output } from "@quarry/proto/types/identity/v1/CreateProjectRequest";
 import type { Project as ProjectMsg } from "@quarry/proto/types/identity/v1/Project";
 import type { IdentityDeps } from "../deps.ts";
+import type { Namespace } from "../generated/prisma/client.ts";
 import { actorOf, namespaceLevel } from "./access.ts";
 import { checkAvatar, withAvatarWrites } from "./avatars.ts";
 import { diskPathFor, projectToProto } from "./convert.ts";
@@ -36,7 +37,7 @@ export const createProject =
     const project = await withAvatarWrites(deps.avatars, (avatars) => deps.prisma.$transaction(
       async (tx) => {
         const namespaceId = Number(req.namespaceId) || 0;
-        let namespace;
+        let namespace: Namespace | null;
         if (namespaceId) {
           namespace = await tx.namespace.findUnique({ where: { id: namespaceId } });
           if (!namespace) throw notFound("Namespace");

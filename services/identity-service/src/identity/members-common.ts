@@ -18,7 +18,7 @@ export interface ResolvedSource {
 }
 
 export async function resolveSource(db: Db, actor: ActorInfo, source: MemberSource__Output | null): Promise<ResolvedSource> {
-  if (!source || !source.idOrPath) throw paramError("id is missing");
+  if (!source?.idOrPath) throw paramError("id is missing");
   if (source.kind === "group") {
     const { group, level } = await visibleGroup(db, actor, source.idOrPath);
     return { sourceType: "namespace", sourceId: group.id, actorLevel: level, ancestorGroupIds: group.traversalIds.slice(0, -1), isGroup: true };

@@ -36,7 +36,7 @@ describe("transactional outbox", () => {
       })
       .catch(() => {});
     const relays = [new OutboxRelay(prisma, bus, silentLogger()), new OutboxRelay(prisma, bus, silentLogger())];
-    relays.forEach((r) => r.kick()); // two replicas draining at once
+    for (const r of relays) r.kick(); // two replicas draining at once
     await waitFor(() => seen.length >= 2);
     await Promise.all(relays.map((r) => r.stop()));
     expect(seen.map((m) => m.data.n)).toEqual([1, 2]);

@@ -70,7 +70,7 @@ describe("readDiffs", () => {
     expect(d["mode.sh"]).toMatchObject({ aMode: "100644", bMode: "100755", diff: "" });
     expect(d["bin.dat"]).toMatchObject({ diff: "Binary files a/bin.dat and b/bin.dat differ\n" });
     expect(d["type.txt"]).toMatchObject({ aMode: "100644", bMode: "120000", diff: "@@ -1 +0,0 @@\n-was a file\n@@ -0,0 +1 @@\n+a.txt\n\\ No newline at end of file\n" });
-    expect(d["sub"]).toMatchObject({ aMode: "0", bMode: "160000", newFile: true, diff: expect.stringContaining("+Subproject commit ") });
+    expect(d.sub).toMatchObject({ aMode: "0", bMode: "160000", newFile: true, diff: expect.stringContaining("+Subproject commit ") });
     expect(d["big.txt"]!.diff.split("\n")).toHaveLength(203);
   });
 
@@ -213,7 +213,7 @@ describe("readDiffs on a wtWork-tree history", () => {
     expect(byPath["bin.dat"]).toMatchObject({ newFile: true, diff: "Binary files /dev/null and b/bin.dat differ\n" });
     expect(byPath["empty.txt"]).toMatchObject({ newFile: true, diff: "", bMode: "100644" });
     // file → symlink: one entry carrying both halves of git's patch
-    expect(byPath["kind"]).toMatchObject({ aMode: "100644", bMode: "120000", diff: "@@ -1 +0,0 @@\n-a file\n@@ -0,0 +1 @@\n+README.md\n\\ No newline at end of file\n" });
+    expect(byPath.kind).toMatchObject({ aMode: "100644", bMode: "120000", diff: "@@ -1 +0,0 @@\n-a file\n@@ -0,0 +1 @@\n+README.md\n\\ No newline at end of file\n" });
   });
 });
 

@@ -95,7 +95,7 @@ async function entryAt(deps: RepoDeps, gitDir: string, commit: string, filePath:
   for (const segment of filePath.split("/")) {
     if (entry.mode !== "40000") return null;
     const tree = await deps.catFile.read(gitDir, entry.oid);
-    if (!tree || tree.type !== "tree") return null;
+    if (tree?.type !== "tree") return null;
     const next = treeEntry(tree.data, segment, oidBytes);
     if (!next) return null;
     entry = next;

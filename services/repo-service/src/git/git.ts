@@ -1,5 +1,6 @@
 import { BRANCH_REF_PREFIX } from "@quarry/gitlab";
 import { spawn } from "node:child_process";
+import type { Dirent } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { inheritedEnvironment } from "../env.ts";
@@ -198,7 +199,7 @@ export async function readBranchHeads(gitDir: string, o: { names?: boolean } = {
     if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
   }
   const walk = async (rel: string): Promise<void> => {
-    let entries;
+    let entries: Dirent[];
     try {
       entries = await readdir(path.join(gitDir, rel), { withFileTypes: true });
     } catch (err) {

@@ -86,7 +86,7 @@ function issuerIn(subpackets: Buffer): string | null {
 export function pgpIssuerKeyId(armored: string): string | null {
   try {
     const packet = firstPacket(dearmor(armored));
-    if (!packet || packet.tag !== 2) return null;
+    if (packet?.tag !== 2) return null;
     const sig = packet.body;
     const version = sig[0];
     // v3: version, 5, type, time(4), key id(8).

@@ -89,7 +89,7 @@ export class TreeEdit {
     return catFile.use(gitDir, async (objects) => {
       const read = async (rev: string): Promise<Dir> => {
         const tree = await objects.read(rev);
-        if (!tree || tree.type !== "tree") throw new Error(`not a tree: ${rev}`);
+        if (tree?.type !== "tree") throw new Error(`not a tree: ${rev}`);
         return { entries: parseEntries(tree.data, tree.oid.length / 2), subdirs: new Map(), oid: tree.oid, dirty: false };
       };
       const root = await read(`${base}^{tree}`);

@@ -8,7 +8,10 @@ describe("the users of a page of jobs or pipelines", () => {
     const calls: { ids: number[] }[] = [];
     const deps = {
       identity: {
-        GetUsers: async (req: { ids: number[] }) => (calls.push(req), { users: req.ids.filter((id) => id !== 9).map((id) => ({ id, username: `u${id}` })) }),
+        GetUsers: async (req: { ids: number[] }) => {
+          calls.push(req);
+          return { users: req.ids.filter((id) => id !== 9).map((id) => ({ id, username: `u${id}` })) };
+        },
       },
     } as unknown as GatewayDeps;
     const req = { requestId: "r1", principal: { userId: 3, isAdmin: false } } as unknown as Request;

@@ -3,7 +3,7 @@ import { Router, type Request, type Response } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { requireAdmin, requireUser, scope } from "../../http/auth.ts";
 import { pageRequest } from "../../http/pagination.ts";
-import { LIMITS, p, pageShape, params, z } from "../../http/params.ts";
+import { LIMITS, p, pageShape, params, type z } from "../../http/params.ts";
 import { projectFull, projectSimple } from "../../entities/project.ts";
 import { keysetBounds, keysetShape, writeKeysetHeaders } from "../../http/keyset.ts";
 import { ctx } from "./context.ts";

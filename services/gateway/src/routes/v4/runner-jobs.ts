@@ -27,7 +27,7 @@ const unreadableUpload = () => new ApiError(400, { message: "400 Bad request" })
 function multipartFile(req: Request, maxBytes: number): Promise<{ stream: NodeJS.ReadableStream & { truncated?: boolean }; filename: string; fields: Record<string, string> }> {
   return new Promise((resolve, reject) => {
     const fields: Record<string, string> = {};
-    let parser;
+    let parser: busboy.Busboy;
     try {
       parser = busboy({ headers: req.headers, limits: { files: 1, fileSize: maxBytes } });
     } catch {
