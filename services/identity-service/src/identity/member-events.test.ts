@@ -79,6 +79,7 @@ describe("group member events", () => {
     const outsider = await f.user();
     await f.c.AddMember({ actor: owner, source: src, userId: dev.userId, accessLevel: 30 });
     const before = (await memberEvents(gid)).length;
+    expect(before).toBe(2); // the creator's and dev's
 
     expect((await failure(f.c.AddMember({ actor: owner, source: src, userId: dev.userId, accessLevel: 30 }))).status).toBe(409);
     expect((await failure(f.c.AddMember({ actor: dev, source: src, userId: outsider.userId, accessLevel: 30 }))).status).toBe(403);
@@ -89,7 +90,7 @@ describe("group member events", () => {
     expect(await memberEvents(gid)).toHaveLength(before);
   });
 
-  it("writes none for project memberships (GitLab's member hooks are group hooks')", async () => {
+  it("writes none for project memberships, only for the group's (GitLab's member hooks are group hooks')", async () => {
     const owner = await f.user();
     const g = await f.c.CreateGroup({ actor: owner, name: "Proj", path: "proj-members" });
     const p = await f.c.CreateProject({ actor: owner, name: "p", namespaceId: g.id });
@@ -99,7 +100,10 @@ describe("group member events", () => {
     await f.c.AddMember({ actor: owner, source: src, userId: dev.userId, accessLevel: 30 });
     await f.c.UpdateMember({ actor: owner, source: src, userId: dev.userId, accessLevel: 40 });
     await f.c.RemoveMember({ actor: owner, source: src, userId: dev.userId });
-    expect(await f.deps.prisma.outboxEvent.count({ where: { subject: { startsWith: "quarry.identity.user_" } } })).toBe(before);
+    // Then a change of the group's: the only new event.
+    await f.c.AddMember({ actor: owner, source: { kind: "group", idOrPath: String(g.id) }, userId: dev.userId, accessLevel: 30 });
+    const after = await f.deps.prisma.outboxEvent.findMany({ where: { subject: { startsWith: "quarry.identity.user_" } }, orderBy: { id: "asc" }, skip: before });
+    expect(after.map((e) => [e.subject, (e.payload as { group_id: number }).group_id])).toEqual([["quarry.identity.user_add_to_group", Number(g.id)]]);
   });
 
   it("writes the creator's membership of a new subgroup, for the parents' hooks", async () => {
