@@ -63,7 +63,13 @@ describe("group member events", () => {
     await api.GroupMembers.edit(squad.id, robert.id, 30, { expiresAt: "2099-12-31" });
     const update = await waitFor(() => events("user_update_for_group")[0], { message: "user_update_for_group" });
     expect(update.headers["x-service-event"]).toBe("Member Hook");
-    expect(update.json).toMatchObject({ event_name: "user_update_for_group", user_id: robert.id, group_id: squad.id, group_access: "Developer", expires_at: "2099-12-31T00:00:00Z" });
+    expect(update.json).toMatchObject({
+      event_name: "user_update_for_group",
+      user_id: robert.id,
+      group_id: squad.id,
+      group_access: "Developer",
+      expires_at: "2099-12-31T00:00:00Z",
+    });
 
     await api.GroupMembers.remove(squad.id, robert.id);
     const removed = await waitFor(() => events("user_remove_from_group")[0], { message: "user_remove_from_group" });

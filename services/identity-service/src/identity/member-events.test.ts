@@ -102,7 +102,8 @@ describe("group member events", () => {
     await f.c.RemoveMember({ actor: owner, source: src, userId: dev.userId });
     // Then a change of the group's: the only new event.
     await f.c.AddMember({ actor: owner, source: { kind: "group", idOrPath: String(g.id) }, userId: dev.userId, accessLevel: 30 });
-    const after = await f.deps.prisma.outboxEvent.findMany({ where: { subject: { startsWith: "quarry.identity.user_" } }, orderBy: { id: "asc" }, skip: before });
+    const where = { subject: { startsWith: "quarry.identity.user_" } };
+    const after = await f.deps.prisma.outboxEvent.findMany({ where, orderBy: { id: "asc" }, skip: before });
     expect(after.map((e) => [e.subject, (e.payload as { group_id: number }).group_id])).toEqual([["quarry.identity.user_add_to_group", Number(g.id)]]);
   });
 
