@@ -10,6 +10,10 @@ export const Subjects = {
   projectCreate: "quarry.identity.project_create",
   projectDestroy: "quarry.identity.project_destroy",
   groupCreate: "quarry.identity.group_create",
+  /** Group memberships (GitLab's group member webhook events; project memberships publish none, as in GitLab). */
+  userAddToGroup: "quarry.identity.user_add_to_group",
+  userUpdateForGroup: "quarry.identity.user_update_for_group",
+  userRemoveFromGroup: "quarry.identity.user_remove_from_group",
   push: "quarry.repo.push",
   tagPush: "quarry.repo.tag_push",
   /** Work for mirror-service: push one mirror (scheduled by the sync endpoint or a push). */
@@ -76,6 +80,32 @@ export interface GroupCreateEvent extends DomainEventBase {
   path: string;
   full_path: string;
   parent_id: number | null;
+}
+
+/**
+ * A group membership was added, changed (access level or expiry) or removed: GitLab's
+ * Gitlab::HookData::GroupMemberBuilder payload, sent as is to group hooks with member events.
+ */
+export interface GroupMemberEvent {
+  event_id: string;
+  event_name: "user_add_to_group" | "user_update_for_group" | "user_remove_from_group";
+  /** The membership's timestamps, `YYYY-MM-DDTHH:MM:SSZ` (Ruby's xmlschema). */
+  created_at: string;
+  updated_at: string;
+  group_name: string;
+  group_path: string;
+  group_id: number;
+  user_username: string;
+  user_name: string;
+  /** GitLab's User#webhook_email: the public email, else "[REDACTED]". */
+  user_email: string;
+  user_id: number;
+  /** The level's name ("Developer"). */
+  group_access: string;
+  /** Midnight UTC of the expiry date, or null. */
+  expires_at: string | null;
+  /** Always null (no subscription plans). */
+  group_plan: null;
 }
 
 export interface PushEventProject {
@@ -154,6 +184,9 @@ export interface EventPayloads {
   [Subjects.projectCreate]: ProjectCreateEvent;
   [Subjects.projectDestroy]: ProjectDestroyEvent;
   [Subjects.groupCreate]: GroupCreateEvent;
+  [Subjects.userAddToGroup]: GroupMemberEvent;
+  [Subjects.userUpdateForGroup]: GroupMemberEvent;
+  [Subjects.userRemoveFromGroup]: GroupMemberEvent;
   [Subjects.push]: PushEvent;
   [Subjects.tagPush]: PushEvent;
   [Subjects.mirrorSync]: MirrorSyncRequest;

@@ -19,6 +19,10 @@ export const EVENT_KINDS: Record<string, EventKind> = {
   project_create: { switch: "projectEvents", trigger: "project_hooks", header: "Project Hook" },
   project_destroy: { switch: "projectEvents", trigger: "project_hooks", header: "Project Hook" },
   group_create: { switch: "subgroupEvents", trigger: "subgroup_hooks", header: "Subgroup Hook" },
+  // Group hooks only: memberships of the group (GitLab's GroupMember#execute_hooks_for); GitLab has no test for them.
+  user_add_to_group: { switch: "memberEvents", trigger: "member_hooks", header: "Member Hook" },
+  user_update_for_group: { switch: "memberEvents", trigger: "member_hooks", header: "Member Hook" },
+  user_remove_from_group: { switch: "memberEvents", trigger: "member_hooks", header: "Member Hook" },
 };
 
 /** X-Service-Event by trigger, for resends and tests. */

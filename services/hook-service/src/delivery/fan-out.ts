@@ -1,5 +1,5 @@
 // Bus event → one queued delivery per matching hook (GitLab's project.execute_hooks, and group
-// hooks of the group concerned and all its ancestors).
+// hooks of the group concerned and all its ancestors: project, subgroup and member events).
 import { isNotFound } from "@quarry/grpc";
 import type { BusMessage } from "@quarry/bus";
 import type { HookDeps } from "../deps.ts";
@@ -113,6 +113,15 @@ async function subgroupTargets(deps: HookDeps, data: Payload, sw: string): Promi
   };
 }
 
+/** Group member events: hooks of the member's group and its ancestors (GitLab's Group#execute_hooks); the payload as published. */
+async function memberTargets(deps: HookDeps, data: Payload, sw: string): Promise<Targets | null> {
+  const groupId = Number(data.group_id);
+  if (!Number.isSafeInteger(groupId) || groupId <= 0) return null;
+  return { hooks: await groupHooks(deps, sw, async () => groupId), payload: hookPayload(data) };
+}
+
+const MEMBER_EVENTS = new Set(["user_add_to_group", "user_update_for_group", "user_remove_from_group"]);
+
 /**
  * Queues the event for every matching hook, once per (event, hook) however often the bus
  * redelivers it, and wakes the worker. Returns how many deliveries were queued.
@@ -127,7 +136,9 @@ export async function fanOut(deps: HookDeps, msg: BusMessage<unknown>): Promise<
       ? await pushTargets(deps, data, kind.switch)
       : record.eventName === "group_create"
         ? await subgroupTargets(deps, data, kind.switch)
-        : await projectEventTargets(deps, data, kind.switch);
+        : MEMBER_EVENTS.has(record.eventName)
+          ? await memberTargets(deps, data, kind.switch)
+          : await projectEventTargets(deps, data, kind.switch);
   if (!targets) return 0;
   const now = new Date();
   const matching = targets.hooks.filter((h) => hookMatches(h, record.eventName, data, now));

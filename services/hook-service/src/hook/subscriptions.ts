@@ -14,7 +14,7 @@ export async function dropHooksOfDestroyedProject(deps: Pick<HookDeps, "prisma">
 
 /** Bus subjects hook-service consumes; tests point them at a private prefix. */
 export interface HookSubjects {
-  /** Default `quarry.identity.>` (user/project/group create/destroy, token_revoke). */
+  /** Default `quarry.identity.>` (user/project/group create/destroy, group member events, token_revoke). */
   identity: string;
   /** Default `quarry.repo.>` (push, tag_push). */
   repo: string;

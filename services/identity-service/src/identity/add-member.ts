@@ -4,6 +4,7 @@ import type { Member } from "@quarry/proto/types/identity/v1/Member";
 import type { IdentityDeps } from "../deps.ts";
 import { actorOf } from "./access.ts";
 import { memberToProto } from "./convert.ts";
+import { enqueueGroupMemberEvent } from "./member-events.ts";
 import { requireMemberAdmin, resolveSource, validateLevel } from "./members-common.ts";
 import { parseDate } from "./validate.ts";
 
@@ -15,7 +16,7 @@ export const addMember =
     if (!req.accessLevel) throw paramError("access_level is missing");
     validateLevel(req.accessLevel);
     const expiresAt = parseDate(req.expiresAt, "expires_at");
-    return deps.prisma.$transaction(async (tx) => {
+    const member = await deps.prisma.$transaction(async (tx) => {
       const src = await resolveSource(tx, actor, req.source);
       requireMemberAdmin(actor, src, req.accessLevel);
       const user = Number(req.userId)
@@ -30,7 +31,10 @@ export const addMember =
         data: { sourceType: src.sourceType, sourceId: src.sourceId, userId: user.id, accessLevel: req.accessLevel, expiresAt, createdById: actor.userId || null },
         include: { user: true },
       });
+      if (src.isGroup) await enqueueGroupMemberEvent(tx, "user_add_to_group", row);
       const creator = actor.userId ? await tx.user.findUnique({ where: { id: actor.userId } }) : null;
       return memberToProto(row, creator);
     });
+    deps.outbox.kick();
+    return member;
   };

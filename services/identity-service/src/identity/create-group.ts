@@ -9,6 +9,7 @@ import { checkAvatar, withAvatarWrites } from "./avatars.ts";
 import { groupToProto } from "./convert.ts";
 import { CREATION_LEVEL } from "./levels.ts";
 import { visibleGroup } from "./lookup.ts";
+import { enqueueGroupMemberEvent } from "./member-events.ts";
 import { enqueueEvent } from "@quarry/bus";
 import { validateName, validatePath, validateVisibility } from "./validate.ts";
 
@@ -71,8 +72,9 @@ export const createGroup =
         },
       });
       // The creator owns the group.
-      await tx.member.create({
+      const owner = await tx.member.create({
         data: { sourceType: "namespace", sourceId: created.id, userId: actor.userId, accessLevel: AccessLevel.OWNER, createdById: actor.userId },
+        include: { user: true },
       });
       await enqueueEvent(tx, Subjects.groupCreate, {
         event_name: "group_create",
@@ -84,6 +86,8 @@ export const createGroup =
         full_path: created.fullPath,
         parent_id: created.parentId,
       });
+      // GitLab's add_owner is a member create: its event reaches the parent groups' member hooks.
+      await enqueueGroupMemberEvent(tx, "user_add_to_group", owner);
       return withIds;
     }));
     deps.outbox.kick();

@@ -3,6 +3,7 @@ import { failedPrecondition, forbidden, notFound } from "@quarry/grpc";
 import type { RemoveMemberRequest__Output } from "@quarry/proto/types/identity/v1/RemoveMemberRequest";
 import type { IdentityDeps } from "../deps.ts";
 import { actorOf } from "./access.ts";
+import { enqueueGroupMemberEvent } from "./member-events.ts";
 import { requireMemberAdmin, resolveSource } from "./members-common.ts";
 
 /** Removes a membership; members may remove themselves; the sole Owner of a group may not go (409). */
@@ -13,7 +14,7 @@ export const removeMember =
     await deps.prisma.$transaction(async (tx) => {
       const src = await resolveSource(tx, actor, req.source);
       const key = { sourceType: src.sourceType, sourceId: src.sourceId, userId: Number(req.userId) };
-      const existing = await tx.member.findUnique({ where: { sourceType_sourceId_userId: key } });
+      const existing = await tx.member.findUnique({ where: { sourceType_sourceId_userId: key }, include: { user: true } });
       if (!existing) throw notFound("Member");
       if (existing.userId !== actor.userId) requireMemberAdmin(actor, src, existing.accessLevel);
       if (existing.accessLevel === AccessLevel.OWNER) {
@@ -27,6 +28,8 @@ export const removeMember =
         }
       }
       await tx.member.delete({ where: { sourceType_sourceId_userId: key } });
+      if (src.isGroup) await enqueueGroupMemberEvent(tx, "user_remove_from_group", existing);
     });
+    deps.outbox.kick();
     return {};
   };

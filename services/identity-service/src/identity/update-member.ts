@@ -6,6 +6,7 @@ import type { IdentityDeps } from "../deps.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { actorOf } from "./access.ts";
 import { memberToProto } from "./convert.ts";
+import { enqueueGroupMemberEvent } from "./member-events.ts";
 import { requireMemberAdmin, resolveSource, validateLevel } from "./members-common.ts";
 import { parseDate } from "./validate.ts";
 
@@ -15,7 +16,7 @@ export const updateMember =
     const actor = actorOf(req.actor);
     if (!req.accessLevel) throw paramError("access_level is missing");
     validateLevel(req.accessLevel);
-    return deps.prisma.$transaction(async (tx) => {
+    const member = await deps.prisma.$transaction(async (tx) => {
       const src = await resolveSource(tx, actor, req.source);
       const key = { sourceType: src.sourceType, sourceId: src.sourceId, userId: Number(req.userId) };
       const existing = await tx.member.findUnique({ where: { sourceType_sourceId_userId: key } });
@@ -28,7 +29,13 @@ export const updateMember =
       const data: Prisma.MemberUpdateInput = { accessLevel: req.accessLevel };
       if (req.expiresAt !== undefined) data.expiresAt = parseDate(req.expiresAt, "expires_at");
       const row = await tx.member.update({ where: { sourceType_sourceId_userId: key }, data, include: { user: true } });
+      // GitLab's GroupMember#post_update_hook: an event only when the level or the expiry changed.
+      if (src.isGroup && (row.accessLevel !== existing.accessLevel || row.expiresAt?.getTime() !== existing.expiresAt?.getTime())) {
+        await enqueueGroupMemberEvent(tx, "user_update_for_group", row);
+      }
       const creator = row.createdById ? await tx.user.findUnique({ where: { id: row.createdById } }) : null;
       return memberToProto(row, creator);
     });
+    deps.outbox.kick();
+    return member;
   };
