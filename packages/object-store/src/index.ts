@@ -36,3 +36,34 @@ export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
     }
   }
 }
+
+/** A service's S3/MinIO settings, as `minioShape` of @quarry/env parses them. */
+export interface MinioEnv {
+  MINIO_ENDPOINT?: string;
+  MINIO_PORT: number;
+  MINIO_USE_SSL: boolean;
+  MINIO_ACCESS_KEY?: string;
+  MINIO_SECRET_KEY?: string;
+}
+
+/** The MinIO/S3 store of `bucket` when MINIO_ENDPOINT is set (both keys then required), else undefined. */
+export function minioStoreFromEnv(env: MinioEnv, bucket: string): ObjectStore | undefined {
+  if (!env.MINIO_ENDPOINT) return undefined;
+  if (!env.MINIO_ACCESS_KEY || !env.MINIO_SECRET_KEY) {
+    throw new Error("MINIO_ACCESS_KEY and MINIO_SECRET_KEY are required when MINIO_ENDPOINT is set");
+  }
+  return createObjectStore({
+    kind: "minio",
+    endPoint: env.MINIO_ENDPOINT,
+    port: env.MINIO_PORT,
+    useSSL: env.MINIO_USE_SSL,
+    accessKey: env.MINIO_ACCESS_KEY,
+    secretKey: env.MINIO_SECRET_KEY,
+    bucket,
+  });
+}
+
+/** The store of `bucket`: MinIO/S3 when MINIO_ENDPOINT is set, else local disk under `localRoot`. */
+export function objectStoreFromEnv(env: MinioEnv, bucket: string, localRoot: string): ObjectStore {
+  return minioStoreFromEnv(env, bucket) ?? createObjectStore({ kind: "local", root: localRoot, bucket });
+}

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { createObjectStore, LocalDiskObjectStore, MinioObjectStore, type ObjectStore } from "@quarry/object-store";
+import { LocalDiskObjectStore, MinioObjectStore, type ObjectStore, objectStoreFromEnv as storeFromEnv } from "@quarry/object-store";
 import type { CiEnv } from "./env.ts";
 
 export type StorageKind = "local" | "minio";
@@ -17,21 +17,7 @@ export function objectStoreFromEnv(
     | "QUARRY_OBJECT_STORE_DIR"
   >,
 ): ObjectStore {
-  if (!env.MINIO_ENDPOINT) {
-    return createObjectStore({ kind: "local", root: path.resolve(env.QUARRY_OBJECT_STORE_DIR), bucket: env.QUARRY_ARTIFACTS_BUCKET });
-  }
-  if (!env.MINIO_ACCESS_KEY || !env.MINIO_SECRET_KEY) {
-    throw new Error("MINIO_ACCESS_KEY and MINIO_SECRET_KEY are required when MINIO_ENDPOINT is set");
-  }
-  return createObjectStore({
-    kind: "minio",
-    endPoint: env.MINIO_ENDPOINT,
-    port: env.MINIO_PORT,
-    useSSL: env.MINIO_USE_SSL,
-    accessKey: env.MINIO_ACCESS_KEY,
-    secretKey: env.MINIO_SECRET_KEY,
-    bucket: env.QUARRY_ARTIFACTS_BUCKET,
-  });
+  return storeFromEnv(env, env.QUARRY_ARTIFACTS_BUCKET, path.resolve(env.QUARRY_OBJECT_STORE_DIR));
 }
 
 /** Which implementation a store is; only the two in @quarry/object-store are supported. */

@@ -1,7 +1,7 @@
 import { stopOnSignals } from "@quarry/grpc";
 import path from "node:path";
 import { createLogger } from "@quarry/logger";
-import { createObjectStore } from "@quarry/object-store";
+import { minioStoreFromEnv } from "@quarry/object-store";
 import { loadStandaloneEnv } from "./env.ts";
 import { startStack } from "./stack.ts";
 
@@ -18,29 +18,9 @@ const stack = await startStack({
   natsUrl: env.NATS_URL,
   catFilePoolSize: env.GIT_CATFILE_POOL_SIZE,
   defaultBranchProtection: env.QUARRY_DEFAULT_BRANCH_PROTECTION,
-  objectStore: env.MINIO_ENDPOINT
-    ? createObjectStore({
-        kind: "minio",
-        endPoint: env.MINIO_ENDPOINT,
-        port: env.MINIO_PORT,
-        useSSL: env.MINIO_USE_SSL,
-        accessKey: env.MINIO_ACCESS_KEY ?? "",
-        secretKey: env.MINIO_SECRET_KEY ?? "",
-        bucket: env.QUARRY_ARTIFACTS_BUCKET,
-      })
-    : undefined,
+  objectStore: minioStoreFromEnv(env, env.QUARRY_ARTIFACTS_BUCKET),
   artifactsBucket: env.QUARRY_ARTIFACTS_BUCKET,
-  uploadsStore: env.MINIO_ENDPOINT
-    ? createObjectStore({
-        kind: "minio",
-        endPoint: env.MINIO_ENDPOINT,
-        port: env.MINIO_PORT,
-        useSSL: env.MINIO_USE_SSL,
-        accessKey: env.MINIO_ACCESS_KEY ?? "",
-        secretKey: env.MINIO_SECRET_KEY ?? "",
-        bucket: env.QUARRY_UPLOADS_BUCKET,
-      })
-    : undefined,
+  uploadsStore: minioStoreFromEnv(env, env.QUARRY_UPLOADS_BUCKET),
   uploadsBucket: env.QUARRY_UPLOADS_BUCKET,
   rootToken: env.QUARRY_ROOT_TOKEN,
   rootPassword: env.QUARRY_ROOT_PASSWORD,
