@@ -1,0 +1,67 @@
+import type { EventBus } from "@quarry/bus";
+import { createClient, type AsyncHandlers } from "@quarry/grpc";
+import type { Logger } from "@quarry/logger";
+import { collabV1, identityV1, type CollabServiceDefinition } from "@quarry/proto";
+import { startService } from "@quarry/service";
+import type { CollabDeps } from "./deps.ts";
+import { migrations } from "./generated/migrations.ts";
+import { PrismaClient } from "./generated/prisma/client.ts";
+import { createLabel } from "./label/create-label.ts";
+import { deleteLabel } from "./label/delete-label.ts";
+import { getLabel } from "./label/get-label.ts";
+import { listLabels } from "./label/list-labels.ts";
+import { subscribeLabel } from "./label/subscribe-label.ts";
+import { unsubscribeLabel } from "./label/unsubscribe-label.ts";
+import { updateLabel } from "./label/update-label.ts";
+
+export function collabHandlers(deps: CollabDeps): AsyncHandlers<CollabServiceDefinition> {
+  return {
+    ListLabels: listLabels(deps),
+    GetLabel: getLabel(deps),
+    CreateLabel: createLabel(deps),
+    UpdateLabel: updateLabel(deps),
+    DeleteLabel: deleteLabel(deps),
+    SubscribeLabel: subscribeLabel(deps),
+    UnsubscribeLabel: unsubscribeLabel(deps),
+  };
+}
+
+export interface CollabServiceOptions {
+  databaseUrl: string;
+  grpcAddress: string;
+  /** identity-service: Authorize and GetGroupAncestors. */
+  identityServiceAddress: string;
+  /** gRPC deadline towards identity-service, ms. */
+  deadlineMs: number;
+  /** The skeleton's bus (collab-service publishes and consumes nothing yet). */
+  bus: EventBus;
+  log: Logger;
+}
+
+export interface RunningCollabService {
+  address: string;
+  deps: CollabDeps;
+  stop(): Promise<void>;
+}
+
+/** Starts collab-service on the shared skeleton (packages/service): migrations, Prisma, CollabService. */
+export async function startCollabService(o: CollabServiceOptions): Promise<RunningCollabService> {
+  const service = await startService({
+    name: "collab-service",
+    databaseUrl: o.databaseUrl,
+    grpcAddress: o.grpcAddress,
+    bus: o.bus,
+    log: o.log,
+    migrations,
+    PrismaClient,
+    deps({ prisma, onStop }): CollabDeps {
+      const identity = createClient(identityV1.IdentityService, o.identityServiceAddress, { deadlineMs: o.deadlineMs });
+      onStop(() => identity.close());
+      return { prisma, identity, log: o.log };
+    },
+    handlers(server, deps) {
+      server.addService("quarry.collab.v1.CollabService", collabV1.CollabService.service, collabHandlers(deps));
+    },
+  });
+  return { address: service.address, deps: service.deps, stop: service.stop };
+}
