@@ -76,6 +76,22 @@ describe("python-gitlab against Quarry", () => {
     });
   });
 
+  it("manages project and group labels", async () => {
+    expect(await py("labels", { suffix: "l1" })).toEqual({
+      group_label: { name: "group wide", color: "#00ff00", text_color: "#1F1E24" },
+      created: { name: "needs review", color: "#0000FF", priority: 2, is_project_label: true },
+      listed: ["group wide", "needs review"],
+      own: ["needs review"],
+      searched: ["group wide"],
+      saved: { name: "reviewed", color: "#FF0000" },
+      subscribed: true,
+      unsubscribed: false,
+      deleted: 404,
+      group_saved: "for everyone",
+      group_after_delete: [],
+    });
+  });
+
   it("manages groups, subgroups and projects", async () => {
     expect(await py("groups_projects", { suffix: "g1" })).toEqual({
       group: { full_path: "py-group-g1", visibility: "internal", parent_id: null },
