@@ -13,6 +13,11 @@ import { listLabels } from "./label/list-labels.ts";
 import { subscribeLabel } from "./label/subscribe-label.ts";
 import { unsubscribeLabel } from "./label/unsubscribe-label.ts";
 import { updateLabel } from "./label/update-label.ts";
+import { createMilestone } from "./milestone/create-milestone.ts";
+import { deleteMilestone } from "./milestone/delete-milestone.ts";
+import { getMilestone } from "./milestone/get-milestone.ts";
+import { listMilestones } from "./milestone/list-milestones.ts";
+import { updateMilestone } from "./milestone/update-milestone.ts";
 
 export function collabHandlers(deps: CollabDeps): AsyncHandlers<CollabServiceDefinition> {
   return {
@@ -23,6 +28,11 @@ export function collabHandlers(deps: CollabDeps): AsyncHandlers<CollabServiceDef
     DeleteLabel: deleteLabel(deps),
     SubscribeLabel: subscribeLabel(deps),
     UnsubscribeLabel: unsubscribeLabel(deps),
+    ListMilestones: listMilestones(deps),
+    GetMilestone: getMilestone(deps),
+    CreateMilestone: createMilestone(deps),
+    UpdateMilestone: updateMilestone(deps),
+    DeleteMilestone: deleteMilestone(deps),
   };
 }
 

@@ -14,6 +14,8 @@ export interface ResolvedParent {
   kind: "project" | "group";
   /** The project's or the group's id. */
   id: number;
+  /** The project's path_with_namespace or the group's full_path. */
+  fullPath: string;
   /** The caller's effective level there (identity's Authorize). */
   accessLevel: number;
   /** The groups above: a project's namespace group and its ancestors; a group's ancestors (not itself). */
@@ -35,13 +37,13 @@ export async function resolveParent(deps: CollabDeps, actor: Actor__Output | nul
     const auth = await relayRefusals(deps.identity.Authorize({ actor: a, action: "read_project", project: parent.project }));
     const id = Number(auth.project!.id);
     const { groupIds } = await relayRefusals(deps.identity.GetGroupAncestors({ actor: a, projectId: id }));
-    return { kind: "project", id, accessLevel: auth.accessLevel, ancestorGroupIds: groupIds.map(Number), userId: a.userId, isAdmin };
+    return { kind: "project", id, fullPath: auth.project!.pathWithNamespace, accessLevel: auth.accessLevel, ancestorGroupIds: groupIds.map(Number), userId: a.userId, isAdmin };
   }
   if (parent?.group) {
     const auth = await relayRefusals(deps.identity.Authorize({ actor: a, action: "read_group", group: parent.group }));
     const id = Number(auth.group!.id);
     const { groupIds } = await relayRefusals(deps.identity.GetGroupAncestors({ actor: a, groupId: id }));
-    return { kind: "group", id, accessLevel: auth.accessLevel, ancestorGroupIds: groupIds.map(Number).filter((g) => g !== id), userId: a.userId, isAdmin };
+    return { kind: "group", id, fullPath: auth.group!.fullPath, accessLevel: auth.accessLevel, ancestorGroupIds: groupIds.map(Number).filter((g) => g !== id), userId: a.userId, isAdmin };
   }
   throw paramError("project or group is missing");
 }
@@ -51,6 +53,9 @@ export function requireAdminLabel(parent: ResolvedParent): void {
   if (parent.isAdmin) return;
   if (parent.userId <= 0 || parent.accessLevel < AccessLevel.REPORTER) throw forbidden();
 }
+
+/** GitLab's `authorize! :admin_milestone`: Reporter or above, as for labels. */
+export const requireAdminMilestone = requireAdminLabel;
 
 /** The labels a parent offers (GitLab's available_labels_for): its own, and its groups' when asked. */
 export function availableLabelsWhere(parent: ResolvedParent, includeAncestorGroups: boolean): Prisma.LabelWhereInput {

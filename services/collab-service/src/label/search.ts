@@ -9,6 +9,11 @@ const MIN_CHARS_FOR_PARTIAL_MATCHING = 3;
  * equal a column, case-insensitively.
  */
 export function labelSearchWhere(search: string): Prisma.LabelWhereInput | undefined {
+  return fuzzySearchWhere(search) as Prisma.LabelWhereInput | undefined;
+}
+
+/** The same fuzzy search on any model with `title` and `description` (labels, milestones). */
+export function fuzzySearchWhere(search: string): Record<string, unknown> | undefined {
   const query = search.trim().replace(/\s+/g, " ");
   if (!query) return undefined;
   const words = query.split(" ").filter((w) => w.length >= MIN_CHARS_FOR_PARTIAL_MATCHING);
