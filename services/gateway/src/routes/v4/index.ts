@@ -18,6 +18,7 @@ import { repositoryRouter } from "./repository.ts";
 import { remoteMirrorsRouter } from "./remote-mirrors.ts";
 import { jobArtifactsRouter } from "./job-artifacts.ts";
 import { labelsRouter } from "./labels.ts";
+import { milestonesRouter } from "./milestones.ts";
 import { runnerJobsRouter } from "./runner-jobs.ts";
 import { runnersRouter } from "./runners.ts";
 import { submodulesRouter } from "./submodules.ts";
@@ -48,6 +49,7 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(jobTokenScopeRouter(deps));
   r.use(remoteMirrorsRouter(deps));
   r.use(labelsRouter(deps));
+  r.use(milestonesRouter(deps));
   r.use(runnersRouter(deps));
   r.use(runnerJobsRouter(deps));
   // Before any router with /projects/:id/jobs/:job_id: `artifacts` is not a job id.
