@@ -243,7 +243,14 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
     return {
       url: gateway.url,
       generatedRootToken: root.token,
-      addresses: { identity: identity.address, repo: repo.address, ci: ci.address, mirror: mirror.address, hook: hook.address, collab: collab.address },
+      addresses: {
+        identity: identity.address,
+        repo: repo.address,
+        ci: ci.address,
+        mirror: mirror.address,
+        hook: hook.address,
+        collab: collab.address,
+      },
       bus,
       stop: stopAll,
     };

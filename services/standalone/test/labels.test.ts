@@ -39,7 +39,8 @@ afterAll(() => s?.destroy());
 
 describe("project labels", () => {
   it("creates labels with GitLab's fields, colour names as hex and text_color by contrast", async () => {
-    const bug = await body(await post(`/projects/${project.id}/labels`, { name: "bug", color: "#d9534f", description: "Something <broken>", priority: 1 }), 201);
+    const input = { name: "bug", color: "#d9534f", description: "Something <broken>", priority: 1 };
+    const bug = await body(await post(`/projects/${project.id}/labels`, input), 201);
     expect(bug).toEqual({
       id: expect.any(Number),
       name: "bug",
@@ -125,7 +126,9 @@ describe("project labels", () => {
     expect(await body(await post(`/projects/${priv.id}/labels`, { name: "g", color: "#000" }, guest.token), 403)).toEqual({ message: "403 Forbidden" });
     expect(await body(await put(`/projects/${priv.id}/labels/secret`, { color: "#fff" }, guest.token), 403)).toEqual({ message: "403 Forbidden" });
     expect(await body(await del(`/projects/${priv.id}/labels/secret`, guest.token), 403)).toEqual({ message: "403 Forbidden" });
-    expect(await body(await post(`/projects/${priv.id}/labels`, { name: "g", color: "#000" }, outsider.token), 404)).toEqual({ message: "404 Project Not Found" });
+    expect(await body(await post(`/projects/${priv.id}/labels`, { name: "g", color: "#000" }, outsider.token), 404)).toEqual({
+      message: "404 Project Not Found",
+    });
     expect(await body(await post(`/projects/${project.id}/labels`, { name: "anon", color: "#000" }, null), 401)).toEqual({ message: "401 Unauthorized" });
     expect((await body(await post(`/projects/${priv.id}/labels`, { name: "rep", color: "#000" }, reporter.token), 201)).name).toBe("rep");
   });

@@ -37,13 +37,15 @@ export async function resolveParent(deps: CollabDeps, actor: Actor__Output | nul
     const auth = await relayRefusals(deps.identity.Authorize({ actor: a, action: "read_project", project: parent.project }));
     const id = Number(auth.project!.id);
     const { groupIds } = await relayRefusals(deps.identity.GetGroupAncestors({ actor: a, projectId: id }));
-    return { kind: "project", id, fullPath: auth.project!.pathWithNamespace, accessLevel: auth.accessLevel, ancestorGroupIds: groupIds.map(Number), userId: a.userId, isAdmin };
+    const fullPath = auth.project!.pathWithNamespace;
+    return { kind: "project", id, fullPath, accessLevel: auth.accessLevel, ancestorGroupIds: groupIds.map(Number), userId: a.userId, isAdmin };
   }
   if (parent?.group) {
     const auth = await relayRefusals(deps.identity.Authorize({ actor: a, action: "read_group", group: parent.group }));
     const id = Number(auth.group!.id);
     const { groupIds } = await relayRefusals(deps.identity.GetGroupAncestors({ actor: a, groupId: id }));
-    return { kind: "group", id, fullPath: auth.group!.fullPath, accessLevel: auth.accessLevel, ancestorGroupIds: groupIds.map(Number).filter((g) => g !== id), userId: a.userId, isAdmin };
+    const ancestorGroupIds = groupIds.map(Number).filter((g) => g !== id);
+    return { kind: "group", id, fullPath: auth.group!.fullPath, accessLevel: auth.accessLevel, ancestorGroupIds, userId: a.userId, isAdmin };
   }
   throw paramError("project or group is missing");
 }

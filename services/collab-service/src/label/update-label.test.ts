@@ -12,7 +12,8 @@ describe("UpdateLabel", () => {
     const project = await t.project();
     const parent = projectParent(project.id);
     await t.client.CreateLabel({ actor: t.admin, parent, name: "old", color: "#fff" });
-    const u = await t.client.UpdateLabel({ actor: t.admin, parent, label: "old", newName: "new", color: "navy", description: "text", updatePriority: true, priority: 2 });
+    const changes = { newName: "new", color: "navy", description: "text", updatePriority: true, priority: 2 };
+    const u = await t.client.UpdateLabel({ actor: t.admin, parent, label: "old", ...changes });
     expect(u).toMatchObject({ name: "new", color: "#000080", description: "text", priority: 2 });
     const cleared = await t.client.UpdateLabel({ actor: t.admin, parent, label: String(u.id), updatePriority: true });
     expect(cleared.priority).toBeUndefined();
@@ -40,6 +41,9 @@ describe("UpdateLabel", () => {
     });
     const guest = await t.user();
     await t.member("project", project.id, guest, 10);
-    expect(await failure(t.client.UpdateLabel({ actor: guest, parent, label: "one", color: "#000" }))).toEqual({ status: 403, body: { message: "403 Forbidden" } });
+    expect(await failure(t.client.UpdateLabel({ actor: guest, parent, label: "one", color: "#000" }))).toEqual({
+      status: 403,
+      body: { message: "403 Forbidden" },
+    });
   });
 });

@@ -35,7 +35,10 @@ export const updateLabel =
         if (parent.kind === "project" && req.updatePriority) {
           const key = { projectId_labelId: { projectId: parent.id, labelId: label.id } };
           if (req.priority === undefined) await tx.labelPriority.deleteMany({ where: { projectId: parent.id, labelId: label.id } });
-          else await tx.labelPriority.upsert({ where: key, create: { projectId: parent.id, labelId: label.id, priority: req.priority }, update: { priority: req.priority } });
+          else {
+            const create = { projectId: parent.id, labelId: label.id, priority: req.priority };
+            await tx.labelPriority.upsert({ where: key, create, update: { priority: req.priority } });
+          }
         }
         return updated;
       });

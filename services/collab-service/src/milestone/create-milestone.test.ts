@@ -11,7 +11,8 @@ describe("CreateMilestone", () => {
   it("numbers milestones per project and per group and answers GitLab's fields", async () => {
     const group = await t.group();
     const project = await t.project({ namespaceId: group.id });
-    const a = await t.client.CreateMilestone({ actor: t.admin, parent: projectParent(project.id), title: "v1", startDate: "2030-01-01", dueDate: "2030-02-01" });
+    const dates = { startDate: "2030-01-01", dueDate: "2030-02-01" };
+    const a = await t.client.CreateMilestone({ actor: t.admin, parent: projectParent(project.id), title: "v1", ...dates });
     expect(a).toMatchObject({ iid: 1, projectId: project.id, groupId: 0, title: "v1", state: "active", startDate: "2030-01-01", dueDate: "2030-02-01" });
     expect(a.webPath).toBe(`/${project.path}/-/milestones/1`);
     expect(a.description).toBeUndefined();

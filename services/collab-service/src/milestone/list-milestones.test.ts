@@ -19,7 +19,8 @@ describe("ListMilestones", () => {
     const none2 = await mk("none two");
     await t.client.UpdateMilestone({ actor: t.admin, parent, milestoneId: none1.id, stateEvent: "close" });
     await t.client.CreateMilestone({ actor: t.admin, parent: groupParent(group.id), title: "group wide" });
-    const titles = async (q: Record<string, unknown> = {}) => (await t.client.ListMilestones({ actor: t.anonymous, parent, ...q })).milestones.map((m) => m.title);
+    const titles = async (q: Record<string, unknown> = {}) =>
+      (await t.client.ListMilestones({ actor: t.anonymous, parent, ...q })).milestones.map((m) => m.title);
     expect(await titles()).toEqual(["early", "late", "none two", "none one"]);
     expect(await titles({ state: "active" })).toEqual(["early", "late", "none two"]);
     expect(await titles({ state: "closed" })).toEqual(["none one"]);

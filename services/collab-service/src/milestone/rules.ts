@@ -37,7 +37,11 @@ const inspect = (errors: Record<string, string[]>) =>
  * its group's milestones (a group's: its own); due date after start date. `verb` is "create" or
  * "update": `Failed to create milestone {:due_date=>["must be greater than start date"]}`.
  */
-export function validateMilestone(verb: "create" | "update", attrs: { title: string; startDate: Date | null; dueDate: Date | null }, titleTaken: boolean): void {
+export function validateMilestone(
+  verb: "create" | "update",
+  attrs: { title: string; startDate: Date | null; dueDate: Date | null },
+  titleTaken: boolean,
+): void {
   const errors: Record<string, string[]> = {};
   if (!attrs.title.trim()) errors.title = ["can't be blank"];
   else if (titleTaken) errors.title = ["already being used for another group or project milestone."];

@@ -17,8 +17,8 @@ export const updateMilestone =
       startDate: req.startDate !== undefined ? castDate(req.startDate) : m.startDate,
       dueDate: req.dueDate !== undefined ? castDate(req.dueDate) : m.dueDate,
     };
-    const taken =
-      attrs.title !== m.title && (await deps.prisma.milestone.count({ where: { AND: [titleScopeWhere(parent), { title: attrs.title }, { id: { not: m.id } }] } })) > 0;
+    const clashing = { AND: [titleScopeWhere(parent), { title: attrs.title }, { id: { not: m.id } }] };
+    const taken = attrs.title !== m.title && (await deps.prisma.milestone.count({ where: clashing })) > 0;
     validateMilestone("update", attrs, taken);
     const state = req.stateEvent === "close" ? "closed" : req.stateEvent === "activate" ? "active" : m.state;
     const row = await deps.prisma.milestone.update({

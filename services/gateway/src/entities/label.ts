@@ -19,7 +19,11 @@ export function groupLabelEntity(l: Label, o: LabelOptions = {}) {
     text_color: labelTextColor(l.color),
     color: l.color,
     ...(o.withCounts
-      ? { open_issues_count: Number(l.openIssuesCount), closed_issues_count: Number(l.closedIssuesCount), open_merge_requests_count: Number(l.openMergeRequestsCount) }
+      ? {
+          open_issues_count: Number(l.openIssuesCount),
+          closed_issues_count: Number(l.closedIssuesCount),
+          open_merge_requests_count: Number(l.openMergeRequestsCount),
+        }
       : {}),
     subscribed: l.subscribed,
   };

@@ -57,7 +57,9 @@ CREATE UNIQUE INDEX "label_subscriptions_label_id_user_id_project_id_key" ON "la
 CREATE INDEX "label_subscriptions_user_id_idx" ON "label_subscriptions"("user_id");
 
 -- AddForeignKey
-ALTER TABLE "label_priorities" ADD CONSTRAINT "label_priorities_label_id_fkey" FOREIGN KEY ("label_id") REFERENCES "labels"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+ALTER TABLE "label_priorities" ADD CONSTRAINT "label_priorities_label_id_fkey"
+    FOREIGN KEY ("label_id") REFERENCES "labels"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- AddForeignKey
-ALTER TABLE "label_subscriptions" ADD CONSTRAINT "label_subscriptions_label_id_fkey" FOREIGN KEY ("label_id") REFERENCES "labels"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+ALTER TABLE "label_subscriptions" ADD CONSTRAINT "label_subscriptions_label_id_fkey"
+    FOREIGN KEY ("label_id") REFERENCES "labels"("id") ON DELETE CASCADE ON UPDATE CASCADE;

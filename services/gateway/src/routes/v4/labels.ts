@@ -44,7 +44,8 @@ export function labelsRouter(deps: GatewayDeps): Router {
     r.get(`${base}/:label_id`, scope("read"), async (req, res) => {
       const q = params(req, { label_id: p.string(), include_ancestor_groups: p.bool().default(true) });
       const c = ctx(deps, req, res);
-      res.json(entity(await collab.GetLabel({ actor: c.actor, parent: parent(req), label: q.label_id, includeAncestorGroups: q.include_ancestor_groups }, c.call)));
+      const label = await collab.GetLabel({ actor: c.actor, parent: parent(req), label: q.label_id, includeAncestorGroups: q.include_ancestor_groups }, c.call);
+      res.json(entity(label));
     });
 
     r.post(base, scope("write"), async (req, res) => {
