@@ -62,6 +62,9 @@ describe("project labels", () => {
       message: { color: ["must be a valid color code"] },
     });
     expect(await body(await post(`/projects/${project.id}/labels`, { name: "bug", color: "#fff" }), 409)).toEqual({ message: "Label already exists" });
+    expect(await body(await post(`/projects/${project.id}/labels`, { name: "x".repeat(256), color: "#fff" }), 400)).toEqual({
+      message: { title: ["is too long (maximum is 255 characters)"] },
+    });
     expect(await body(await put(`/projects/${project.id}/labels/docs`, { new_name: "bug" }), 400)).toEqual({ message: { title: ["has already been taken"] } });
     expect(await body(await put(`/projects/${project.id}/labels/docs`, {}), 400)).toEqual({
       error: "new_name, color, description, priority are missing, at least one parameter must be provided",

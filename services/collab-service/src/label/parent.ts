@@ -1,7 +1,7 @@
 import { AccessLevel } from "@quarry/gitlab";
 import { forbidden, paramError } from "@quarry/grpc";
 import type { Actor__Output } from "@quarry/proto";
-import type { LabelParent__Output } from "@quarry/proto/types/collab/v1/LabelParent";
+import type { Parent__Output } from "@quarry/proto/types/collab/v1/Parent";
 import type { CollabDeps } from "../deps.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { relayRefusals } from "../upstream.ts";
@@ -30,7 +30,7 @@ export interface ResolvedParent {
  * Asks identity-service whether the caller may see the parent (NOT_FOUND "404 Project Not Found" /
  * "404 Group Not Found" otherwise) and which groups it sits in.
  */
-export async function resolveParent(deps: CollabDeps, actor: Actor__Output | null, parent: LabelParent__Output | null): Promise<ResolvedParent> {
+export async function resolveParent(deps: CollabDeps, actor: Actor__Output | null, parent: Parent__Output | null): Promise<ResolvedParent> {
   const a = { userId: Number(actor?.userId ?? 0), isAdmin: Boolean(actor?.isAdmin), system: actor?.system ?? "" };
   const isAdmin = a.isAdmin || a.system !== "";
   if (parent?.project) {

@@ -51,7 +51,7 @@ export function labelsRouter(deps: GatewayDeps): Router {
     r.post(base, scope("write"), async (req, res) => {
       requireUser(req);
       const q = params(req, {
-        name: p.string(),
+        name: p.name("title"),
         color: p.string(),
         description: p.string().optional(),
         ...(kind === "project" ? { priority: p.int().optional() } : {}),
@@ -71,7 +71,7 @@ export function labelsRouter(deps: GatewayDeps): Router {
         throw new ApiError(400, { error: `${updateFields.join(", ")} are missing, at least one parameter must be provided` });
       }
       const q = params(req, {
-        new_name: p.string().optional(),
+        new_name: p.name("title").optional(),
         color: p.string().optional(),
         description: p.string().optional(),
         // Grape's `allow_blank: true`: an empty or null priority removes it.
