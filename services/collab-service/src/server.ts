@@ -10,6 +10,7 @@ import { createLabel } from "./label/create-label.ts";
 import { deleteLabel } from "./label/delete-label.ts";
 import { getLabel } from "./label/get-label.ts";
 import { listLabels } from "./label/list-labels.ts";
+import { promoteLabel } from "./label/promote-label.ts";
 import { subscribeLabel } from "./label/subscribe-label.ts";
 import { unsubscribeLabel } from "./label/unsubscribe-label.ts";
 import { updateLabel } from "./label/update-label.ts";
@@ -28,6 +29,7 @@ export function collabHandlers(deps: CollabDeps): AsyncHandlers<CollabServiceDef
     DeleteLabel: deleteLabel(deps),
     SubscribeLabel: subscribeLabel(deps),
     UnsubscribeLabel: unsubscribeLabel(deps),
+    PromoteLabel: promoteLabel(deps),
     ListMilestones: listMilestones(deps),
     GetMilestone: getMilestone(deps),
     CreateMilestone: createMilestone(deps),

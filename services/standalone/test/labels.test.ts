@@ -173,6 +173,31 @@ describe("group labels", () => {
   });
 });
 
+describe("promote", () => {
+  it("promotes a project label to the project's group (GroupLabel entity), 400 outside a group, 403 without a group role", async () => {
+    await body(await post(`/projects/${project.id}/labels`, { name: "to-promote", color: "#654321", priority: 7 }), 201);
+    const promoted = await body(await put(`/projects/${project.id}/labels/to-promote/promote`, {}), 200);
+    expect(promoted).toEqual({
+      id: expect.any(Number),
+      name: "to-promote",
+      description: null,
+      description_html: "",
+      text_color: "#FFFFFF",
+      color: "#654321",
+      subscribed: false,
+    });
+    const seen = await body(await s.api(`/projects/${project.id}/labels/to-promote`), 200);
+    expect(seen).toMatchObject({ id: promoted.id, is_project_label: false, priority: 7 });
+    expect((await body(await s.api(`/groups/${sub.id}/labels/to-promote`), 200)).id).toBe(promoted.id);
+    await body(await post(`/projects/${priv.id}/labels`, { name: "lonely", color: "#000" }), 201);
+    expect(await body(await put(`/projects/${priv.id}/labels/lonely/promote`, {}), 400)).toEqual({ message: "Failed to promote project label to group label" });
+    const inProjectOnly = await createUserWithToken(s);
+    await body(await post(`/projects/${project.id}/members`, { user_id: inProjectOnly.id, access_level: 40 }), 201);
+    await body(await post(`/projects/${project.id}/labels`, { name: "stays", color: "#000" }), 201);
+    expect(await body(await put(`/projects/${project.id}/labels/stays/promote`, {}, inProjectOnly.token), 403)).toEqual({ message: "403 Forbidden" });
+  });
+});
+
 describe("@gitbeaker/rest", () => {
   it("manages project and group labels", async () => {
     const api = s.gitlab();

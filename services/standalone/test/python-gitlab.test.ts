@@ -87,6 +87,7 @@ describe("python-gitlab against Quarry", () => {
       subscribed: true,
       unsubscribed: false,
       deleted: 404,
+      promoted: { name: "lift me", in_group: ["lift me"] },
       group_saved: "for everyone",
       group_after_delete: [],
     });

@@ -34,10 +34,15 @@ try:
 except gitlab.exceptions.GitlabGetError as e:
     out["deleted"] = e.response_code
 
+lifted = project.labels.create({"name": "lift me", "color": "#abcdef"})
+promoted = lifted.promote()
+out["promoted"] = {"name": promoted["name"], "in_group": [l.name for l in group.labels.list() if l.name == "lift me"]}
+
 g = group.labels.get("group wide")
 g.description = "for everyone"
 g.save()
 out["group_saved"] = group.labels.get("group wide").description
 group.labels.delete("group wide")
+group.labels.delete("lift me")
 out["group_after_delete"] = [l.name for l in group.labels.list()]
 emit(out)

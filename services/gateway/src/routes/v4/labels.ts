@@ -13,6 +13,7 @@ import { ctx } from "./context.ts";
  * subscriptions.rb): stored in collab-service, which asks identity-service who may see the project
  * or group (invisible = 404) and who may change its labels (admin_label: Reporter or above, 403).
  * The deprecated `PUT`/`DELETE …/labels` with a `name` parameter stay: python-gitlab saves labels that way.
+ * `PUT /projects/:id/labels/:label_id/promote` moves a project label to the project's group.
  */
 export function labelsRouter(deps: GatewayDeps): Router {
   const r = Router();
@@ -116,6 +117,16 @@ export function labelsRouter(deps: GatewayDeps): Router {
       requireUser(req);
       await remove(req, res, params(req, { name: p.string() }).name);
     });
+
+    if (kind === "project") {
+      // Labels::PromoteService through promote_label: the project's group gets the label (GitLab's GroupLabel entity).
+      r.put(`${base}/:label_id/promote`, scope("write"), async (req, res) => {
+        requireUser(req);
+        const c = ctx(deps, req, res);
+        const promoted = await collab.PromoteLabel({ actor: c.actor, parent: parent(req), label: String(req.params.label_id) }, c.call);
+        res.json(groupLabelEntity(promoted));
+      });
+    }
 
     // Subscriptions (lib/api/subscriptions.rb): 201 with the label, 304 when nothing changes.
     for (const action of ["subscribe", "unsubscribe"] as const) {
