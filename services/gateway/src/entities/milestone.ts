@@ -2,8 +2,8 @@ import type { Milestone__Output as Milestone } from "@quarry/proto/types/collab/
 import type { Urls } from "./urls.ts";
 
 /**
- * GitLab's Entities::Milestone: project_id or group_id (whichever the milestone has), `expired`
- * null without a due date, else whether the due date is before today (`due_date.past?`).
+ * GitLab's Entities::Milestone: project_id or group_id (whichever the milestone has); `expired` is
+ * Milestoneish#expired, `expired? || false`: whether a due date is set and before today.
  */
 export function milestoneEntity(m: Milestone, urls: Urls, now: Date = new Date()) {
   const today = now.toISOString().slice(0, 10);
@@ -19,7 +19,7 @@ export function milestoneEntity(m: Milestone, urls: Urls, now: Date = new Date()
     updated_at: m.updatedAt,
     due_date: m.dueDate ?? null,
     start_date: m.startDate ?? null,
-    expired: m.dueDate ? m.dueDate < today : null,
+    expired: m.dueDate ? m.dueDate < today : false,
     web_url: `${urls.base}${m.webPath}`,
   };
 }
