@@ -4,6 +4,7 @@ import type { Logger } from "@quarry/logger";
 import { collabV1, identityV1, type CollabServiceDefinition } from "@quarry/proto";
 import { startService } from "@quarry/service";
 import type { CollabDeps } from "./deps.ts";
+import { subscribeToProjectDeletions } from "./events/project-destroy.ts";
 import { migrations } from "./generated/migrations.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
 import { createLabel } from "./label/create-label.ts";
@@ -45,7 +46,7 @@ export interface CollabServiceOptions {
   identityServiceAddress: string;
   /** gRPC deadline towards identity-service, ms. */
   deadlineMs: number;
-  /** The skeleton's bus (collab-service publishes and consumes nothing yet). */
+  /** Project deletions arrive on it (collab-service publishes nothing yet). */
   bus: EventBus;
   log: Logger;
 }
@@ -56,7 +57,7 @@ export interface RunningCollabService {
   stop(): Promise<void>;
 }
 
-/** Starts collab-service on the shared skeleton (packages/service): migrations, Prisma, CollabService. */
+/** Starts collab-service on the shared skeleton (packages/service): migrations, Prisma, CollabService, the project-deletion consumer. */
 export async function startCollabService(o: CollabServiceOptions): Promise<RunningCollabService> {
   const service = await startService({
     name: "collab-service",
@@ -74,6 +75,7 @@ export async function startCollabService(o: CollabServiceOptions): Promise<Runni
     handlers(server, deps) {
       server.addService("quarry.collab.v1.CollabService", collabV1.CollabService.service, collabHandlers(deps));
     },
+    subscribe: (deps) => subscribeToProjectDeletions(deps, o.bus),
   });
   return { address: service.address, deps: service.deps, stop: service.stop };
 }
