@@ -4,3 +4,4 @@ CREATE DATABASE quarry_repo;
 CREATE DATABASE quarry_ci;
 CREATE DATABASE quarry_mirror;
 CREATE DATABASE quarry_hook;
+CREATE DATABASE quarry_collab;

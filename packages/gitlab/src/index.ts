@@ -4,3 +4,4 @@ export * from "./ci-status.ts";
 export * from "./refs.ts";
 export * from "./ids.ts";
 export * from "./messages.ts";
+export * from "./colors.ts";

@@ -2,6 +2,7 @@ import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { descriptor } from "./generated/descriptor.ts";
 import type { ProtoGrpcType as CiProto } from "./generated/types/ci.ts";
+import type { ProtoGrpcType as CollabProto } from "./generated/types/collab.ts";
 import type { ProtoGrpcType as CommonProto } from "./generated/types/common.ts";
 import type { ProtoGrpcType as HookProto } from "./generated/types/hook.ts";
 import type { ProtoGrpcType as IdentityProto } from "./generated/types/identity.ts";
@@ -24,6 +25,7 @@ const loaded = grpc.loadPackageDefinition(packageDefinition) as unknown as Ident
   CiProto &
   MirrorProto &
   HookProto &
+  CollabProto &
   CommonProto;
 
 export const identityV1 = loaded.quarry.identity.v1;
@@ -31,6 +33,7 @@ export const repoV1 = loaded.quarry.repo.v1;
 export const ciV1 = loaded.quarry.ci.v1;
 export const mirrorV1 = loaded.quarry.mirror.v1;
 export const hookV1 = loaded.quarry.hook.v1;
+export const collabV1 = loaded.quarry.collab.v1;
 /** Messages the service contracts share (Actor, PageRequest, PageInfo); no service of its own. */
 export const commonV1 = loaded.quarry.common.v1;
 
@@ -39,6 +42,7 @@ export type { RepoServiceDefinition } from "./generated/types/quarry/repo/v1/Rep
 export type { CiServiceDefinition } from "./generated/types/quarry/ci/v1/CiService.ts";
 export type { MirrorServiceDefinition } from "./generated/types/quarry/mirror/v1/MirrorService.ts";
 export type { HookServiceDefinition } from "./generated/types/quarry/hook/v1/HookService.ts";
+export type { CollabServiceDefinition } from "./generated/types/quarry/collab/v1/CollabService.ts";
 export type { Actor, Actor__Output } from "./generated/types/quarry/common/v1/Actor.ts";
 export type { PageRequest, PageRequest__Output } from "./generated/types/quarry/common/v1/PageRequest.ts";
 export type { PageInfo, PageInfo__Output } from "./generated/types/quarry/common/v1/PageInfo.ts";

@@ -2,6 +2,7 @@ import type { PromiseClient } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import type {
   CiServiceDefinition,
+  CollabServiceDefinition,
   HookServiceDefinition,
   IdentityServiceDefinition,
   MirrorServiceDefinition,
@@ -21,6 +22,8 @@ export interface GatewayDeps {
   hook: PromiseClient<HookServiceDefinition>;
   /** Push mirrors. */
   mirror: PromiseClient<MirrorServiceDefinition>;
+  /** Labels (and, later, milestones and the rest of issue 13). */
+  collab: PromiseClient<CollabServiceDefinition>;
   tokenCache: TokenCache;
   log: Logger;
   config: {

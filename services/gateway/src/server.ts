@@ -5,11 +5,13 @@ import { createClient, createStreamingClient, type PromiseClient } from "@quarry
 import type { Logger } from "@quarry/logger";
 import {
   ciV1,
+  collabV1,
   hookV1,
   identityV1,
   mirrorV1,
   repoV1,
   type CiServiceDefinition,
+  type CollabServiceDefinition,
   type HookServiceDefinition,
   type IdentityServiceDefinition,
   type MirrorServiceDefinition,
@@ -30,6 +32,7 @@ export interface GatewayOptions {
   ciServiceAddress: string;
   hookServiceAddress: string;
   mirrorServiceAddress: string;
+  collabServiceAddress: string;
   deadlineMs: number;
   authCacheTtlMs: number;
   maxBodyBytes: number;
@@ -59,6 +62,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
   const ci: PromiseClient<CiServiceDefinition> = createClient(ciV1.CiService, o.ciServiceAddress, { deadlineMs: o.deadlineMs });
   const hook: PromiseClient<HookServiceDefinition> = createClient(hookV1.HookService, o.hookServiceAddress, { deadlineMs: o.deadlineMs });
   const mirror: PromiseClient<MirrorServiceDefinition> = createClient(mirrorV1.MirrorService, o.mirrorServiceAddress, { deadlineMs: o.deadlineMs });
+  const collab: PromiseClient<CollabServiceDefinition> = createClient(collabV1.CollabService, o.collabServiceAddress, { deadlineMs: o.deadlineMs });
   const tokenCache = new TokenCache(o.authCacheTtlMs);
   const deps: GatewayDeps = {
     identity,
@@ -67,6 +71,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
     ci,
     hook,
     mirror,
+    collab,
     tokenCache,
     log: o.log,
     config: { externalUrl: "", maxBodyBytes: o.maxBodyBytes, jobRequestWaitMs: o.jobRequestWaitMs ?? 10_000, maxArtifactBytes: o.maxArtifactBytes ?? 100 * 1024 * 1024, version: o.version, revision: o.revision },
@@ -102,6 +107,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
       ci.close();
       hook.close();
       mirror.close();
+      collab.close();
     },
   };
 }

@@ -4,6 +4,7 @@ import path from "node:path";
 import { createBus, type EventBus } from "@quarry/bus";
 import { databaseUrlFor, ensureDatabase, startEmbeddedPostgres } from "@quarry/database";
 import { startCiService, type CiSettings } from "@quarry/ci-service";
+import { startCollabService } from "@quarry/collab-service";
 import { QUARRY_REVISION, QUARRY_VERSION, startGateway } from "@quarry/gateway";
 import { startHookService, type HookServiceOptions } from "@quarry/hook-service";
 import { startIdentityService } from "@quarry/identity-service";
@@ -64,7 +65,7 @@ export interface RunningStack {
   url: string;
   /** root's token when this start created root with a generated token (shown once); otherwise "". */
   generatedRootToken: string;
-  addresses: Record<"identity" | "repo" | "ci" | "mirror" | "hook", string>;
+  addresses: Record<"identity" | "repo" | "ci" | "mirror" | "hook" | "collab", string>;
   bus: EventBus;
   stop(): Promise<void>;
 }
@@ -202,6 +203,15 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       log: log("mirror-service"),
     });
     stops.push(() => mirror.stop());
+    const collab = await startCollabService({
+      databaseUrl: await dbUrl("collab"),
+      grpcAddress: LOOPBACK,
+      identityServiceAddress: identity.address,
+      deadlineMs,
+      bus,
+      log: log("collab-service"),
+    });
+    stops.push(() => collab.stop());
     const gateway = await startGateway({
       host: o.host,
       port: o.port,
@@ -211,6 +221,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       ciServiceAddress: ci.address,
       hookServiceAddress: hook.address,
       mirrorServiceAddress: mirror.address,
+      collabServiceAddress: collab.address,
       deadlineMs,
       authCacheTtlMs: o.authCacheTtlMs ?? 10_000,
       maxBodyBytes: o.maxBodyBytes ?? 64 * 1024 * 1024,
@@ -232,7 +243,14 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
     return {
       url: gateway.url,
       generatedRootToken: root.token,
-      addresses: { identity: identity.address, repo: repo.address, ci: ci.address, mirror: mirror.address, hook: hook.address },
+      addresses: {
+        identity: identity.address,
+        repo: repo.address,
+        ci: ci.address,
+        mirror: mirror.address,
+        hook: hook.address,
+        collab: collab.address,
+      },
       bus,
       stop: stopAll,
     };

@@ -9,7 +9,7 @@ import { testPostgresServer } from "@quarry/testing";
 import { startStack, type RunningStack, type StackOptions } from "../src/stack.ts";
 
 export const ROOT_TOKEN = "glpat-test-root-token-0123456789";
-const SERVICES = ["identity", "repo", "ci", "mirror", "hook"];
+const SERVICES = ["identity", "repo", "ci", "mirror", "hook", "collab"];
 
 export interface TestStack extends RunningStack {
   rootToken: string;

@@ -76,6 +76,39 @@ describe("python-gitlab against Quarry", () => {
     });
   });
 
+  it("manages project and group labels", async () => {
+    expect(await py("labels", { suffix: "l1" })).toEqual({
+      group_label: { name: "group wide", color: "#00ff00", text_color: "#1F1E24" },
+      created: { name: "needs review", color: "#0000FF", priority: 2, is_project_label: true },
+      listed: ["group wide", "needs review"],
+      own: ["needs review"],
+      searched: ["group wide"],
+      saved: { name: "reviewed", color: "#FF0000" },
+      subscribed: true,
+      unsubscribed: false,
+      deleted: 404,
+      promoted: { name: "lift me", in_group: ["lift me"] },
+      group_saved: "for everyone",
+      group_after_delete: [],
+    });
+  });
+
+  it("manages project and group milestones", async () => {
+    expect(await py("milestones", { suffix: "m1" })).toEqual({
+      group_milestone: { title: "roadmap", iid: 1, group_id: true },
+      created: { title: "1.0", iid: 1, due_date: "2030-03-01", state: "active", expired: false },
+      listed: ["1.0", "2.0"],
+      with_ancestors: ["1.0", "2.0", "roadmap"],
+      searched: ["2.0"],
+      by_iid: ["1.0"],
+      closed: "closed",
+      active: ["1.0"],
+      bad_dates: [400, 'Failed to create milestone {:due_date=>["must be greater than start date"]}'],
+      after_delete: ["2.0"],
+      group_after_delete: [],
+    });
+  });
+
   it("manages groups, subgroups and projects", async () => {
     expect(await py("groups_projects", { suffix: "g1" })).toEqual({
       group: { full_path: "py-group-g1", visibility: "internal", parent_id: null },

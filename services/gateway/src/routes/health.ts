@@ -50,6 +50,7 @@ export function healthRouter(deps: GatewayDeps): Router {
       repo_check: healthOf(deps.repo.raw),
       ci_check: healthOf(deps.ci.raw),
       mirror_check: healthOf(deps.mirror.raw),
+      collab_check: healthOf(deps.collab.raw),
       hook_check: healthOf(deps.hook.raw),
     });
 

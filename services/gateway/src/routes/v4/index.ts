@@ -17,6 +17,8 @@ import { tagsRouter } from "./tags.ts";
 import { repositoryRouter } from "./repository.ts";
 import { remoteMirrorsRouter } from "./remote-mirrors.ts";
 import { jobArtifactsRouter } from "./job-artifacts.ts";
+import { labelsRouter } from "./labels.ts";
+import { milestonesRouter } from "./milestones.ts";
 import { runnerJobsRouter } from "./runner-jobs.ts";
 import { runnersRouter } from "./runners.ts";
 import { submodulesRouter } from "./submodules.ts";
@@ -46,6 +48,8 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(submodulesRouter(deps));
   r.use(jobTokenScopeRouter(deps));
   r.use(remoteMirrorsRouter(deps));
+  r.use(labelsRouter(deps));
+  r.use(milestonesRouter(deps));
   r.use(runnersRouter(deps));
   r.use(runnerJobsRouter(deps));
   // Before any router with /projects/:id/jobs/:job_id: `artifacts` is not a job id.

@@ -1,0 +1,17 @@
+import type { PromiseClient } from "@quarry/grpc";
+import type { Logger } from "@quarry/logger";
+import type { IdentityServiceDefinition } from "@quarry/proto";
+import type { TransactionClient } from "@quarry/service";
+import type { PrismaClient } from "./generated/prisma/client.ts";
+
+export type { PrismaClient };
+/** The client of an interactive transaction (`prisma.$transaction(async (tx) => …)`). */
+export type Tx = TransactionClient<PrismaClient>;
+
+/** Everything the handlers need, wired by hand in server.ts. */
+export interface CollabDeps {
+  prisma: PrismaClient;
+  /** identity-service: Authorize (visibility and roles) and GetGroupAncestors (a parent's groups). */
+  identity: PromiseClient<IdentityServiceDefinition>;
+  log: Logger;
+}

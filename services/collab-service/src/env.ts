@@ -1,0 +1,19 @@
+import { envAddress, envInt, parseEnv, z } from "@quarry/env";
+
+/** collab-service configuration; the only module that reads process.env. */
+export const collabEnvShape = {
+  DATABASE_URL: z.string().url(),
+  /** NATS JetStream; unset = in-process bus (only useful inside the one-process launcher). */
+  NATS_URL: z.string().optional(),
+  GRPC_ADDRESS: envAddress("0.0.0.0:50056"),
+  /** identity-service: who may see or change a project or group, and a project's groups. */
+  IDENTITY_SERVICE_ADDRESS: envAddress("127.0.0.1:50051"),
+  GRPC_DEADLINE_MS: envInt(10_000),
+  LOG_LEVEL: z.string().default("info"),
+};
+
+export type CollabEnv = ReturnType<typeof loadCollabEnv>;
+
+export function loadCollabEnv(source: Record<string, string | undefined> = process.env) {
+  return parseEnv(collabEnvShape, source);
+}

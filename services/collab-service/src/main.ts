@@ -1,0 +1,15 @@
+import { runServiceProcess } from "@quarry/service";
+import { loadCollabEnv } from "./env.ts";
+import { startCollabService } from "./server.ts";
+
+// Process entry for the distributed mode: one collab-service per process.
+await runServiceProcess("collab-service", loadCollabEnv, ({ env, log, bus }) =>
+  startCollabService({
+    databaseUrl: env.DATABASE_URL,
+    grpcAddress: env.GRPC_ADDRESS,
+    identityServiceAddress: env.IDENTITY_SERVICE_ADDRESS,
+    deadlineMs: env.GRPC_DEADLINE_MS,
+    bus,
+    log,
+  }),
+);
