@@ -33,7 +33,13 @@ describe("snippet rules", () => {
       content: content === undefined ? undefined : Buffer.from(content),
     });
     const actions = snippetCommitActions(
-      [entry("create", "", "", "a"), entry("update", "", "old.txt", "b"), entry("update", "kept.txt"), entry("move", "", "m.txt"), entry("create", "", "", "c")],
+      [
+        entry("create", "", "", "a"),
+        entry("update", "", "old.txt", "b"),
+        entry("update", "kept.txt"),
+        entry("move", "", "m.txt"),
+        entry("create", "", "", "c"),
+      ],
       ["snippetfile2.txt", "x.txt"],
     );
     expect(actions.map((a) => [a.action, a.filePath, a.previousPath, a.content?.toString()])).toEqual([
