@@ -24,6 +24,8 @@ describe("embedded proto descriptor", () => {
 
   it("loads the other services", () => {
     expect(Object.keys(repoV1.RepoService.service)).toContain("CreateRepository");
+    const snippetRpcs = ["CreateSnippetRepository", "CommitSnippetFiles", "ListSnippetFiles", "ReadSnippetFile", "DeleteSnippetRepository"];
+    expect(Object.keys(repoV1.RepoService.service)).toEqual(expect.arrayContaining(snippetRpcs));
     expect(Object.keys(hookV1.HookService.service)).toContain("ListRecordedEvents");
   });
 });

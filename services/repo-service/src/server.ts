@@ -50,6 +50,11 @@ import { setDefaultBranch } from "./rpc/set-default-branch.ts";
 import { infoRefs } from "./rpc/info-refs.ts";
 import { receivePack } from "./rpc/receive-pack.ts";
 import { uploadPack } from "./rpc/upload-pack.ts";
+import { createSnippetRepository } from "./rpc/create-snippet-repository.ts";
+import { commitSnippetFiles } from "./rpc/commit-snippet-files.ts";
+import { listSnippetFiles } from "./rpc/list-snippet-files.ts";
+import { readSnippetFile } from "./rpc/read-snippet-file.ts";
+import { deleteSnippetRepository } from "./rpc/delete-snippet-repository.ts";
 import { removeStaleLocks } from "./git/stale-locks.ts";
 
 export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinition> {
@@ -92,6 +97,12 @@ export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinitio
     RevertCommit: revertCommit(deps),
     UpdateSubmodule: updateSubmodule(deps),
     UpdateRemoteMirror: updateRemoteMirror(deps),
+    // Snippet repositories.
+    CreateSnippetRepository: createSnippetRepository(deps),
+    CommitSnippetFiles: commitSnippetFiles(deps),
+    ListSnippetFiles: listSnippetFiles(deps),
+    ReadSnippetFile: readSnippetFile(deps),
+    DeleteSnippetRepository: deleteSnippetRepository(deps),
   };
 }
 
