@@ -112,7 +112,9 @@ async function measure(url: string, list: Scenario[], mode: string, rows: Row[])
         errors: r.errors + r.non2xx,
       };
       rows.push(row);
-      console.log(`${s.name.padEnd(18)} ${mode.padEnd(9)} c=${String(connections).padStart(2)}  ${String(row.rps).padStart(6)} req/s  p50 ${row.p50} ms  p90 ${row.p90} ms  p99 ${row.p99} ms  errors ${row.errors}`);
+      console.log(
+        `${s.name.padEnd(18)} ${mode.padEnd(9)} c=${String(connections).padStart(2)}  ${String(row.rps).padStart(6)} req/s  p50 ${row.p50} ms  p90 ${row.p90} ms  p99 ${row.p99} ms  errors ${row.errors}`,
+      );
     }
   }
 }
@@ -184,12 +186,16 @@ const ownBranch = (conn: number) => `feature-${conn}`;
 async function measureWrites(url: string, id: number, rows: Row[]): Promise<void> {
   const log = (row: Row) => {
     rows.push(row);
-    console.log(`${row.scenario.padEnd(18)} ${row.mode.padEnd(9)} c=${String(row.connections).padStart(2)}  ${String(row.rps).padStart(6)} req/s  p50 ${row.p50} ms  p90 ${row.p90} ms  p99 ${row.p99} ms  errors ${row.errors}`);
+    console.log(
+      `${row.scenario.padEnd(18)} ${row.mode.padEnd(9)} c=${String(row.connections).padStart(2)}  ${String(row.rps).padStart(6)} req/s  p50 ${row.p50} ms  p90 ${row.p90} ms  p99 ${row.p99} ms  errors ${row.errors}`,
+    );
   };
   if (selected("file commit")) {
     for (const connections of [1, 16]) {
       await loops(connections, 2, (conn) => commitFile(url, id, ownBranch(conn)));
-      log((await loops(connections, durationSec, (conn) => commitFile(url, id, ownBranch(conn)))).row("file commit", "stack", connections, "write", durationSec));
+      log(
+        (await loops(connections, durationSec, (conn) => commitFile(url, id, ownBranch(conn)))).row("file commit", "stack", connections, "write", durationSec),
+      );
     }
   }
   if (selected("mixed")) {
@@ -198,7 +204,9 @@ async function measureWrites(url: string, id: number, rows: Row[]): Promise<void
     const readOnly = await loops(connections, durationSec, (conn) => readFile(url, id, ownBranch(conn)));
     log(readOnly.row("read-only reads", "stack", connections, "read", durationSec));
     // One request in five is a write, spread evenly over the loops.
-    const mixed = await loops(connections, durationSec, (conn, n) => ((conn + n) % 5 === 0 ? commitFile(url, id, ownBranch(conn)) : readFile(url, id, ownBranch(conn))));
+    const mixed = await loops(connections, durationSec, (conn, n) =>
+      (conn + n) % 5 === 0 ? commitFile(url, id, ownBranch(conn)) : readFile(url, id, ownBranch(conn)),
+    );
     log(mixed.row("mixed: reads", "stack", connections, "read", durationSec));
     log(mixed.row("mixed: writes", "stack", connections, "write", durationSec));
   }
@@ -247,7 +255,9 @@ async function gitFloor(rows: Row[]): Promise<void> {
       await loops(connections, 2, commit);
       const row = (await loops(connections, durationSec, commit)).row("file commit", "git floor", connections, "write", durationSec);
       rows.push(row);
-      console.log(`${row.scenario.padEnd(18)} ${row.mode.padEnd(9)} c=${String(row.connections).padStart(2)}  ${String(row.rps).padStart(6)} req/s  p50 ${row.p50} ms  p90 ${row.p90} ms  p99 ${row.p99} ms  errors ${row.errors}`);
+      console.log(
+        `${row.scenario.padEnd(18)} ${row.mode.padEnd(9)} c=${String(row.connections).padStart(2)}  ${String(row.rps).padStart(6)} req/s  p50 ${row.p50} ms  p90 ${row.p90} ms  p99 ${row.p99} ms  errors ${row.errors}`,
+      );
     }
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
@@ -282,12 +292,19 @@ const MODES: Record<string, string> = {
   "git floor": "git plumbing, no server (floor)",
 };
 console.log("\n| scenario | run | connections | req/s | p50 ms | p90 ms | p99 ms | errors |\n|---|---|---|---|---|---|---|---|");
-for (const r of rows) console.log(`| ${r.scenario} | ${MODES[r.mode] ?? r.mode} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.errors} |`);
+for (const r of rows)
+  console.log(`| ${r.scenario} | ${MODES[r.mode] ?? r.mode} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.errors} |`);
 const floor = (c: number) => rows.find((r) => r.scenario === "file commit" && r.mode === "git floor" && r.connections === c);
 for (const r of rows.filter((r) => r.scenario === "file commit" && r.mode === "stack")) {
   const f = floor(r.connections);
-  if (f?.rps) console.log(`file commit, c=${r.connections}: ${(r.rps / f.rps).toFixed(2)}× the floor's throughput, p50 ${(r.p50 / Math.max(1, f.p50)).toFixed(2)}× its latency`);
+  if (f?.rps)
+    console.log(
+      `file commit, c=${r.connections}: ${(r.rps / f.rps).toFixed(2)}× the floor's throughput, p50 ${(r.p50 / Math.max(1, f.p50)).toFixed(2)}× its latency`,
+    );
 }
 const readOnly = rows.find((r) => r.scenario === "read-only reads");
 const mixedReads = rows.find((r) => r.scenario === "mixed: reads");
-if (readOnly && mixedReads) console.log(`reads among 20% writes: p50 ${(mixedReads.p50 / Math.max(1, readOnly.p50)).toFixed(2)}×, p99 ${(mixedReads.p99 / Math.max(1, readOnly.p99)).toFixed(2)}× the read-only run`);
+if (readOnly && mixedReads)
+  console.log(
+    `reads among 20% writes: p50 ${(mixedReads.p50 / Math.max(1, readOnly.p50)).toFixed(2)}×, p99 ${(mixedReads.p99 / Math.max(1, readOnly.p99)).toFixed(2)}× the read-only run`,
+  );

@@ -23,9 +23,7 @@ export function assertSubscribeSubject(subject: string): void {
     throw new Error(`bus: subject "${subject}" must start with "${SUBJECT_PREFIX}"`);
   }
   const tokens = subject.split(".");
-  const ok = tokens.every(
-    (t, i) => LITERAL_TOKEN.test(t) || t === "*" || (t === ">" && i === tokens.length - 1),
-  );
+  const ok = tokens.every((t, i) => LITERAL_TOKEN.test(t) || t === "*" || (t === ">" && i === tokens.length - 1));
   if (!ok) throw new Error(`bus: invalid subscribe subject "${subject}"`);
 }
 

@@ -80,7 +80,10 @@ export class NatsJetStreamBus implements EventBus {
 
   static async connect(opts: NatsBusOptions): Promise<NatsJetStreamBus> {
     const nc = await connect({
-      servers: opts.servers.split(",").map((s) => s.trim()).filter(Boolean),
+      servers: opts.servers
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
       name: opts.name,
     });
     try {
@@ -140,7 +143,7 @@ export class NatsJetStreamBus implements EventBus {
     await this.jsm.streams.delete(this.stream);
   }
 
-    /** The names of the stream's consumers (durable and ephemeral subscribers' alike). */
+  /** The names of the stream's consumers (durable and ephemeral subscribers' alike). */
   async consumerNames(): Promise<string[]> {
     const names: string[] = [];
     for await (const c of this.jsm.consumers.list(this.stream)) names.push(c.name);
@@ -257,10 +260,7 @@ export class NatsJetStreamBus implements EventBus {
         if (!isApiError(err, JetStreamApiCodes.ConsumerNotFound)) throw err;
       }
       if (existing) {
-        const same =
-          existing.filter_subject === wanted.filter_subject &&
-          existing.max_deliver === wanted.max_deliver &&
-          existing.ack_wait === wanted.ack_wait;
+        const same = existing.filter_subject === wanted.filter_subject && existing.max_deliver === wanted.max_deliver && existing.ack_wait === wanted.ack_wait;
         // Latest subscriber's settings win, matching InProcessBus.
         if (!same) await this.jsm.consumers.update(this.stream, o.name, wanted);
         return;
@@ -287,10 +287,7 @@ function isApiError(err: unknown, code: number): boolean {
 }
 
 /** Create the stream, or update it if its managed settings differ. Safe to race from many services. */
-async function ensureStream(
-  jsm: JetStreamManager,
-  cfg: Pick<StreamConfig, "name" | "subjects" | "max_age" | "duplicate_window">,
-): Promise<void> {
+async function ensureStream(jsm: JetStreamManager, cfg: Pick<StreamConfig, "name" | "subjects" | "max_age" | "duplicate_window">): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
       const info = await jsm.streams.info(cfg.name);

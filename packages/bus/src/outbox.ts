@@ -20,11 +20,7 @@ export interface OutboxDb extends OutboxSql {
  */
 export async function enqueueEvent(tx: OutboxSql, subject: string, payload: Record<string, unknown>): Promise<string> {
   const eventId = randomUUID();
-  await tx.$executeRawUnsafe(
-    "INSERT INTO outbox_events (subject, payload) VALUES ($1, $2::jsonb)",
-    subject,
-    JSON.stringify({ event_id: eventId, ...payload }),
-  );
+  await tx.$executeRawUnsafe("INSERT INTO outbox_events (subject, payload) VALUES ($1, $2::jsonb)", subject, JSON.stringify({ event_id: eventId, ...payload }));
   return eventId;
 }
 
@@ -78,7 +74,10 @@ export class OutboxRelay {
           await this.bus.publish(row.subject, row.payload, { msgId: String(row.payload.event_id) });
         }
         if (rows.length) {
-          await tx.$executeRawUnsafe("UPDATE outbox_events SET published_at = now() WHERE id = ANY($1::bigint[])", rows.map((r) => String(r.id)));
+          await tx.$executeRawUnsafe(
+            "UPDATE outbox_events SET published_at = now() WHERE id = ANY($1::bigint[])",
+            rows.map((r) => String(r.id)),
+          );
         }
         return rows.length;
       });

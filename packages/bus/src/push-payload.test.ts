@@ -40,7 +40,10 @@ describe("buildPushEvent", () => {
       before: "b".repeat(40),
       after: commit(2).id,
       ref: "refs/heads/main",
-      commits: [{ commit: commit(1), added: ["new.txt"] }, { commit: commit(2), modified: ["a.txt"], removed: ["b.txt"] }],
+      commits: [
+        { commit: commit(1), added: ["new.txt"] },
+        { commit: commit(2), modified: ["a.txt"], removed: ["b.txt"] },
+      ],
     });
     expect(event).toMatchObject({
       object_kind: "push",
@@ -76,7 +79,14 @@ describe("buildPushEvent", () => {
   it("sends tag pushes as tag_push with their message, and deletions without checkout sha", () => {
     expect(pushSubject("refs/tags/v1")).toBe(Subjects.tagPush);
     expect(pushSubject("refs/heads/v1")).toBe(Subjects.push);
-    const tag = buildPushEvent({ context: pushContext(7), before: NULL_SHA, after: "c".repeat(40), ref: "refs/tags/v1", checkoutSha: "d".repeat(40), message: "Release" });
+    const tag = buildPushEvent({
+      context: pushContext(7),
+      before: NULL_SHA,
+      after: "c".repeat(40),
+      ref: "refs/tags/v1",
+      checkoutSha: "d".repeat(40),
+      message: "Release",
+    });
     expect(tag).toMatchObject({ object_kind: "tag_push", event_name: "tag_push", checkout_sha: "d".repeat(40), message: "Release" });
     const deleted = buildPushEvent({ context: pushContext(7), before: "c".repeat(40), after: NULL_SHA, ref: "refs/heads/x" });
     expect(deleted).toMatchObject({ checkout_sha: null, commits: [], total_commits_count: 0, message: null });

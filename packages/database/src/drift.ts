@@ -131,9 +131,7 @@ export function parsePrismaSchema(text: string): ParsedPrismaSchema {
   // `<A>To<B>`, models in alphabetical order) with NOT NULL columns A and B.
   const joinTables = new Set<string>();
   for (const r of listRelations) {
-    const other = listRelations.find(
-      (o) => o !== r && o.model === r.target && o.target === r.model && o.relation === r.relation,
-    );
+    const other = listRelations.find((o) => o !== r && o.model === r.target && o.target === r.model && o.relation === r.relation);
     if (!other) continue;
     const [first, second] = [r.model, r.target].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
     const name = `_${r.relation ?? `${first}To${second}`}`;

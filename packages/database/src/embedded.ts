@@ -206,7 +206,10 @@ async function takeOverDataDir(dataDir: string, log: (m: string) => void): Promi
 async function stopOrphan(pid: number, dataDir: string): Promise<void> {
   // Fast shutdown first (a checkpoint, then exit); immediate shutdown if that hangs, which is
   // still safe: the next start replays the WAL.
-  for (const [signal, waitMs] of [["SIGINT", 60_000], ["SIGQUIT", 15_000]] as const) {
+  for (const [signal, waitMs] of [
+    ["SIGINT", 60_000],
+    ["SIGQUIT", 15_000],
+  ] as const) {
     try {
       process.kill(pid, signal);
     } catch (err) {
@@ -378,11 +381,7 @@ function forgetExitedChild(pg: EmbeddedPostgres): void {
  * An existing empty `dataDir` (perhaps a mount point, which cannot be renamed onto) is
  * initialised in place instead.
  */
-async function initialiseCluster(
-  dataDir: string,
-  make: (databaseDir: string, password: string) => EmbeddedPostgres,
-  log: (m: string) => void,
-): Promise<void> {
+async function initialiseCluster(dataDir: string, make: (databaseDir: string, password: string) => EmbeddedPostgres, log: (m: string) => void): Promise<void> {
   const parent = path.dirname(dataDir);
   const prefix = `${path.basename(dataDir)}.initdb-`;
   await mkdir(parent, { recursive: true });

@@ -39,8 +39,7 @@ const CREATE_MIGRATIONS_TABLE = `CREATE TABLE _prisma_migrations (
 );
 `;
 
-const RESOLVE_HINT =
-  "Read more about how to resolve migration issues in a production database: https://pris.ly/d/migrate-resolve";
+const RESOLVE_HINT = "Read more about how to resolve migration issues in a production database: https://pris.ly/d/migrate-resolve";
 
 /** Errors carry Prisma's error code (P3005, P3009, P3018, P3019) so operators can look them up. */
 export class MigrationError extends Error {
@@ -114,10 +113,7 @@ function checkLockfile(content: string, where: string): void {
   const line = content.split(/\r?\n/).find((l) => l.startsWith("provider"));
   const provider = line ? line.replace(/^provider = /, "").replace(/^"+|"+$/g, "") : "<PROVIDER NOT FOUND>";
   if (provider !== "postgresql") {
-    throw new MigrationError(
-      "P3019",
-      `The migrations in ${where} were created for provider "${provider}", not "postgresql".`,
-    );
+    throw new MigrationError("P3019", `The migrations in ${where} were created for provider "${provider}", not "postgresql".`);
   }
 }
 
@@ -157,11 +153,7 @@ interface MigrationRow {
  *
  * A `?schema=` parameter in the URL is honoured like Prisma does (search_path).
  */
-export async function applyMigrations(
-  databaseUrl: string,
-  migrations: Migration[],
-  opts: ApplyMigrationsOptions = {},
-): Promise<{ applied: string[] }> {
+export async function applyMigrations(databaseUrl: string, migrations: Migration[], opts: ApplyMigrationsOptions = {}): Promise<{ applied: string[] }> {
   const log = opts.log ?? ((msg: string) => console.error(`[migrations] ${msg}`));
   const schema = schemaFromUrl(databaseUrl);
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -215,10 +207,7 @@ export async function applyMigrations(
       if (appliedNames.has(m.name)) continue;
       log(`applying ${m.name}`);
       const id = randomUUID();
-      await client.query(
-        `INSERT INTO ${MIGRATIONS_TABLE} (id, checksum, started_at, migration_name) VALUES ($1, $2, now(), $3)`,
-        [id, m.checksum, m.name],
-      );
+      await client.query(`INSERT INTO ${MIGRATIONS_TABLE} (id, checksum, started_at, migration_name) VALUES ($1, $2, now(), $3)`, [id, m.checksum, m.name]);
       try {
         // No parameters => simple query protocol => one implicit transaction,
         // exactly how Prisma sends the script (and it keeps statements such as
@@ -231,10 +220,7 @@ export async function applyMigrations(
         await client.query(`UPDATE ${MIGRATIONS_TABLE} SET logs = $2 WHERE id = $1`, [id, logs]);
         throw new MigrationError("P3018", logs, { cause: err });
       }
-      await client.query(
-        `UPDATE ${MIGRATIONS_TABLE} SET applied_steps_count = applied_steps_count + 1 WHERE id = $1`,
-        [id],
-      );
+      await client.query(`UPDATE ${MIGRATIONS_TABLE} SET applied_steps_count = applied_steps_count + 1 WHERE id = $1`, [id]);
       await client.query(`UPDATE ${MIGRATIONS_TABLE} SET finished_at = now() WHERE id = $1`, [id]);
       applied.push(m.name);
     }

@@ -186,7 +186,12 @@ async function exec(url: string, sql: string): Promise<void> {
 describe("parsePrismaSchema", () => {
   it("extracts tables, mapped names, scalar fields and enums; skips relations", () => {
     const parsed = parsePrismaSchema(SCHEMA);
-    expect(parsed.enums).toEqual(new Map([["Role", "user_role"], ["Visibility", "Visibility"]]));
+    expect(parsed.enums).toEqual(
+      new Map([
+        ["Role", "user_role"],
+        ["Visibility", "Visibility"],
+      ]),
+    );
     expect(parsed.tables.map((t) => [t.model, t.table])).toEqual([
       ["User", "users"],
       ["Profile", "profiles"],
@@ -197,8 +202,21 @@ describe("parsePrismaSchema", () => {
     ]);
     const user = parsed.tables[0]!;
     expect(user.fields.map((f) => f.column)).toEqual([
-      "id", "email", "name", "role", "roles", "tags", "created_at", "settings",
-      "avatar", "balance", "score", "big_id", "active", "homepage", "location",
+      "id",
+      "email",
+      "name",
+      "role",
+      "roles",
+      "tags",
+      "created_at",
+      "settings",
+      "avatar",
+      "balance",
+      "score",
+      "big_id",
+      "active",
+      "homepage",
+      "location",
     ]);
     expect(user.fields.find((f) => f.name === "name")).toMatchObject({ type: "String", optional: true, list: false });
     expect(user.fields.find((f) => f.name === "roles")).toMatchObject({ type: "Role", optional: false, list: true });

@@ -114,9 +114,7 @@ describe("startEmbeddedPostgres", () => {
   it("refuses a data directory that a running server of this process still owns", async () => {
     const dataDir = tempDataDir();
     const server = await start(dataDir);
-    await expect(startEmbeddedPostgres({ dataDir })).rejects.toThrow(
-      new RegExp(`in use by the running Quarry process ${process.pid} \\(postgres pid \\d+\\)`),
-    );
+    await expect(startEmbeddedPostgres({ dataDir })).rejects.toThrow(new RegExp(`in use by the running Quarry process ${process.pid} \\(postgres pid \\d+\\)`));
     expect(await canConnect(server.url)).toBe(true);
   });
 

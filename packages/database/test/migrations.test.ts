@@ -97,11 +97,7 @@ describe("readMigrationsDir", () => {
       "20261121000001_name": ADD_NAME,
     });
     const migrations = readMigrationsDir(dir);
-    expect(migrations.map((x) => x.name)).toEqual([
-      "20261121000000_init",
-      "20261121000001_name",
-      "20261121000002_post",
-    ]);
+    expect(migrations.map((x) => x.name)).toEqual(["20261121000000_init", "20261121000001_name", "20261121000002_post"]);
     for (const x of migrations) {
       const bytes = readFileSync(path.join(dir, x.name, "migration.sql"));
       expect(x.checksum).toBe(createHash("sha256").update(bytes).digest("hex"));
@@ -190,11 +186,7 @@ describe("applyMigrations", () => {
   it("applies each migration exactly once when replicas race (advisory lock)", async () => {
     const { url } = await db();
     // The sleep keeps the first runner inside the lock while the others queue up.
-    const migrations = [
-      m("20261121000000_init", `SELECT pg_sleep(0.3);\n${INIT}`),
-      m("20261121000001_name", ADD_NAME),
-      m("20261121000002_post", ADD_POST),
-    ];
+    const migrations = [m("20261121000000_init", `SELECT pg_sleep(0.3);\n${INIT}`), m("20261121000001_name", ADD_NAME), m("20261121000002_post", ADD_POST)];
     const results = await Promise.all([1, 2, 3, 4].map(() => applyMigrations(url, migrations, quiet)));
     const applied = results.flatMap((r) => r.applied).sort();
     expect(applied).toEqual(migrations.map((x) => x.name));
@@ -223,10 +215,7 @@ describe("applyMigrations", () => {
 
   it("records a failed migration like Prisma, rolls back its partial SQL, and refuses later runs", async () => {
     const { url } = await db();
-    const bad = m(
-      "20261121000001_bad",
-      `CREATE TABLE "Partial" ("id" INTEGER);\nINSERT INTO "Partial" VALUES (1);\nINSERT INTO "Missing" VALUES (1);\n`,
-    );
+    const bad = m("20261121000001_bad", `CREATE TABLE "Partial" ("id" INTEGER);\nINSERT INTO "Partial" VALUES (1);\nINSERT INTO "Missing" VALUES (1);\n`);
     const error = await applyMigrations(url, [m("20261121000000_init", INIT), bad], quiet).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MigrationError);
     expect((error as MigrationError).code).toBe("P3018");
@@ -290,9 +279,7 @@ describe("applyMigrations", () => {
 
 describe("databases", () => {
   it("databaseUrlFor replaces only the database name", () => {
-    expect(databaseUrlFor("postgresql://postgres@127.0.0.1:5432/postgres", "qt_a")).toBe(
-      "postgresql://postgres@127.0.0.1:5432/qt_a",
-    );
+    expect(databaseUrlFor("postgresql://postgres@127.0.0.1:5432/postgres", "qt_a")).toBe("postgresql://postgres@127.0.0.1:5432/qt_a");
     expect(databaseUrlFor("postgres://u:p%40ss@db:5433/x?sslmode=disable&schema=s", "other")).toBe(
       "postgres://u:p%40ss@db:5433/other?sslmode=disable&schema=s",
     );

@@ -13,10 +13,7 @@ export class EnvError extends Error {
  * module allowed to read it) against a zod object schema. Empty strings count as unset so that
  * `FOO=` in a compose file falls back to the default.
  */
-export function parseEnv<S extends z.ZodRawShape>(
-  shape: S,
-  source: Record<string, string | undefined>,
-): z.infer<z.ZodObject<S>> {
+export function parseEnv<S extends z.ZodRawShape>(shape: S, source: Record<string, string | undefined>): z.infer<z.ZodObject<S>> {
   const cleaned: Record<string, string> = {};
   for (const [key, value] of Object.entries(source)) {
     if (value !== undefined && value !== "") cleaned[key] = value;

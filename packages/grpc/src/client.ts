@@ -37,7 +37,10 @@ const CHANNEL_OPTIONS = {
  * The generated grpc-js client itself, for services with streaming RPCs (which the promise
  * client leaves out), on the same channel options.
  */
-export function createStreamingClient<C extends grpc.Client>(ctor: { new (address: string, credentials: grpc.ChannelCredentials, options?: object): C }, address: string): C {
+export function createStreamingClient<C extends grpc.Client>(
+  ctor: { new (address: string, credentials: grpc.ChannelCredentials, options?: object): C },
+  address: string,
+): C {
   return new ctor(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
 }
 
@@ -45,11 +48,7 @@ export function createStreamingClient<C extends grpc.Client>(ctor: { new (addres
  * Creates a typed client whose unary methods return promises and always carry a deadline.
  * Calls fail fast (no wait-for-ready) when the peer is down, so the gateway can answer 503.
  */
-export function createClient<D extends grpc.ServiceDefinition>(
-  ctor: ServiceCtor<D>,
-  address: string,
-  options: ClientOptions,
-): PromiseClient<D> {
+export function createClient<D extends grpc.ServiceDefinition>(ctor: ServiceCtor<D>, address: string, options: ClientOptions): PromiseClient<D> {
   const raw = new ctor(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
   const client: Record<string, unknown> = {
     raw,
@@ -63,9 +62,7 @@ export function createClient<D extends grpc.ServiceDefinition>(
         const metadata = new grpc.Metadata();
         if (callOptions.requestId) metadata.set("x-request-id", callOptions.requestId);
         const deadline = Date.now() + (callOptions.deadlineMs ?? options.deadlineMs);
-        fn(request, metadata, { deadline }, (err: grpc.ServiceError | null, response: unknown) =>
-          err ? reject(err) : resolve(response),
-        );
+        fn(request, metadata, { deadline }, (err: grpc.ServiceError | null, response: unknown) => (err ? reject(err) : resolve(response)));
       });
   }
   return client as PromiseClient<D>;

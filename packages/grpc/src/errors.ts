@@ -88,5 +88,4 @@ export const badRequest = (message: unknown) => new ServiceError(status.INVALID_
 export const paramError = (error: string) => new ServiceError(status.INVALID_ARGUMENT, { error });
 export const conflict = (message: unknown) => new ServiceError(status.ALREADY_EXISTS, { message });
 /** 409 for a state that forbids the change, e.g. removing the last Owner. */
-export const failedPrecondition = (message: unknown, httpStatus = 409) =>
-  new ServiceError(status.FAILED_PRECONDITION, { message }, httpStatus);
+export const failedPrecondition = (message: unknown, httpStatus = 409) => new ServiceError(status.FAILED_PRECONDITION, { message }, httpStatus);

@@ -3,15 +3,7 @@ import { silentLogger } from "@quarry/logger";
 import { ciV1 } from "@quarry/proto";
 import { service as healthService } from "grpc-health-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  badRequest,
-  createClient,
-  createGrpcServer,
-  failedPrecondition,
-  httpErrorFromGrpc,
-  notFound,
-  type GrpcServer,
-} from "./index.ts";
+import { badRequest, createClient, createGrpcServer, failedPrecondition, httpErrorFromGrpc, notFound, type GrpcServer } from "./index.ts";
 
 let behaviour: "ok" | "notFound" | "badRequest" | "precondition" | "crash" | "slow" = "ok";
 let server: GrpcServer;
@@ -21,25 +13,29 @@ beforeAll(async () => {
   server = createGrpcServer(silentLogger());
   // Only GetStorageInfo is served: the registry checks that every method it is given has a handler.
   const { GetStorageInfo } = ciV1.CiService.service;
-  server.addService("quarry.ci.v1.CiService", { GetStorageInfo }, {
-    async GetStorageInfo() {
-      switch (behaviour) {
-        case "notFound":
-          throw notFound("Project");
-        case "badRequest":
-          throw badRequest({ name: ["has already been taken"] });
-        case "precondition":
-          throw failedPrecondition("cannot remove the last owner");
-        case "crash":
-          throw new Error("secret internals at /srv/x.ts:42");
-        case "slow":
-          await new Promise((r) => setTimeout(r, 1500));
-          return { kind: "local" };
-        default:
-          return { kind: "local", artifactsBucket: "artifacts", canPresign: false };
-      }
+  server.addService(
+    "quarry.ci.v1.CiService",
+    { GetStorageInfo },
+    {
+      async GetStorageInfo() {
+        switch (behaviour) {
+          case "notFound":
+            throw notFound("Project");
+          case "badRequest":
+            throw badRequest({ name: ["has already been taken"] });
+          case "precondition":
+            throw failedPrecondition("cannot remove the last owner");
+          case "crash":
+            throw new Error("secret internals at /srv/x.ts:42");
+          case "slow":
+            await new Promise((r) => setTimeout(r, 1500));
+            return { kind: "local" };
+          default:
+            return { kind: "local", artifactsBucket: "artifacts", canPresign: false };
+        }
+      },
     },
-  });
+  );
   address = await server.listen("127.0.0.1:0");
 });
 
@@ -55,18 +51,32 @@ describe("grpc server and client", () => {
 
   it("carries typed errors with their GitLab body to the HTTP mapping", async () => {
     behaviour = "notFound";
-    const err = await client().GetStorageInfo({}).catch((e) => e);
+    const err = await client()
+      .GetStorageInfo({})
+      .catch((e) => e);
     expect(err.code).toBe(grpc.status.NOT_FOUND);
     expect(httpErrorFromGrpc(err)).toEqual({ status: 404, body: { message: "404 Project Not Found" } });
 
     behaviour = "badRequest";
-    expect(httpErrorFromGrpc(await client().GetStorageInfo({}).catch((e) => e))).toEqual({
+    expect(
+      httpErrorFromGrpc(
+        await client()
+          .GetStorageInfo({})
+          .catch((e) => e),
+      ),
+    ).toEqual({
       status: 400,
       body: { message: { name: ["has already been taken"] } },
     });
 
     behaviour = "precondition";
-    expect(httpErrorFromGrpc(await client().GetStorageInfo({}).catch((e) => e))).toEqual({
+    expect(
+      httpErrorFromGrpc(
+        await client()
+          .GetStorageInfo({})
+          .catch((e) => e),
+      ),
+    ).toEqual({
       status: 409,
       body: { message: "cannot remove the last owner" },
     });
@@ -74,13 +84,19 @@ describe("grpc server and client", () => {
 
   it("hides unexpected failures behind a bare 500", async () => {
     behaviour = "crash";
-    const mapped = httpErrorFromGrpc(await client().GetStorageInfo({}).catch((e) => e));
+    const mapped = httpErrorFromGrpc(
+      await client()
+        .GetStorageInfo({})
+        .catch((e) => e),
+    );
     expect(mapped).toEqual({ status: 500, body: { message: "500 Internal Server Error" } });
   });
 
   it("turns a slow service into 503 at the deadline", async () => {
     behaviour = "slow";
-    const err = await client().GetStorageInfo({}, { deadlineMs: 100 }).catch((e) => e);
+    const err = await client()
+      .GetStorageInfo({}, { deadlineMs: 100 })
+      .catch((e) => e);
     expect(err.code).toBe(grpc.status.DEADLINE_EXCEEDED);
     expect(httpErrorFromGrpc(err)).toEqual({ status: 503, body: { message: "503 Service Unavailable" } });
   });
@@ -112,8 +128,7 @@ describe("grpc server and client", () => {
       check(req: { service: string }, cb: (err: Error | null, res: { status: string }) => void): void;
       close(): void;
     };
-    const check = (service: string) =>
-      new Promise<string>((resolve, reject) => h.check({ service }, (err, r) => (err ? reject(err) : resolve(r.status))));
+    const check = (service: string) => new Promise<string>((resolve, reject) => h.check({ service }, (err, r) => (err ? reject(err) : resolve(r.status))));
     let databaseUp = true;
     server.addDependencyCheck("database", async () => {
       if (!databaseUp) throw new Error("connection refused");

@@ -110,7 +110,12 @@ describe("client streaming", () => {
     }
   }
   const upload = (name: string, chunks: number, fail = false) =>
-    callClientStream<unknown, { file: { filename: string; size: number } }>({ raw: new UploadClient(upAddress, grpc.credentials.createInsecure()) }, "UploadArtifact", messages(name, chunks, fail), { deadlineMs: 5000 });
+    callClientStream<unknown, { file: { filename: string; size: number } }>(
+      { raw: new UploadClient(upAddress, grpc.credentials.createInsecure()) },
+      "UploadArtifact",
+      messages(name, chunks, fail),
+      { deadlineMs: 5000 },
+    );
 
   it("delivers every message in order and returns the handler's answer", async () => {
     const res = await upload("a.zip", 8);

@@ -13,7 +13,12 @@ describe("logger", () => {
 
   it("silent logger writes nothing", () => {
     const lines: string[] = [];
-    const sink = new Writable({ write(chunk, _e, cb) { lines.push(String(chunk)); cb(); } });
+    const sink = new Writable({
+      write(chunk, _e, cb) {
+        lines.push(String(chunk));
+        cb();
+      },
+    });
     const log = silentLogger();
     log.error("nope");
     pino(sink).info("yes");

@@ -15,9 +15,7 @@ export { LocalDiskObjectStore, type LocalDiskObjectStoreOptions } from "./local.
 export { MinioObjectStore, type MinioObjectStoreOptions } from "./minio.ts";
 
 /** The store to build: the implementation's own options, tagged with its kind. */
-export type ObjectStoreConfig =
-  | ({ kind: "local" } & LocalDiskObjectStoreOptions)
-  | ({ kind: "minio" } & MinioObjectStoreOptions);
+export type ObjectStoreConfig = ({ kind: "local" } & LocalDiskObjectStoreOptions) | ({ kind: "minio" } & MinioObjectStoreOptions);
 
 /** Builds the configured store. Call `ensureBucket()` once at startup before using it. */
 export function createObjectStore(config: ObjectStoreConfig): ObjectStore {

@@ -57,15 +57,10 @@ export function attachmentDisposition(filename: string): string {
   // eslint-disable-next-line no-control-regex
   const clean = filename.replace(/[\u0000-\u001f\u007f]/g, "");
   const ascii = clean.replace(/[^\x20-\x7e]|["\\]/g, "_");
-  const encoded = encodeURIComponent(clean).replace(
-    /['()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
+  const encoded = encodeURIComponent(clean).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
 export function errnoCode(err: unknown): string | undefined {
-  return typeof err === "object" && err !== null && "code" in err && typeof err.code === "string"
-    ? err.code
-    : undefined;
+  return typeof err === "object" && err !== null && "code" in err && typeof err.code === "string" ? err.code : undefined;
 }

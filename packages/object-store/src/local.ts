@@ -302,11 +302,7 @@ export class LocalDiskObjectStore implements ObjectStore {
     } catch {
       return null; // missing or corrupt: callers fall back
     }
-    const valid =
-      parsed.v === 1 &&
-      typeof parsed.etag === "string" &&
-      parsed.ino === st.ino.toString() &&
-      parsed.size === Number(st.size);
+    const valid = parsed.v === 1 && typeof parsed.etag === "string" && parsed.ino === st.ino.toString() && parsed.size === Number(st.size);
     return valid ? (parsed as Sidecar) : null;
   }
 
@@ -324,10 +320,7 @@ export class LocalDiskObjectStore implements ObjectStore {
         const code = errnoCode(err);
         if (code === "ENOENT" && attempt < 5) continue;
         if (code === "EEXIST" || code === "ENOTDIR" || code === "EISDIR" || code === "ENOTEMPTY") {
-          throw new Error(
-            `cannot store ${JSON.stringify(key)}: it conflicts with an existing object or key prefix on disk`,
-            { cause: err },
-          );
+          throw new Error(`cannot store ${JSON.stringify(key)}: it conflicts with an existing object or key prefix on disk`, { cause: err });
         }
         throw err;
       }

@@ -121,8 +121,7 @@ export class MinioObjectStore implements ObjectStore {
     }
 
     // With a known size, grow parts so that the object fits in MAX_PARTS.
-    const partSize =
-      opts.size === undefined ? this.partSize : Math.max(this.partSize, Math.ceil(opts.size / MAX_PARTS));
+    const partSize = opts.size === undefined ? this.partSize : Math.max(this.partSize, Math.ceil(opts.size / MAX_PARTS));
     let uploadId: string | undefined;
     const parts: { part: number; etag: string }[] = [];
     let total = 0;
@@ -234,7 +233,10 @@ export class MinioObjectStore implements ObjectStore {
       .map((r) => (isRecord(r) && isRecord(r.Error) ? r.Error : r))
       .filter((e): e is Record<string, unknown> => isRecord(e) && e.Code !== undefined && e.Code !== "NoSuchKey");
     if (failures.length > 0) {
-      const detail = failures.slice(0, 5).map((f) => `${String(f.Key)}: ${String(f.Code)}`).join(", ");
+      const detail = failures
+        .slice(0, 5)
+        .map((f) => `${String(f.Key)}: ${String(f.Code)}`)
+        .join(", ");
       throw new Error(`deleteMany: ${failures.length} key(s) could not be deleted (${detail})`);
     }
   }
@@ -246,9 +248,7 @@ export class MinioObjectStore implements ObjectStore {
       const page = await this.client.listObjectsV2Query(this.bucket, prefix, token, "", LIST_PAGE_SIZE, "");
       // S3/MinIO already return pages in key order; sorting each page is a no-op there and
       // normalizes servers that do not (s3rver lists in readdir order).
-      const objects = page.objects
-        .flatMap((o) => (o.name === undefined ? [] : [o]))
-        .sort((a, b) => compareKeys(a.name, b.name));
+      const objects = page.objects.flatMap((o) => (o.name === undefined ? [] : [o])).sort((a, b) => compareKeys(a.name, b.name));
       for (const o of objects) {
         yield { key: o.name, size: Number(o.size), etag: o.etag, lastModified: o.lastModified };
       }

@@ -5,14 +5,7 @@ import path from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createObjectStore,
-  LocalDiskObjectStore,
-  MinioObjectStore,
-  ObjectNotFoundError,
-  type ObjectInfo,
-  type ObjectStore,
-} from "./index.ts";
+import { createObjectStore, LocalDiskObjectStore, MinioObjectStore, ObjectNotFoundError, type ObjectInfo, type ObjectStore } from "./index.ts";
 
 const MiB = 1024 * 1024;
 const PART_SIZE = 5 * MiB; // smallest allowed, so a "few MB" stream already goes multipart
@@ -236,8 +229,7 @@ describe.each([localHarness(), minioHarness()])("ObjectStore contract: $name", (
   it("getRange returns the exact slice, clamped at the end", async () => {
     const data = pseudoRandomBytes(300_000, 6);
     await store.put("range/data.bin", data);
-    const range = async (offset: number, length: number) =>
-      readAll(await store.getRange("range/data.bin", offset, length));
+    const range = async (offset: number, length: number) => readAll(await store.getRange("range/data.bin", offset, length));
     expect((await range(0, 10)).equals(data.subarray(0, 10))).toBe(true);
     expect((await range(123_456, 54_321)).equals(data.subarray(123_456, 123_456 + 54_321))).toBe(true);
     expect((await range(data.length - 1, 1)).equals(data.subarray(data.length - 1))).toBe(true);
@@ -271,11 +263,7 @@ describe.each([localHarness(), minioHarness()])("ObjectStore contract: $name", (
       "list/ab/1",
       "list/b",
     ]);
-    expect((await collect(store.list("list/a/"))).map((o) => o.key)).toEqual([
-      "list/a/b/c/deep.txt",
-      "list/a/b/x",
-      "list/a/z",
-    ]);
+    expect((await collect(store.list("list/a/"))).map((o) => o.key)).toEqual(["list/a/b/c/deep.txt", "list/a/b/x", "list/a/z"]);
     // Plain string prefix, as in S3: "list/a" also matches "list/a-b", "list/a.txt" and "list/ab/1".
     expect((await collect(store.list("list/a"))).map((o) => o.key)).toEqual([
       "list/a-b",

@@ -143,11 +143,7 @@ export function hostAndPort(url: URL): { host: string; port: number } {
  * address is local and the policy does not allow that (every address, because a client may
  * connect to any of them).
  */
-export async function checkOutboundUrl(
-  raw: string,
-  policy: OutboundPolicy,
-  options: { schemes?: string[]; resolver?: Resolver } = {},
-): Promise<CheckedUrl> {
+export async function checkOutboundUrl(raw: string, policy: OutboundPolicy, options: { schemes?: string[]; resolver?: Resolver } = {}): Promise<CheckedUrl> {
   const schemes = options.schemes ?? ["http", "https"];
   let url: URL;
   try {

@@ -72,9 +72,7 @@ describe("checkOutboundUrl", () => {
   it("refuses other schemes, junk and unresolvable hosts", async () => {
     await expect(checkOutboundUrl("ftp://8.8.8.8/", deny)).rejects.toThrow("Only allowed schemes are http, https");
     await expect(checkOutboundUrl("not a url", deny)).rejects.toMatchObject({ reason: "scheme" });
-    await expect(checkOutboundUrl("https://nowhere.test/", deny, { resolver: resolver({}) })).rejects.toThrow(
-      "Host cannot be resolved or invalid",
-    );
+    await expect(checkOutboundUrl("https://nowhere.test/", deny, { resolver: resolver({}) })).rejects.toThrow("Host cannot be resolved or invalid");
     expect(await checkOutboundUrl("ssh://git@8.8.8.8/x.git", deny, { schemes: ["ssh"] })).toMatchObject({ port: 22 });
   });
 

@@ -29,12 +29,22 @@ fs.mkdirSync(outDir, { recursive: true });
 
 const bin = path.join(pkgDir, "node_modules/.bin/proto-loader-gen-types");
 // File names go first: --includeDirs is an array option and would swallow them.
-execFileSync(bin, [
-  ...files,
-  "--grpcLib=@grpc/grpc-js", "--outDir", path.join(outDir, "types"),
-  "--longs=Number", "--enums=String", "--defaults", "--oneofs", "--includeComments",
-  `--includeDirs=${protoRoot}`,
-], { stdio: "inherit" });
+execFileSync(
+  bin,
+  [
+    ...files,
+    "--grpcLib=@grpc/grpc-js",
+    "--outDir",
+    path.join(outDir, "types"),
+    "--longs=Number",
+    "--enums=String",
+    "--defaults",
+    "--oneofs",
+    "--includeComments",
+    `--includeDirs=${protoRoot}`,
+  ],
+  { stdio: "inherit" },
+);
 
 const root = new protobuf.Root();
 root.resolvePath = (_origin, target) => path.join(protoRoot, target);

@@ -68,9 +68,7 @@ export async function resolveArtifactPaths(
     if (entry.kind === "dir") for await (const below of walk(projectDir, entry.rel)) selected.set(below.rel, below);
   };
   const notFound = (pattern: string) =>
-    o.trace.line(
-      style.warning(`${pattern}: no matching files. Ensure that the artifact path is relative to the working directory (${projectDir})`),
-    );
+    o.trace.line(style.warning(`${pattern}: no matching files. Ensure that the artifact path is relative to the working directory (${projectDir})`));
 
   for (const pattern of o.paths) {
     const rel = projectRelative(projectDir, pattern);
@@ -111,7 +109,5 @@ export async function resolveArtifactPaths(
   if (o.untracked.length > 0) o.trace.line(`untracked: found ${o.untracked.length} files`);
 
   const excluded = o.exclude.map((pattern) => picomatch(projectRelative(projectDir, pattern) ?? pattern, { dot: true }));
-  return [...selected.values()]
-    .filter((entry) => !excluded.some((matches) => matches(entry.rel)))
-    .sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  return [...selected.values()].filter((entry) => !excluded.some((matches) => matches(entry.rel))).sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
 }

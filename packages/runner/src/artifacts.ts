@@ -148,11 +148,7 @@ export async function extractZip(zipFile: string, dest: string): Promise<number>
  * Downloads each dependency's artifacts archive (`GET /jobs/:id/artifacts` with the running
  * job's token, redirects followed) and extracts it into the project directory.
  */
-export async function downloadDependencies(
-  api: RunnerApi,
-  job: JobPayload,
-  o: { projectDir: string; tmpDir: string; trace: TraceWriter },
-): Promise<void> {
+export async function downloadDependencies(api: RunnerApi, job: JobPayload, o: { projectDir: string; tmpDir: string; trace: TraceWriter }): Promise<void> {
   for (const dependency of job.dependencies ?? []) {
     if (!dependency.artifacts_file?.filename) continue;
     await downloadDependency(api, job, dependency, o);

@@ -28,10 +28,7 @@ export function splitRepoUrl(repoUrl: string): { url: string; password: string |
  * (GIT_CONFIG_*, invisible to other users and not written to .git/config) to rewrite that URL
  * into the credentialed one.
  */
-export async function fetchSources(
-  git: GitInfo,
-  o: { dir: string; env: Record<string, string>; trace: TraceWriter; signal?: AbortSignal },
-): Promise<void> {
+export async function fetchSources(git: GitInfo, o: { dir: string; env: Record<string, string>; trace: TraceWriter; signal?: AbortSignal }): Promise<void> {
   const { url } = splitRepoUrl(git.repo_url);
   const gitEnv: Record<string, string> = { ...o.env, GIT_TERMINAL_PROMPT: "0" };
   if (url !== git.repo_url) {

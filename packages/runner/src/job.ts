@@ -140,9 +140,7 @@ export async function runJob(job: JobPayload, c: JobContext): Promise<FinalState
       else await fetchSources(job.git_info, { dir: projectDir, env, trace, signal: jobAbort.signal });
     });
     if ((job.dependencies ?? []).some((d) => d.artifacts_file?.filename)) {
-      await section(trace, "download_artifacts", "Downloading artifacts", () =>
-        downloadDependencies(c.api, job, { projectDir, tmpDir, trace }),
-      );
+      await section(trace, "download_artifacts", "Downloading artifacts", () => downloadDependencies(c.api, job, { projectDir, tmpDir, trace }));
     }
     reachedScript = true;
     for (const step of job.steps ?? []) {

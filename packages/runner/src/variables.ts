@@ -27,10 +27,7 @@ export interface JobEnvironment {
  * job's variables (later definitions win). Values are expanded unless `raw`; a `file` variable
  * holds the path of a file in `tmpDir` with its value.
  */
-export function jobEnvironment(
-  job: JobPayload,
-  o: { baseEnv: Record<string, string>; projectDir: string; buildsDir: string; tmpDir: string },
-): JobEnvironment {
+export function jobEnvironment(job: JobPayload, o: { baseEnv: Record<string, string>; projectDir: string; buildsDir: string; tmpDir: string }): JobEnvironment {
   const predefined: JobVariable[] = [
     { key: "CI_PROJECT_DIR", value: o.projectDir },
     { key: "CI_BUILDS_DIR", value: o.buildsDir },

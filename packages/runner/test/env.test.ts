@@ -7,9 +7,11 @@ describe("runner environment", () => {
   });
 
   it("parses the URL, token and concurrency", () => {
-    expect(
-      loadRunnerEnv({ QUARRY_RUNNER_URL: "http://127.0.0.1:8080", QUARRY_RUNNER_TOKEN: "glrt-x", QUARRY_RUNNER_CONCURRENCY: "4" }),
-    ).toMatchObject({ QUARRY_RUNNER_URL: "http://127.0.0.1:8080", QUARRY_RUNNER_TOKEN: "glrt-x", QUARRY_RUNNER_CONCURRENCY: 4 });
+    expect(loadRunnerEnv({ QUARRY_RUNNER_URL: "http://127.0.0.1:8080", QUARRY_RUNNER_TOKEN: "glrt-x", QUARRY_RUNNER_CONCURRENCY: "4" })).toMatchObject({
+      QUARRY_RUNNER_URL: "http://127.0.0.1:8080",
+      QUARRY_RUNNER_TOKEN: "glrt-x",
+      QUARRY_RUNNER_CONCURRENCY: 4,
+    });
   });
 
   it("rejects a bad URL and a concurrency below 1", () => {

@@ -16,10 +16,7 @@ const expectKilled = (pid: number) => vi.waitFor(async () => expect(await isRunn
 
 describe("shell executor", () => {
   it("runs the script in bash in the build directory, echoing each command, and reports success", async () => {
-    const { final, server, log, buildsDir } = await runOnServer(
-      gitlab,
-      jobPayload({ id: 101, script: ["echo hello", "pwd", "echo to-stderr >&2"] }),
-    );
+    const { final, server, log, buildsDir } = await runOnServer(gitlab, jobPayload({ id: 101, script: ["echo hello", "pwd", "echo to-stderr >&2"] }));
     expect(final).toEqual({ state: "success" });
     const text = plain(log);
     expect(text).toContain("Running with quarry-runner");
@@ -52,7 +49,13 @@ describe("shell executor", () => {
     const { final, log } = await runOnServer(
       gitlab,
       jobPayload({
-        script: ['echo "greeting=$GREETING"', 'echo "dir=$IN_DIR"', 'echo "raw=$RAW"', 'echo "file=$(cat "$CONFIG_FILE")"', 'bash -c \'echo "child=$GREETING"\''],
+        script: [
+          'echo "greeting=$GREETING"',
+          'echo "dir=$IN_DIR"',
+          'echo "raw=$RAW"',
+          'echo "file=$(cat "$CONFIG_FILE")"',
+          "bash -c 'echo \"child=$GREETING\"'",
+        ],
         variables: [
           { key: "GIT_STRATEGY", value: "none" },
           { key: "NAME", value: "world" },
@@ -109,10 +112,7 @@ describe("shell executor", () => {
   });
 
   it("runs after_script after a failure, with CI_JOB_STATUS, without changing the outcome", async () => {
-    const { final, log } = await runOnServer(
-      gitlab,
-      jobPayload({ script: ["exit 7"], afterScript: ['echo "after: $CI_JOB_STATUS"', "exit 1"] }),
-    );
+    const { final, log } = await runOnServer(gitlab, jobPayload({ script: ["exit 7"], afterScript: ['echo "after: $CI_JOB_STATUS"', "exit 1"] }));
     expect(final).toEqual({ state: "failed", failureReason: "script_failure", exitCode: 7 });
     const text = plain(log);
     expect(text).toContain("Running after script...");

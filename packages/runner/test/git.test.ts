@@ -90,7 +90,10 @@ async function checkout(info: Partial<GitInfo>) {
   const dir = await tempDir("checkout");
   let log = "";
   const trace = { write: (t: string) => (log += t), line: (t: string) => (log += `${t}\n`) };
-  await fetchSources({ repo_url: `file://${bareDir}`, ref: "main", sha: second, refspecs: [], depth: 0, ...info }, { dir, env: { PATH: process.env.PATH! }, trace });
+  await fetchSources(
+    { repo_url: `file://${bareDir}`, ref: "main", sha: second, refspecs: [], depth: 0, ...info },
+    { dir, env: { PATH: process.env.PATH! }, trace },
+  );
   return { dir, log };
 }
 

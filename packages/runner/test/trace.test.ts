@@ -64,10 +64,7 @@ describe("trace streaming and job updates", () => {
       if (body.includes("started")) job.status = "canceled";
       return undefined;
     };
-    const { final, server } = await runOnServer(
-      gitlab,
-      jobPayload({ script: ["echo started", "sleep 300"], afterScript: ["echo after-ran"] }),
-    );
+    const { final, server } = await runOnServer(gitlab, jobPayload({ script: ["echo started", "sleep 300"], afterScript: ["echo after-ran"] }));
     expect(final).toEqual({ state: "canceled" });
     expect(server.updates.at(-1)).toMatchObject({ state: "canceled" });
     // No log is sent after the patch whose answer said canceled; only the one final update.
@@ -83,11 +80,9 @@ describe("trace streaming and job updates", () => {
       if (update.state === "running") job.status = "canceling";
       return undefined;
     };
-    const { final, server } = await runOnServer(
-      gitlab,
-      jobPayload({ script: ["echo started", "sleep 300"], afterScript: ['echo "after: $CI_JOB_STATUS"'] }),
-      { keepaliveIntervalMs: 50 },
-    );
+    const { final, server } = await runOnServer(gitlab, jobPayload({ script: ["echo started", "sleep 300"], afterScript: ['echo "after: $CI_JOB_STATUS"'] }), {
+      keepaliveIntervalMs: 50,
+    });
     expect(final).toEqual({ state: "canceled" });
     expect(server.updates[0]).toMatchObject({ state: "running", token: server.payload.token });
     expect(server.updates.at(-1)).toMatchObject({ state: "canceled" });

@@ -98,7 +98,9 @@ describe("no user-supplied regular expression reaches backtracking RegExp", () =
 
   it("scans the services' and packages' sources", () => {
     // The scan must see the code it guards (a broken root would pass vacuously).
-    const files = sourceRoots().flatMap(sourceFiles).map((f) => path.relative(ROOT, f).split(path.sep).join("/"));
+    const files = sourceRoots()
+      .flatMap(sourceFiles)
+      .map((f) => path.relative(ROOT, f).split(path.sep).join("/"));
     expect(files).toContain("services/hook-service/src/delivery/branch-filter.ts");
     expect(files).toContain("services/ci-service/src/config/expression.ts");
     expect(files).toContain("services/repo-service/src/refs/branches.ts");

@@ -29,5 +29,9 @@ export async function runServiceProcess<E extends ProcessEnv>(
     await bus.close().catch(() => {});
     throw err;
   }
-  stopOnSignals(log, () => service.stop(), () => bus.close());
+  stopOnSignals(
+    log,
+    () => service.stop(),
+    () => bus.close(),
+  );
 }

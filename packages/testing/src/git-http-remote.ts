@@ -35,7 +35,12 @@ export function gitIn(dir: string, ...args: string[]): string {
 /** `git for-each-ref` of the repository at `dir`: ref name → object id (branches and tags). */
 export function refsIn(dir: string): Record<string, string> {
   const out = gitIn(dir, "for-each-ref", "--format=%(refname) %(objectname)", "refs/heads/", "refs/tags/");
-  return Object.fromEntries(out.split("\n").filter(Boolean).map((l) => l.split(" ") as [string, string]));
+  return Object.fromEntries(
+    out
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => l.split(" ") as [string, string]),
+  );
 }
 
 /** Starts the server; only requests authenticated as `username`/`password` are served. */

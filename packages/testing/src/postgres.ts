@@ -66,7 +66,11 @@ export interface TestDatabase {
 export async function createTestDatabase(prefix: string): Promise<TestDatabase> {
   const serverUrl = await testPostgresServer();
   const suffix = randomBytes(6).toString("hex");
-  const clean = prefix.toLowerCase().replace(/[^a-z0-9_]+/g, "_").replace(/^_+|_+$/g, "") || "test";
+  const clean =
+    prefix
+      .toLowerCase()
+      .replace(/[^a-z0-9_]+/g, "_")
+      .replace(/^_+|_+$/g, "") || "test";
   const name = `${clean.slice(0, 63 - suffix.length - 1)}_${suffix}`;
   await ensureDatabase(serverUrl, name);
   return { url: databaseUrlFor(serverUrl, name), name, drop: () => dropDatabase(serverUrl, name) };

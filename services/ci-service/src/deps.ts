@@ -39,7 +39,14 @@ export interface ProjectFacts {
 }
 
 /** ProjectFacts from any message carrying the same fields (identity's Project, ci's ProjectContext). */
-export function projectFacts(p: { id: number | string; pathWithNamespace: string; defaultBranch: string; diskPath: string; ciConfigPath: string; visibility: string }): ProjectFacts {
+export function projectFacts(p: {
+  id: number | string;
+  pathWithNamespace: string;
+  defaultBranch: string;
+  diskPath: string;
+  ciConfigPath: string;
+  visibility: string;
+}): ProjectFacts {
   return {
     id: Number(p.id),
     pathWithNamespace: p.pathWithNamespace,

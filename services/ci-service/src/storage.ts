@@ -8,13 +8,7 @@ export type StorageKind = "local" | "minio";
 export function objectStoreFromEnv(
   env: Pick<
     CiEnv,
-    | "MINIO_ENDPOINT"
-    | "MINIO_PORT"
-    | "MINIO_USE_SSL"
-    | "MINIO_ACCESS_KEY"
-    | "MINIO_SECRET_KEY"
-    | "QUARRY_ARTIFACTS_BUCKET"
-    | "QUARRY_OBJECT_STORE_DIR"
+    "MINIO_ENDPOINT" | "MINIO_PORT" | "MINIO_USE_SSL" | "MINIO_ACCESS_KEY" | "MINIO_SECRET_KEY" | "QUARRY_ARTIFACTS_BUCKET" | "QUARRY_OBJECT_STORE_DIR"
   >,
 ): ObjectStore {
   return storeFromEnv(env, env.QUARRY_ARTIFACTS_BUCKET, path.resolve(env.QUARRY_OBJECT_STORE_DIR));

@@ -28,4 +28,8 @@ const gateway = await startGateway({
   version: QUARRY_VERSION,
   revision: QUARRY_REVISION,
 });
-stopOnSignals(log, () => gateway.stop(), () => bus?.close());
+stopOnSignals(
+  log,
+  () => gateway.stop(),
+  () => bus?.close(),
+);

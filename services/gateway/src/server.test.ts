@@ -42,7 +42,11 @@ describe("gateway without its services", () => {
     const bad = await fetch(`${gateway.url}/api/v4/projects`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{nope" });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toHaveProperty("message");
-    const big = await fetch(`${gateway.url}/api/v4/projects`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name: "x".repeat(5000) }) });
+    const big = await fetch(`${gateway.url}/api/v4/projects`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "x".repeat(5000) }),
+    });
     expect(big.status).toBe(413);
   });
 

@@ -74,14 +74,20 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
     collab,
     tokenCache,
     log: o.log,
-    config: { externalUrl: "", maxBodyBytes: o.maxBodyBytes, jobRequestWaitMs: o.jobRequestWaitMs ?? 10_000, maxArtifactBytes: o.maxArtifactBytes ?? 100 * 1024 * 1024, version: o.version, revision: o.revision },
+    config: {
+      externalUrl: "",
+      maxBodyBytes: o.maxBodyBytes,
+      jobRequestWaitMs: o.jobRequestWaitMs ?? 10_000,
+      maxArtifactBytes: o.maxArtifactBytes ?? 100 * 1024 * 1024,
+      version: o.version,
+      revision: o.revision,
+    },
   };
   // Each gateway instance needs every revocation, so its consumer is its own: ephemeral, deleted on stop.
-  const revocations = await o.bus?.subscribe<TokenRevokeEvent>(
-    Subjects.tokenRevoke,
-    async (msg) => tokenCache.evictToken(Number(msg.data.token_id)),
-    { durable: `gateway-${randomUUID()}`, ephemeral: true },
-  );
+  const revocations = await o.bus?.subscribe<TokenRevokeEvent>(Subjects.tokenRevoke, async (msg) => tokenCache.evictToken(Number(msg.data.token_id)), {
+    durable: `gateway-${randomUUID()}`,
+    ephemeral: true,
+  });
   const app = createApp(deps);
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(o.port, o.host, () => resolve(s));

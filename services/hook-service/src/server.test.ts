@@ -72,7 +72,16 @@ const impls: { name: string; skip: boolean; setup(): Promise<BusHarness> }[] = [
 
 const now = () => new Date().toISOString();
 const base = () => ({ event_id: randomUUID(), created_at: now(), updated_at: now() });
-const project = { project_id: 7, name: "P", path: "p", path_with_namespace: "g/p", project_visibility: "private", owner_name: "A", owner_email: "a@x.io", owners: [] };
+const project = {
+  project_id: 7,
+  name: "P",
+  path: "p",
+  path_with_namespace: "g/p",
+  project_visibility: "private",
+  owner_name: "A",
+  owner_email: "a@x.io",
+  owners: [],
+};
 const push = (kind: "push" | "tag_push") => pushEvent(7, { kind, eventId: randomUUID() });
 
 /** One event of every kind hook-service consumes. */
@@ -110,19 +119,23 @@ describe.each(impls)("hook-service over $name", (impl) => {
   let client: PromiseClient<HookServiceDefinition>;
 
   const start = async () => {
-    svc = await startHookService({ databaseUrl: db.url, grpcAddress: "127.0.0.1:0",
+    svc = await startHookService({
+      databaseUrl: db.url,
+      grpcAddress: "127.0.0.1:0",
       identityServiceAddress: "127.0.0.1:1",
       repoServiceAddress: "127.0.0.1:1",
       deadlineMs: 5_000,
       encryptionKey: "k".repeat(32),
-      allowLocalRequests: true, bus: h.bus, log, subjects: h.subjects });
+      allowLocalRequests: true,
+      bus: h.bus,
+      log,
+      subjects: h.subjects,
+    });
     client = createClient(hookV1.HookService, svc.address, { deadlineMs: 5000 });
     return svc;
   };
-  const publish = (subject: string, payload: unknown, msgId?: string) =>
-    h.bus.publish(h.subject(subject), payload, msgId ? { msgId } : undefined);
-  const eventIds = async (eventName = "") =>
-    (await client.ListRecordedEvents({ eventName, limit: 1000 })).events.map((e) => e.eventId);
+  const publish = (subject: string, payload: unknown, msgId?: string) => h.bus.publish(h.subject(subject), payload, msgId ? { msgId } : undefined);
+  const eventIds = async (eventName = "") => (await client.ListRecordedEvents({ eventName, limit: 1000 })).events.map((e) => e.eventId);
 
   beforeEach(async () => {
     if (impl.skip) return;
@@ -148,10 +161,13 @@ describe.each(impls)("hook-service over $name", (impl) => {
   test("records every identity and repo domain event, listed newest first", async () => {
     const events = allEvents();
     for (const e of events) await publish(e.subject, e.payload);
-    const listed = await waitFor(async () => {
-      const r = await client.ListRecordedEvents({});
-      return r.events.length === events.length && r.events;
-    }, { message: `${events.length} recorded events` });
+    const listed = await waitFor(
+      async () => {
+        const r = await client.ListRecordedEvents({});
+        return r.events.length === events.length && r.events;
+      },
+      { message: `${events.length} recorded events` },
+    );
 
     const ids = listed.map((e) => e.id);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));

@@ -25,7 +25,9 @@ function importGraph(root: string): Map<string, string[]> {
   for (const file of sourceFiles(root)) {
     const text = readFileSync(file, "utf8");
     const specifiers = [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|^import\s+)"(\.{1,2}\/[^"]+\.ts)"/gm)].map((m) => m[1]!);
-    const targets = specifiers.map((s) => path.resolve(path.dirname(file), s)).filter((t) => t.startsWith(root) && !t.includes(`${path.sep}generated${path.sep}`));
+    const targets = specifiers
+      .map((s) => path.resolve(path.dirname(file), s))
+      .filter((t) => t.startsWith(root) && !t.includes(`${path.sep}generated${path.sep}`));
     graph.set(file, targets);
   }
   return graph;
@@ -62,7 +64,9 @@ describe("source layout", () => {
 
   it("reads the rooms' files", () => {
     // A broken root would pass vacuously.
-    expect([...graph.keys()].map(rel)).toEqual(expect.arrayContaining(["git/git.ts", "protection/protection.ts", "refs/branches.ts", "rpc/create-branch.ts", "server.ts"]));
+    expect([...graph.keys()].map(rel)).toEqual(
+      expect.arrayContaining(["git/git.ts", "protection/protection.ts", "refs/branches.ts", "rpc/create-branch.ts", "server.ts"]),
+    );
     expect(graph.get(path.join(SRC, "refs", "branches.ts"))!.map(rel)).toContain("git/git.ts");
   });
 
@@ -71,9 +75,27 @@ describe("source layout", () => {
   });
 
   it("finds a cycle when there is one", () => {
-    const a = path.join(SRC, "a.ts"), b = path.join(SRC, "b.ts"), c = path.join(SRC, "c.ts");
-    expect(findCycles(new Map([[a, [b]], [b, [c]], [c, [a]]]))).toEqual([[a, b, c, a]]);
-    expect(findCycles(new Map([[a, [b, c]], [b, [c]], [c, []]]))).toEqual([]);
+    const a = path.join(SRC, "a.ts"),
+      b = path.join(SRC, "b.ts"),
+      c = path.join(SRC, "c.ts");
+    expect(
+      findCycles(
+        new Map([
+          [a, [b]],
+          [b, [c]],
+          [c, [a]],
+        ]),
+      ),
+    ).toEqual([[a, b, c, a]]);
+    expect(
+      findCycles(
+        new Map([
+          [a, [b, c]],
+          [b, [c]],
+          [c, []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it("lets a room import only the rooms below it", () => {

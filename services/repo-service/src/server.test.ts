@@ -65,10 +65,14 @@ describe("RepoService over gRPC", () => {
   });
 
   it("maps NOT_FOUND to 404 with GitLab's body", async () => {
-    await client.CreateRepository({ projectId: 4, diskPath: "@hashed/aa/bb/four.git", initializeWithReadme: true, author: { name: "A", email: "a@example.com" }, projectName: "P" });
-    const err = await client
-      .SetDefaultBranch({ diskPath: "@hashed/aa/bb/four.git", branch: "missing", mustExist: true })
-      .catch((e: unknown) => e);
+    await client.CreateRepository({
+      projectId: 4,
+      diskPath: "@hashed/aa/bb/four.git",
+      initializeWithReadme: true,
+      author: { name: "A", email: "a@example.com" },
+      projectName: "P",
+    });
+    const err = await client.SetDefaultBranch({ diskPath: "@hashed/aa/bb/four.git", branch: "missing", mustExist: true }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: status.NOT_FOUND });
     expect(httpErrorFromGrpc(err)).toEqual({ status: 404, body: { message: "404 Branch Not Found" } });
   });

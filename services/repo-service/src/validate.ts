@@ -3,8 +3,7 @@ import path from "node:path";
 import { badRequest, paramError } from "@quarry/grpc";
 import { isValidBranchName } from "./git/git.ts";
 
-const INVALID_DISK_PATH =
-  "disk_path must be a relative path ending in .git, without empty, '.' or '..' segments";
+const INVALID_DISK_PATH = "disk_path must be a relative path ending in .git, without empty, '.' or '..' segments";
 
 /**
  * Resolves a request's disk path ("@hashed/ab/cd/<sha256>.git") inside the storage root.

@@ -22,7 +22,9 @@ export async function serveGitHttp(t: TestContext): Promise<{ client: GitHttpSer
 }
 
 /** All data of a response stream, or the error status it ended with. */
-export function collect(call: grpc.ClientReadableStream<{ data: Buffer }> | grpc.ClientDuplexStream<unknown, { data: Buffer }>): Promise<{ data: Buffer; error?: grpc.ServiceError }> {
+export function collect(
+  call: grpc.ClientReadableStream<{ data: Buffer }> | grpc.ClientDuplexStream<unknown, { data: Buffer }>,
+): Promise<{ data: Buffer; error?: grpc.ServiceError }> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     call.on("data", (m: { data: Buffer }) => chunks.push(m.data));

@@ -37,7 +37,16 @@ export async function setUp(prefix: string): Promise<TestContext> {
   const log = silentLogger();
   // Not started: handlers' kick() still drains into the bus, but tests read outbox_events rows.
   const outbox = new OutboxRelay(prisma, bus, log);
-  const deps: RepoDeps = { prisma, bus, outbox, log, storageRoot: path.join(sandbox, "repositories"), catFile: new CatFilePool(), gitSessions: new GitSessionPool(), defaultBranchProtection: 2 };
+  const deps: RepoDeps = {
+    prisma,
+    bus,
+    outbox,
+    log,
+    storageRoot: path.join(sandbox, "repositories"),
+    catFile: new CatFilePool(),
+    gitSessions: new GitSessionPool(),
+    defaultBranchProtection: 2,
+  };
   return {
     deps,
     db,
@@ -183,9 +192,7 @@ export function pushContext(projectId: number, overrides: Partial<PushContext__O
 /** The outbox rows written for a project's repository, oldest first (payloads as stored). */
 export async function outboxPayloads(t: TestContext, projectId: number): Promise<{ subject: string; payload: Record<string, unknown> }[]> {
   const rows = await t.deps.prisma.outboxEvent.findMany({ orderBy: { id: "asc" } });
-  return rows
-    .map((r) => ({ subject: r.subject, payload: r.payload as Record<string, unknown> }))
-    .filter((r) => r.payload.project_id === projectId);
+  return rows.map((r) => ({ subject: r.subject, payload: r.payload as Record<string, unknown> })).filter((r) => r.payload.project_id === projectId);
 }
 
 /** The push event payload (as stored and published) for a ref change made with pushContext(projectId). */

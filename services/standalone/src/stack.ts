@@ -147,8 +147,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       log: log("repo-service"),
     });
     stops.push(() => repo.stop());
-    const objectStore =
-      o.objectStore ?? createObjectStore({ kind: "local", root: path.join(o.dataDir, "objects"), bucket: o.artifactsBucket ?? "artifacts" });
+    const objectStore = o.objectStore ?? createObjectStore({ kind: "local", root: path.join(o.dataDir, "objects"), bucket: o.artifactsBucket ?? "artifacts" });
     await objectStore.ensureBucket();
     const identity = await startIdentityService({
       databaseUrl: await dbUrl("identity"),
@@ -237,7 +236,13 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
     if (o.runner ?? true) {
       // Local address: the runner need not go through QUARRY_EXTERNAL_URL.
       const local = `http://${o.host === "0.0.0.0" || o.host === "::" ? "127.0.0.1" : o.host}:${gateway.port}`;
-      const runner = await startBuiltinRunner({ dataDir: o.dataDir, ciServiceAddress: ci.address, url: local, pollIntervalMs: o.runnerPollIntervalMs, log: log("runner") });
+      const runner = await startBuiltinRunner({
+        dataDir: o.dataDir,
+        ciServiceAddress: ci.address,
+        url: local,
+        pollIntervalMs: o.runnerPollIntervalMs,
+        log: log("runner"),
+      });
       stops.push(() => runner.stop());
     }
     return {

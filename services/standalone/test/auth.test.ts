@@ -31,7 +31,10 @@ describe("authentication", () => {
     // Revocation is honoured at once although the token was cached a moment ago.
     expect((await s.api("/user", { token: u.token })).status).toBe(401);
 
-    const created = await s.api(`/users/${u.id}/personal_access_tokens`, { method: "POST", json: { name: "short", scopes: ["api"], expires_at: "2020-01-01" } });
+    const created = await s.api(`/users/${u.id}/personal_access_tokens`, {
+      method: "POST",
+      json: { name: "short", scopes: ["api"], expires_at: "2020-01-01" },
+    });
     expect(created.status).toBe(400);
   });
 
@@ -81,7 +84,11 @@ describe("parameter errors", () => {
   });
 
   it("accepts form-encoded and multipart bodies like JSON", async () => {
-    const form = await s.api("/groups", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "name=Form+Group&path=form-group&visibility=public" });
+    const form = await s.api("/groups", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "name=Form+Group&path=form-group&visibility=public",
+    });
     expect(form.status).toBe(201);
     expect(await form.json()).toMatchObject({ name: "Form Group", path: "form-group", visibility: "public" });
     const fd = new FormData();

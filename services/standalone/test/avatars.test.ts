@@ -26,7 +26,13 @@ function form(fields: Record<string, string>, avatar?: { data: Buffer; filename:
   return f;
 }
 
-type Entity = { id: number; avatar_url: string | null; description?: string | null; namespace?: { avatar_url: string | null }; owner?: { avatar_url: string | null } };
+type Entity = {
+  id: number;
+  avatar_url: string | null;
+  description?: string | null;
+  namespace?: { avatar_url: string | null };
+  owner?: { avatar_url: string | null };
+};
 
 const json = async <T = Entity>(res: Response) => (await res.json()) as T;
 
@@ -65,7 +71,11 @@ describe("avatars with fetch", () => {
   it("a private project's avatar is served to members only; outsiders and anonymous get 404", async () => {
     const owner = await createUserWithToken(s);
     const outsider = await createUserWithToken(s);
-    const res = await s.api("/projects", { method: "POST", token: owner.token, body: form({ name: "pictured", visibility: "private" }, { data: PNG, filename: "logo.png" }) });
+    const res = await s.api("/projects", {
+      method: "POST",
+      token: owner.token,
+      body: form({ name: "pictured", visibility: "private" }, { data: PNG, filename: "logo.png" }),
+    });
     expect(res.status).toBe(201);
     const project = await json(res);
     const url = `${s.url}/uploads/-/system/project/avatar/${project.id}/logo.png`;
@@ -99,8 +109,11 @@ describe("avatars with fetch", () => {
     expect(project.owner!.avatar_url).toBe(project.namespace!.avatar_url);
   });
 
-  it("groups: POST with an avatar, PUT replaces it, avatar=\"\" removes it", async () => {
-    const created = await s.api("/groups", { method: "POST", body: form({ name: "Pictures", path: "pictures", visibility: "public" }, { data: PNG, filename: "g.png" }) });
+  it('groups: POST with an avatar, PUT replaces it, avatar="" removes it', async () => {
+    const created = await s.api("/groups", {
+      method: "POST",
+      body: form({ name: "Pictures", path: "pictures", visibility: "public" }, { data: PNG, filename: "g.png" }),
+    });
     expect(created.status).toBe(201);
     const group = await json(created);
     const first = `${s.url}/uploads/-/system/group/avatar/${group.id}/g.png`;
@@ -118,7 +131,7 @@ describe("avatars with fetch", () => {
     expect((await json(await s.api(`/groups/${group.id}`))).avatar_url).toBeNull();
   });
 
-  it("PUT /projects/:id with JSON avatar \"\" removes the avatar", async () => {
+  it('PUT /projects/:id with JSON avatar "" removes the avatar', async () => {
     const project = await json(await s.api("/projects", { method: "POST", body: form({ name: "unpictured" }, { data: PNG, filename: "p.png" }) }));
     expect(project.avatar_url).not.toBeNull();
     const res = await s.api(`/projects/${project.id}`, { method: "PUT", json: { avatar: "" } });
@@ -134,21 +147,37 @@ describe("avatars with fetch", () => {
       expect(res.headers.get("content-type")).toBe("application/json");
       expect(await res.json()).toEqual(body);
     };
-    await expectRefusal(await put(form({ description: "after" }, { data: pngOfSize(200 * 1024 + 1), filename: "big.png" })), { message: { avatar: [TOO_BIG] } });
+    await expectRefusal(await put(form({ description: "after" }, { data: pngOfSize(200 * 1024 + 1), filename: "big.png" })), {
+      message: { avatar: [TOO_BIG] },
+    });
     // Far beyond the bound: still read to its end and answered, never a 413 or 5xx.
-    await expectRefusal(await put(form({ description: "after" }, { data: pngOfSize(3 * 1024 * 1024), filename: "huge.png" })), { message: { avatar: [TOO_BIG] } });
-    await expectRefusal(await put(form({ description: "after" }, { data: Buffer.from("hello"), filename: "notes.txt" })), { message: { avatar: [UNSUPPORTED] } });
+    await expectRefusal(await put(form({ description: "after" }, { data: pngOfSize(3 * 1024 * 1024), filename: "huge.png" })), {
+      message: { avatar: [TOO_BIG] },
+    });
+    await expectRefusal(await put(form({ description: "after" }, { data: Buffer.from("hello"), filename: "notes.txt" })), {
+      message: { avatar: [UNSUPPORTED] },
+    });
     await expectRefusal(await put(form({ description: "after" }, { data: Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>"), filename: "fake.png" })), {
       message: { avatar: [UNSUPPORTED] },
     });
-    await expectRefusal(await put(form({ description: "after" }, { data: PNG, filename: "really-png.gif" })), { message: { avatar: ["Content type does not match file extension"] } });
-    await expectRefusal(await put(form({ description: "after" }, { data: pngOfSize(300 * 1024), filename: "both.txt" })), { message: { avatar: [UNSUPPORTED, TOO_BIG] } });
+    await expectRefusal(await put(form({ description: "after" }, { data: PNG, filename: "really-png.gif" })), {
+      message: { avatar: ["Content type does not match file extension"] },
+    });
+    await expectRefusal(await put(form({ description: "after" }, { data: pngOfSize(300 * 1024), filename: "both.txt" })), {
+      message: { avatar: [UNSUPPORTED, TOO_BIG] },
+    });
     await expectRefusal(await put(new URLSearchParams({ avatar: "not-a-file" })), { error: "avatar is invalid" });
     // File parts elsewhere stay refused.
     await expectRefusal(await put(form({ description: "after" }, { data: PNG, filename: "x.png" }, "logo")), { message: "400 Bad request" });
-    await expectRefusal(await s.api(`/projects/${project.id}/repository/branches`, { method: "POST", body: form({ branch: "b", ref: "main" }, { data: PNG, filename: "x.png" }) }), {
-      message: "400 Bad request",
-    });
+    await expectRefusal(
+      await s.api(`/projects/${project.id}/repository/branches`, {
+        method: "POST",
+        body: form({ branch: "b", ref: "main" }, { data: PNG, filename: "x.png" }),
+      }),
+      {
+        message: "400 Bad request",
+      },
+    );
 
     const after = await json(await s.api(`/projects/${project.id}`));
     expect(after).toMatchObject({ description: "before", avatar_url: null });
@@ -163,19 +192,34 @@ describe("avatars with fetch", () => {
     const owner = await createUserWithToken(s);
     const developer = await createUserWithToken(s);
     const project = await json(await s.api("/projects", { method: "POST", token: owner.token, json: { name: "perm", visibility: "public" } }));
-    const res = await s.api(`/projects/${project.id}`, { method: "PUT", token: developer.token, body: form({}, { data: Buffer.from("x"), filename: "x.txt" }) });
+    const res = await s.api(`/projects/${project.id}`, {
+      method: "PUT",
+      token: developer.token,
+      body: form({}, { data: Buffer.from("x"), filename: "x.txt" }),
+    });
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({ message: "403 Forbidden" });
     const group = await json(await s.api("/groups", { method: "POST", json: { name: "Closed", path: "closed", visibility: "public" } }));
-    const intoGroup = await s.api("/projects", { method: "POST", token: developer.token, body: form({ name: "intruder", namespace_id: String(group.id) }, { data: Buffer.from("x"), filename: "x.txt" }) });
+    const intoGroup = await s.api("/projects", {
+      method: "POST",
+      token: developer.token,
+      body: form({ name: "intruder", namespace_id: String(group.id) }, { data: Buffer.from("x"), filename: "x.txt" }),
+    });
     expect(intoGroup.status).toBe(403);
-    const subgroup = await s.api("/groups", { method: "POST", token: developer.token, body: form({ name: "Sub", path: "sub", parent_id: String(group.id) }, { data: Buffer.from("x"), filename: "x.txt" }) });
+    const subgroup = await s.api("/groups", {
+      method: "POST",
+      token: developer.token,
+      body: form({ name: "Sub", path: "sub", parent_id: String(group.id) }, { data: Buffer.from("x"), filename: "x.txt" }),
+    });
     expect(subgroup.status).toBe(403);
   });
 
   it("keeps a sanitized, URL-encoded file name; POST /projects/user/:user_id takes an avatar too", async () => {
     const owner = await createUserWithToken(s);
-    const res = await s.api(`/projects/user/${owner.id}`, { method: "POST", body: form({ name: "for-someone" }, { data: PNG, filename: "café logo (1).png" }) });
+    const res = await s.api(`/projects/user/${owner.id}`, {
+      method: "POST",
+      body: form({ name: "for-someone" }, { data: PNG, filename: "café logo (1).png" }),
+    });
     expect(res.status).toBe(201);
     const project = await json(res);
     expect(project.avatar_url).toBe(`${s.url}/uploads/-/system/project/avatar/${project.id}/caf%C3%A9_logo__1_.png`);
@@ -185,7 +229,12 @@ describe("avatars with fetch", () => {
   });
 
   it("answers 404 for unknown avatar paths", async () => {
-    for (const p of ["/uploads/-/system/snippet/avatar/1/x.png", "/uploads/-/system/user/avatar/99999999999/x.png", "/uploads/-/system/user/avatar/abc/x.png", "/uploads/-/system/group/avatar/424242/x.png"]) {
+    for (const p of [
+      "/uploads/-/system/snippet/avatar/1/x.png",
+      "/uploads/-/system/user/avatar/99999999999/x.png",
+      "/uploads/-/system/user/avatar/abc/x.png",
+      "/uploads/-/system/group/avatar/424242/x.png",
+    ]) {
       expect((await fetch(`${s.url}${p}`)).status).toBe(404);
     }
   });

@@ -44,7 +44,8 @@ describe("branches", () => {
     for (const n of ["release-1", "release-2", "hotfix-release"]) {
       expect((await s.api(`/projects/${projectId}/repository/branches`, { method: "POST", json: { branch: n, ref: "main" } })).status).toBe(201);
     }
-    const names = async (q: string) => ((await (await s.api(`/projects/${projectId}/repository/branches?${q}`)).json()) as { name: string }[]).map((b) => b.name);
+    const names = async (q: string) =>
+      ((await (await s.api(`/projects/${projectId}/repository/branches?${q}`)).json()) as { name: string }[]).map((b) => b.name);
     expect(await names("search=release")).toEqual(["hotfix-release", "release-1", "release-2"]);
     expect(await names("search=%5Erelease")).toEqual(["release-1", "release-2"]);
     expect(await names("search=release%24")).toEqual(["hotfix-release"]);
@@ -93,7 +94,11 @@ describe("branches", () => {
     // Move main ahead with a real commit in the bare repository, so the other branches are merged into it.
     const h = createHash("sha256").update(String(projectId)).digest("hex");
     const gitDir = path.join(s.options.dataDir, "repositories", `@hashed/${h.slice(0, 2)}/${h.slice(2, 4)}/${h}.git`);
-    const git = (...args: string[]) => execFileSync("git", ["--git-dir", gitDir, ...args], { encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "T", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "T", GIT_COMMITTER_EMAIL: "t@example.com" } }).trim();
+    const git = (...args: string[]) =>
+      execFileSync("git", ["--git-dir", gitDir, ...args], {
+        encoding: "utf8",
+        env: { ...process.env, GIT_AUTHOR_NAME: "T", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "T", GIT_COMMITTER_EMAIL: "t@example.com" },
+      }).trim();
     const head = git("rev-parse", "refs/heads/main");
     const next = git("commit-tree", `${head}^{tree}`, "-p", head, "-m", "second");
     git("update-ref", "refs/heads/main", next, head);

@@ -97,7 +97,9 @@ describe("a pipeline run by the built-in runner", () => {
     const [pipeline] = await json<{ id: number; status: string }[]>(`/projects/${projectId}/pipelines`);
     pipelineId = pipeline!.id;
     const jobs = await pipelineJobs(pipelineId);
-    const traces = await Promise.all(jobs.map(async (j) => `${j.name} ${j.status}: ${await (await s.api(`/projects/${projectId}/jobs/${j.id}/trace`)).text()}`));
+    const traces = await Promise.all(
+      jobs.map(async (j) => `${j.name} ${j.status}: ${await (await s.api(`/projects/${projectId}/jobs/${j.id}/trace`)).text()}`),
+    );
     expect(pipeline!.status, traces.join("\n")).toBe("success");
     const byName = Object.fromEntries(jobs.map((j) => [j.name, j]));
     expect(byName.build).toMatchObject({ status: "success", coverage: 87.5 });
@@ -106,10 +108,14 @@ describe("a pipeline run by the built-in runner", () => {
     expect(byName.deploy).toMatchObject({ status: "manual" });
     // The child pipeline's job is listed with the parent's; without `strategy: depend` the
     // parent does not wait for it.
-    await expect.poll(async () => (await pipelineJobs(pipelineId)).find((j) => j.name === "child-job")?.status, { timeout: 60_000, interval: 300 }).toBe("success");
+    await expect
+      .poll(async () => (await pipelineJobs(pipelineId)).find((j) => j.name === "child-job")?.status, { timeout: 60_000, interval: 300 })
+      .toBe("success");
     expect(byName.build!.artifacts.map((a) => a.file_type).sort()).toEqual(["archive", "metadata", "trace"]);
     expect(byName.build!.artifacts_file).toMatchObject({ filename: "artifacts.zip" });
-    const bridges = await json<{ name: string; status: string; downstream_pipeline: { id: number } }[]>(`/projects/${projectId}/pipelines/${pipelineId}/bridges`);
+    const bridges = await json<{ name: string; status: string; downstream_pipeline: { id: number } }[]>(
+      `/projects/${projectId}/pipelines/${pipelineId}/bridges`,
+    );
     expect(bridges).toMatchObject([{ name: "child", status: "success" }]);
   }, 120_000);
 
@@ -161,7 +167,11 @@ describe("a pipeline run by the built-in runner", () => {
     ].join("\n    ");
     await s.api(`/projects/${consumerId}/repository/commits`, {
       method: "POST",
-      json: { branch: "main", commit_message: "ci", actions: [{ action: "create", file_path: ".gitlab-ci.yml", content: `fetch:\n  script:\n    ${script}\n` }] },
+      json: {
+        branch: "main",
+        commit_message: "ci",
+        actions: [{ action: "create", file_path: ".gitlab-ci.yml", content: `fetch:\n  script:\n    ${script}\n` }],
+      },
     });
     const runFetch = async (pipelineId?: number) => {
       let id = pipelineId;
@@ -169,7 +179,9 @@ describe("a pipeline run by the built-in runner", () => {
         await expect.poll(async () => (await json<{ id: number }[]>(`/projects/${consumerId}/pipelines`)).length, { timeout: 30_000, interval: 300 }).toBe(1);
         id = (await json<{ id: number }[]>(`/projects/${consumerId}/pipelines`))[0]!.id;
       }
-      await expect.poll(async () => (await json<{ status: string }>(`/projects/${consumerId}/pipelines/${id}`)).status, { timeout: 60_000, interval: 300 }).toBe("success");
+      await expect
+        .poll(async () => (await json<{ status: string }>(`/projects/${consumerId}/pipelines/${id}`)).status, { timeout: 60_000, interval: 300 })
+        .toBe("success");
       const [job] = await json<Job[]>(`/projects/${consumerId}/pipelines/${id}/jobs`);
       return (await s.api(`/projects/${consumerId}/jobs/${job!.id}/trace`)).text();
     };

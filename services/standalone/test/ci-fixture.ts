@@ -60,6 +60,10 @@ export async function requestJobAs(s: TestStack, runnerToken: string): Promise<R
 
 /** A runner's final update of its job. */
 export async function reportJob(s: TestStack, job: RunnerJob, state: "success" | "failed"): Promise<void> {
-  const res = await s.api(`/jobs/${job.id}`, { method: "PUT", json: { token: job.token, state, failure_reason: state === "failed" ? "script_failure" : undefined }, token: null });
+  const res = await s.api(`/jobs/${job.id}`, {
+    method: "PUT",
+    json: { token: job.token, state, failure_reason: state === "failed" ? "script_failure" : undefined },
+    token: null,
+  });
   if (res.status !== 200) throw new Error(`update: ${res.status} ${await res.text()}`);
 }

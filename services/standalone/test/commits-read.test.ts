@@ -29,7 +29,14 @@ function commit(o: { message: string; parents: string[]; files: Record<string, s
   const tree = git(["mktree"], { input: entries.join("") });
   const [name, email] = o.author ?? ["Ada Lovelace", "ada@example.com"];
   const date = `${o.time} +0000`;
-  const env = { GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_AUTHOR_DATE: date, GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email, GIT_COMMITTER_DATE: date };
+  const env = {
+    GIT_AUTHOR_NAME: name,
+    GIT_AUTHOR_EMAIL: email,
+    GIT_AUTHOR_DATE: date,
+    GIT_COMMITTER_NAME: name,
+    GIT_COMMITTER_EMAIL: email,
+    GIT_COMMITTER_DATE: date,
+  };
   return git(["commit-tree", "--no-gpg-sign", tree, ...o.parents.flatMap((p) => ["-p", p])], { input: o.message, env });
 }
 
@@ -48,7 +55,13 @@ beforeAll(async () => {
   projectId = project.id;
   projectUrl = `${s.url}/root/history`;
   c.root = git(["rev-parse", "refs/heads/main"]);
-  c.docs = commit({ message: "Add docs\n", parents: [c.root], files: { "docs.md": "one\ntwo\n" }, time: "2030-01-01T10:00:00", author: ["Bob Builder", "bob@builders.example"] });
+  c.docs = commit({
+    message: "Add docs\n",
+    parents: [c.root],
+    files: { "docs.md": "one\ntwo\n" },
+    time: "2030-01-01T10:00:00",
+    author: ["Bob Builder", "bob@builders.example"],
+  });
   c.side = commit({ message: "Side work\n", parents: [c.root], files: { "side.txt": "s\n" }, time: "2030-01-01T10:00:00" });
   c.merge = commit({ message: "Merge side\n", parents: [c.docs, c.side], files: { "docs.md": "one\ntwo\n", "side.txt": "s\n" }, time: "2030-01-02T10:00:00" });
   c.tip = commit({
@@ -139,7 +152,10 @@ describe("GET /projects/:id/repository/commits", () => {
 
   it("includes trailers and stats when asked", async () => {
     const [withTrailers] = (await json("?trailers=true&per_page=1")).body as Record<string, unknown>[];
-    expect(withTrailers).toMatchObject({ trailers: { "Reviewed-by": "Carol <carol@example.com>" }, extended_trailers: { "Reviewed-by": ["Carol <carol@example.com>"] } });
+    expect(withTrailers).toMatchObject({
+      trailers: { "Reviewed-by": "Carol <carol@example.com>" },
+      extended_trailers: { "Reviewed-by": ["Carol <carol@example.com>"] },
+    });
     const [withStats] = await s.gitlab().Commits.all(projectId, { withStats: true, perPage: 1, maxPages: 1 });
     // docs.md "one\ntwo\n" → "one\n2\nthree\n"
     expect(withStats!.stats).toEqual({ additions: 2, deletions: 1, total: 3 });
@@ -237,7 +253,9 @@ describe("GET /projects/:id/repository/commits/:sha/diff", () => {
 
   it("diffs a root commit against the empty tree, and presents unified diffs on request", async () => {
     const { body } = await json(`/${c.root}/diff`);
-    expect(body).toEqual([expect.objectContaining({ new_path: "README.md", new_file: true, a_mode: "0", b_mode: "100644", diff: "@@ -0,0 +1 @@\n+# history\n" })]);
+    expect(body).toEqual([
+      expect.objectContaining({ new_path: "README.md", new_file: true, a_mode: "0", b_mode: "100644", diff: "@@ -0,0 +1 @@\n+# history\n" }),
+    ]);
     const uni = (await json(`/${c.root}/diff?unidiff=true`)).body as { diff: string }[];
     expect(uni[0]!.diff).toBe("--- /dev/null\n+++ b/README.md\n@@ -0,0 +1 @@\n+# history\n");
     const changed = (await json(`/${c.tip}/diff?unidiff=true`)).body as { diff: string }[];

@@ -28,7 +28,13 @@ function git(id: number, ...args: string[]): string {
 }
 const gitBytes = (id: number, rev: string): Buffer => {
   const h = createHash("sha256").update(String(id)).digest("hex");
-  return execFileSync("git", ["--git-dir", path.join(s.options.dataDir, "repositories", `@hashed/${h.slice(0, 2)}/${h.slice(2, 4)}/${h}.git`), "cat-file", "blob", rev]);
+  return execFileSync("git", [
+    "--git-dir",
+    path.join(s.options.dataDir, "repositories", `@hashed/${h.slice(0, 2)}/${h.slice(2, 4)}/${h}.git`),
+    "cat-file",
+    "blob",
+    rev,
+  ]);
 };
 
 const commits = `/commits`;
@@ -93,19 +99,36 @@ describe("POST /projects/:id/repository/commits", () => {
 
   it("round-trips binary base64 content byte for byte", async () => {
     const bytes = Buffer.from(Array.from({ length: 256 }, (_, i) => 255 - i));
-    const res = await post({ branch: "main", commit_message: "Binary", actions: [{ action: "create", file_path: "bin/data", content: bytes.toString("base64"), encoding: "base64" }] });
+    const res = await post({
+      branch: "main",
+      commit_message: "Binary",
+      actions: [{ action: "create", file_path: "bin/data", content: bytes.toString("base64"), encoding: "base64" }],
+    });
     expect(res.status).toBe(201);
     expect(Buffer.compare(gitBytes(projectId, "main:bin/data"), bytes)).toBe(0);
   });
 
   it("creates a branch from start_branch / start_sha, overwrites with force, accepts its own project as start_project", async () => {
     const main = git(projectId, "rev-parse", "refs/heads/main");
-    const created = await json(await post({ branch: "feat", start_branch: "main", commit_message: "F", actions: [{ action: "create", file_path: "f.txt", content: "f" }] }));
+    const created = await json(
+      await post({ branch: "feat", start_branch: "main", commit_message: "F", actions: [{ action: "create", file_path: "f.txt", content: "f" }] }),
+    );
     expect(created.status).toBe(201);
     expect(created.body.parent_ids).toEqual([main]);
-    const again = await json(await post({ branch: "feat", start_sha: main, commit_message: "G", actions: [{ action: "create", file_path: "g.txt", content: "g" }] }));
+    const again = await json(
+      await post({ branch: "feat", start_sha: main, commit_message: "G", actions: [{ action: "create", file_path: "g.txt", content: "g" }] }),
+    );
     expect(again).toEqual({ status: 400, body: { message: "A branch called 'feat' already exists. Switch to that branch in order to make changes" } });
-    const forced = await json(await post({ branch: "feat", start_sha: main, force: true, start_project: projectId, commit_message: "G", actions: [{ action: "create", file_path: "g.txt", content: "g" }] }));
+    const forced = await json(
+      await post({
+        branch: "feat",
+        start_sha: main,
+        force: true,
+        start_project: projectId,
+        commit_message: "G",
+        actions: [{ action: "create", file_path: "g.txt", content: "g" }],
+      }),
+    );
     expect(forced.status).toBe(201);
     expect(forced.body.parent_ids).toEqual([main]);
     expect(git(projectId, "ls-tree", "--name-only", "feat", "f.txt", "g.txt")).toBe("g.txt");
@@ -117,11 +140,34 @@ describe("POST /projects/:id/repository/commits", () => {
     expect(await json(await post({ actions: [action] }))).toEqual({ status: 400, body: { error: "branch is missing, commit_message is missing" } });
     expect(await json(await post({ branch: "main", commit_message: "m", actions: [] }))).toEqual({ status: 400, body: { error: "actions is empty" } });
     expect(await json(await post({ branch: " ", commit_message: "m", actions: [action] }))).toEqual({ status: 400, body: { error: "branch is empty" } });
-    expect(await json(await post({ branch: "main", commit_message: "m", actions: [{ content: "x" }, { action: "rename", file_path: "a" }, { action: "update", file_path: "a" }] }))).toEqual({
+    expect(
+      await json(
+        await post({
+          branch: "main",
+          commit_message: "m",
+          actions: [{ content: "x" }, { action: "rename", file_path: "a" }, { action: "update", file_path: "a" }],
+        }),
+      ),
+    ).toEqual({
       status: 400,
-      body: { error: "actions[0][action] is missing, actions[0][file_path] is missing, actions[1][action] does not have a valid value, actions[2][content] is missing" },
+      body: {
+        error:
+          "actions[0][action] is missing, actions[0][file_path] is missing, actions[1][action] does not have a valid value, actions[2][content] is missing",
+      },
     });
-    expect(await json(await post({ branch: "main", commit_message: "m", actions: [{ action: "move", file_path: "a" }, { action: "chmod", file_path: "b" }, { ...action, encoding: "hex" }] }))).toEqual({
+    expect(
+      await json(
+        await post({
+          branch: "main",
+          commit_message: "m",
+          actions: [
+            { action: "move", file_path: "a" },
+            { action: "chmod", file_path: "b" },
+            { ...action, encoding: "hex" },
+          ],
+        }),
+      ),
+    ).toEqual({
       status: 400,
       body: { error: "actions[0][previous_path] is missing, actions[1][execute_filemode] is missing, actions[2][encoding] does not have a valid value" },
     });
@@ -137,10 +183,24 @@ describe("POST /projects/:id/repository/commits", () => {
     await refused({ action: "move", file_path: "README.md", previous_path: "f.txt" }, "A file with this name doesn't exist");
     await refused({ action: "create", file_path: "a/../../etc/passwd", content: "x" }, "Path cannot include directory traversal");
     await refused({ action: "create", file_path: "/etc/passwd", content: "x" }, "invalid path: '/etc/passwd'");
-    await refused({ action: "update", file_path: "bin/data", content: gitBytes(projectId, "main:bin/data").toString("base64"), encoding: "base64" }, "Your changes could not be committed: the commit would be empty (the content is unchanged)");
+    await refused(
+      { action: "update", file_path: "bin/data", content: gitBytes(projectId, "main:bin/data").toString("base64"), encoding: "base64" },
+      "Your changes could not be committed: the commit would be empty (the content is unchanged)",
+    );
     const readme = git(projectId, "log", "-1", "--format=%H", "main", "--", "README.md");
-    await refused({ action: "update", file_path: "README.md", content: "x", last_commit_id: git(projectId, "rev-list", "--max-parents=0", "main") }, "The file has changed since you started editing it: README.md");
-    expect((await post({ branch: "main", commit_message: "ok", actions: [{ action: "update", file_path: "README.md", content: "fresh\n", last_commit_id: readme }] })).status).toBe(201);
+    await refused(
+      { action: "update", file_path: "README.md", content: "x", last_commit_id: git(projectId, "rev-list", "--max-parents=0", "main") },
+      "The file has changed since you started editing it: README.md",
+    );
+    expect(
+      (
+        await post({
+          branch: "main",
+          commit_message: "ok",
+          actions: [{ action: "update", file_path: "README.md", content: "fresh\n", last_commit_id: readme }],
+        })
+      ).status,
+    ).toBe(201);
     await refused(action, "You can only create or edit files when you are on a branch", { branch: "nope" });
     await refused(action, "You can only create or edit files when you are on a branch", { branch: "new", start_branch: "nope" });
     await refused(action, "Invalid start_sha 'abc'", { branch: "new", start_sha: "abc" });
@@ -158,7 +218,9 @@ describe("POST /projects/:id/repository/commits", () => {
   it("lets racing writers on one branch never lose a commit: each one wins (201) or gets 400, history holds exactly the winners", async () => {
     const before = git(projectId, "rev-parse", "refs/heads/main");
     const results = await Promise.all(
-      Array.from({ length: 4 }, (_, i) => post({ branch: "main", commit_message: `Race ${i}`, actions: [{ action: "create", file_path: `race/${i}.txt`, content: String(i) }] }).then(json)),
+      Array.from({ length: 4 }, (_, i) =>
+        post({ branch: "main", commit_message: `Race ${i}`, actions: [{ action: "create", file_path: `race/${i}.txt`, content: String(i) }] }).then(json),
+      ),
     );
     const winners = results.filter((r) => r.status === 201).map((r) => r.body.id as string);
     const losers = results.filter((r) => r.status !== 201);
@@ -170,7 +232,9 @@ describe("POST /projects/:id/repository/commits", () => {
   });
 
   it("publishes one push event per write, carrying its commit", async () => {
-    const { body } = await json(await post({ branch: "main", commit_message: "Evented", actions: [{ action: "create", file_path: "evented.txt", content: "e" }] }));
+    const { body } = await json(
+      await post({ branch: "main", commit_message: "Evented", actions: [{ action: "create", file_path: "evented.txt", content: "e" }] }),
+    );
     const hook = createClient(hookV1.HookService, s.addresses.hook, { deadlineMs: 5000 });
     const pushes = async () => (await hook.ListRecordedEvents({ eventName: "push", limit: 1000 })).events.map((e) => JSON.parse(e.payloadJson));
     const event = await waitFor(async () => (await pushes()).find((e) => e.after === body.id));
@@ -189,7 +253,9 @@ describe("POST /projects/:id/repository/commits", () => {
 
 describe("cherry-pick and revert", () => {
   it("cherry-picks with @gitbeaker/rest (201, Commit), supports dry_run and answers GitLab's errors", async () => {
-    const picked = await json(await post({ branch: "pick", start_branch: "main", commit_message: "To pick", actions: [{ action: "create", file_path: "picked.txt", content: "p" }] }));
+    const picked = await json(
+      await post({ branch: "pick", start_branch: "main", commit_message: "To pick", actions: [{ action: "create", file_path: "picked.txt", content: "p" }] }),
+    );
     const sha = picked.body.id as string;
     expect(await json(await post({ branch: "main", dry_run: true }, { suffix: `/${sha}/cherry_pick` }))).toEqual({ status: 200, body: { dry_run: "success" } });
     const head = git(projectId, "rev-parse", "refs/heads/main");
@@ -197,11 +263,18 @@ describe("cherry-pick and revert", () => {
     expect(commit).toMatchObject({ parent_ids: [head], message: `To pick\n\n(cherry picked from commit ${sha})`, committer_name: "Administrator" });
     expect(commit).not.toHaveProperty("stats");
     expect(git(projectId, "show", "main:picked.txt")).toBe("p");
-    const message = "Commit cherry-pick failed: Can't perform this action automatically. It may have already been done, or a more recent commit may have updated some of this content. Please perform this action locally.";
+    const message =
+      "Commit cherry-pick failed: Can't perform this action automatically. It may have already been done, or a more recent commit may have updated some of this content. Please perform this action locally.";
     expect(await json(await post({ branch: "main" }, { suffix: `/${sha}/cherry_pick` }))).toEqual({ status: 400, body: { message, error_code: "empty" } });
-    expect(await json(await post({ branch: "main", dry_run: true }, { suffix: `/${sha}/cherry_pick` }))).toEqual({ status: 400, body: { message, error_code: "empty", dry_run: "error" } });
+    expect(await json(await post({ branch: "main", dry_run: true }, { suffix: `/${sha}/cherry_pick` }))).toEqual({
+      status: 400,
+      body: { message, error_code: "empty", dry_run: "error" },
+    });
     expect(await json(await post({}, { suffix: `/${sha}/cherry_pick` }))).toEqual({ status: 400, body: { error: "branch is missing" } });
-    expect(await json(await post({ branch: "main" }, { suffix: `/${"0".repeat(40)}/cherry_pick` }))).toEqual({ status: 404, body: { message: "404 Commit Not Found" } });
+    expect(await json(await post({ branch: "main" }, { suffix: `/${"0".repeat(40)}/cherry_pick` }))).toEqual({
+      status: 404,
+      body: { message: "404 Commit Not Found" },
+    });
     expect(await json(await post({ branch: "nope" }, { suffix: `/${sha}/cherry_pick` }))).toEqual({ status: 404, body: { message: "404 Branch Not Found" } });
     const custom = await json(await post({ branch: "feat", message: "Custom" }, { suffix: `/${sha}/cherry_pick` }));
     expect(custom).toMatchObject({ status: 201, body: { message: "Custom" } });
@@ -214,7 +287,10 @@ describe("cherry-pick and revert", () => {
     expect(git(projectId, "ls-tree", "--name-only", "main", "picked.txt")).toBe("");
     const again = await json(await post({ branch: "main" }, { suffix: `/${target}/revert` }));
     expect(again).toMatchObject({ status: 400, body: { error_code: "empty" } });
-    expect(await json(await post({ branch: "main", dry_run: "true" }, { suffix: `/${git(projectId, "rev-parse", "main")}/revert` }))).toEqual({ status: 200, body: { dry_run: "success" } });
+    expect(await json(await post({ branch: "main", dry_run: "true" }, { suffix: `/${git(projectId, "rev-parse", "main")}/revert` }))).toEqual({
+      status: 200,
+      body: { dry_run: "success" },
+    });
   });
 });
 
@@ -226,10 +302,30 @@ describe("PUT /projects/:id/repository/submodules/:submodule", () => {
     const h = createHash("sha256").update(String(projectId)).digest("hex");
     const gitDir = path.join(s.options.dataDir, "repositories", `@hashed/${h.slice(0, 2)}/${h.slice(2, 4)}/${h}.git`);
     const index = path.join(s.options.dataDir, "sub-index");
-    const env = { ...process.env, GIT_INDEX_FILE: index, GIT_AUTHOR_NAME: "T", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "T", GIT_COMMITTER_EMAIL: "t@example.com" };
+    const env = {
+      ...process.env,
+      GIT_INDEX_FILE: index,
+      GIT_AUTHOR_NAME: "T",
+      GIT_AUTHOR_EMAIL: "t@example.com",
+      GIT_COMMITTER_NAME: "T",
+      GIT_COMMITTER_EMAIL: "t@example.com",
+    };
     execFileSync("git", ["--git-dir", gitDir, "read-tree", head], { env });
     execFileSync("git", ["--git-dir", gitDir, "update-index", "--add", "--cacheinfo", `160000,${old},lib/dep`], { env });
-    const withSub = execFileSync("git", ["--git-dir", gitDir, "commit-tree", execFileSync("git", ["--git-dir", gitDir, "write-tree"], { env, encoding: "utf8" }).trim(), "-p", head, "-m", "Add submodule"], { env, encoding: "utf8" }).trim();
+    const withSub = execFileSync(
+      "git",
+      [
+        "--git-dir",
+        gitDir,
+        "commit-tree",
+        execFileSync("git", ["--git-dir", gitDir, "write-tree"], { env, encoding: "utf8" }).trim(),
+        "-p",
+        head,
+        "-m",
+        "Add submodule",
+      ],
+      { env, encoding: "utf8" },
+    ).trim();
     git(projectId, "update-ref", "refs/heads/main", withSub, head);
 
     const next = "d".repeat(40);
@@ -239,7 +335,10 @@ describe("PUT /projects/:id/repository/submodules/:submodule", () => {
     expect(git(projectId, "ls-tree", "main", "lib/dep")).toBe(`160000 commit ${next}\tlib/dep`);
 
     const put = (sub: string, body: unknown) => s.api(`/projects/${projectId}/repository/submodules/${sub}`, { method: "PUT", json: body });
-    expect(await json(await put("lib%2Fdep", { branch: "main", commit_sha: next }))).toEqual({ status: 400, body: { message: `The submodule lib/dep is already at ${next}` } });
+    expect(await json(await put("lib%2Fdep", { branch: "main", commit_sha: next }))).toEqual({
+      status: 400,
+      body: { message: `The submodule lib/dep is already at ${next}` },
+    });
     expect(await json(await put("README.md", { branch: "main", commit_sha: old }))).toEqual({ status: 400, body: { message: "Invalid submodule path" } });
     expect(await json(await put("lib%2Fdep", { commit_sha: old }))).toEqual({ status: 400, body: { error: "branch is missing" } });
     const custom = await json(await put("lib%2Fdep", { branch: "main", commit_sha: old, commit_message: "Pin dep" }));

@@ -61,7 +61,9 @@ describe("Content-Type of JSON answers", () => {
   it("leaves raw files and plain-text answers alone", async () => {
     const raw = await s.api(`/projects/${projectId}/repository/files/README.md/raw?ref=main`);
     expect([raw.status, typeOf(raw)]).toEqual([200, "text/plain; charset=utf-8"]);
-    const refs = await fetch(`${s.url}/root/typed.git/info/refs?service=git-upload-pack`, { headers: { Authorization: `Basic ${Buffer.from(`root:${s.rootToken}`).toString("base64")}` } });
+    const refs = await fetch(`${s.url}/root/typed.git/info/refs?service=git-upload-pack`, {
+      headers: { Authorization: `Basic ${Buffer.from(`root:${s.rootToken}`).toString("base64")}` },
+    });
     expect([refs.status, typeOf(refs)]).toEqual([200, "application/x-git-upload-pack-advertisement"]);
   });
 });

@@ -63,7 +63,12 @@ describe("errors that echo the caller's text", () => {
       expect(await created.json()).toEqual({ message: "Branch name is invalid" });
       const file = await post("/repository/files/x.txt", { branch, start_branch: "main", content: "x", commit_message: "m" });
       expect(file.status).toBe(400);
-      const commit = await post("/repository/commits", { branch, start_branch: "main", commit_message: "m", actions: [{ action: "create", file_path: "y.txt", content: "y" }] });
+      const commit = await post("/repository/commits", {
+        branch,
+        start_branch: "main",
+        commit_message: "m",
+        actions: [{ action: "create", file_path: "y.txt", content: "y" }],
+      });
       expect(commit.status).toBe(400);
     }
     const tag = await post("/repository/tags", { tag_name: "t".repeat(256), ref: "main" });

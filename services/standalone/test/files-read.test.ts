@@ -20,7 +20,14 @@ const UNICODE = "docs/ünï €.md";
 /** Commits `files` on top of main in the project's bare repository (plumbing, temporary index). */
 function commitFiles(gitDir: string, parent: string, files: Record<string, { content: string | Buffer; mode?: string }>, message: string): string {
   const tmp = mkdtempSync(path.join(os.tmpdir(), "quarry-files-"));
-  const env = { ...process.env, GIT_INDEX_FILE: path.join(tmp, "index"), GIT_AUTHOR_NAME: "Ada", GIT_AUTHOR_EMAIL: "ada@example.com", GIT_COMMITTER_NAME: "Ada", GIT_COMMITTER_EMAIL: "ada@example.com" };
+  const env = {
+    ...process.env,
+    GIT_INDEX_FILE: path.join(tmp, "index"),
+    GIT_AUTHOR_NAME: "Ada",
+    GIT_AUTHOR_EMAIL: "ada@example.com",
+    GIT_COMMITTER_NAME: "Ada",
+    GIT_COMMITTER_EMAIL: "ada@example.com",
+  };
   const git = (args: string[], input?: string | Buffer) => execFileSync("git", ["--git-dir", gitDir, ...args], { env, input, encoding: "utf8" }).trim();
   try {
     git(["read-tree", parent]);

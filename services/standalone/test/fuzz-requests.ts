@@ -70,7 +70,23 @@ export interface HostileRequest {
 const big = (n: number, c = "a") => c.repeat(n);
 
 /** Numbers a 32- or 64-bit integer column cannot take, and other non-ids. No small positive ids: real records must not be hit by chance. */
-const hostileNumbers = ["2147483648", "2147483647", "4294967296", "9223372036854775807", "9223372036854775808", "99999999999999999999", "-1", "-2147483649", "0", "1e3", "0x10", "1.5", "NaN", "Infinity", "00000000000000000000"];
+const hostileNumbers = [
+  "2147483648",
+  "2147483647",
+  "4294967296",
+  "9223372036854775807",
+  "9223372036854775808",
+  "99999999999999999999",
+  "-1",
+  "-2147483649",
+  "0",
+  "1e3",
+  "0x10",
+  "1.5",
+  "NaN",
+  "Infinity",
+  "00000000000000000000",
+];
 
 /** Strings clients should not send: NUL, control characters, traversal, unicode, git ref syntax, sizes around every limit. */
 const hostileTexts = [
@@ -120,14 +136,77 @@ const hostileJsonValue: fc.Arbitrary<unknown> = fc.oneof(
 
 /** Field names the routes read (and some they do not). */
 const FIELDS = [
-  "name", "path", "description", "branch", "ref", "tag_name", "message", "commit_message", "content", "encoding",
-  "file_path", "previous_path", "actions", "start_branch", "start_sha", "author_email", "author_name", "id", "user_id",
-  "username", "email", "password", "access_level", "expires_at", "visibility", "namespace_id", "parent_id", "default_branch",
-  "topics", "search", "token", "enabled", "scopes", "target_project_id", "target_group_id", "runner_type", "project_id",
-  "group_id", "tag_list", "variables", "state", "job_variables_attributes", "push_access_level", "allowed_to_push",
-  "custom_headers", "url_variables", "page", "per_page", "only_protected_branches", "mirror_branch_regex", "auth_method",
-  "sha", "dry_run", "force", "execute_filemode", "last_commit_id", "range", "system_id", "info", "from", "to", "refs",
-  "commit_sha", "submodule", "trigger", "exit_code", "failure_reason", "admin", "archived", "ci_config_path", "url",
+  "name",
+  "path",
+  "description",
+  "branch",
+  "ref",
+  "tag_name",
+  "message",
+  "commit_message",
+  "content",
+  "encoding",
+  "file_path",
+  "previous_path",
+  "actions",
+  "start_branch",
+  "start_sha",
+  "author_email",
+  "author_name",
+  "id",
+  "user_id",
+  "username",
+  "email",
+  "password",
+  "access_level",
+  "expires_at",
+  "visibility",
+  "namespace_id",
+  "parent_id",
+  "default_branch",
+  "topics",
+  "search",
+  "token",
+  "enabled",
+  "scopes",
+  "target_project_id",
+  "target_group_id",
+  "runner_type",
+  "project_id",
+  "group_id",
+  "tag_list",
+  "variables",
+  "state",
+  "job_variables_attributes",
+  "push_access_level",
+  "allowed_to_push",
+  "custom_headers",
+  "url_variables",
+  "page",
+  "per_page",
+  "only_protected_branches",
+  "mirror_branch_regex",
+  "auth_method",
+  "sha",
+  "dry_run",
+  "force",
+  "execute_filemode",
+  "last_commit_id",
+  "range",
+  "system_id",
+  "info",
+  "from",
+  "to",
+  "refs",
+  "commit_sha",
+  "submodule",
+  "trigger",
+  "exit_code",
+  "failure_reason",
+  "admin",
+  "archived",
+  "ci_config_path",
+  "url",
   "avatar",
 ] as const;
 
@@ -138,18 +217,73 @@ const FIELDS = [
  */
 function plausible(f: Fixtures): Partial<Record<(typeof FIELDS)[number], unknown>> {
   return {
-    name: "fz", description: "d", branch: "fz-branch", ref: "main", tag_name: "fz-tag", message: "m", commit_message: "m",
-    content: "c", encoding: "text", file_path: "fz/a.txt", previous_path: "README.md", actions: [{ action: "create", file_path: "fz/b.txt", content: "c" }],
-    start_branch: "main", author_email: "a@example.com", author_name: "A", id: f.projectId, user_id: f.userId, username: "fzuser",
-    email: "fz@example.com", password: "secret-password-1", access_level: 30, expires_at: "2099-01-01", visibility: "private", namespace_id: f.groupId,
-    parent_id: f.groupId, default_branch: "main", topics: ["t"], search: "a", token: "not-a-token", enabled: true, scopes: ["api"],
-    target_project_id: f.projectId, target_group_id: f.groupId, runner_type: "project_type", project_id: f.projectId, group_id: f.groupId,
-    tag_list: ["t"], variables: [{ key: "K", value: "V" }], state: "success", job_variables_attributes: [{ key: "K", value: "V" }],
-    push_access_level: 40, allowed_to_push: [{ access_level: 40 }], custom_headers: [{ key: "X-A", value: "b" }], url_variables: [{ key: "a", value: "b" }],
-    page: 1, per_page: 2, only_protected_branches: false, auth_method: "password", sha: "main", dry_run: true,
-    force: false, execute_filemode: false, last_commit_id: "main", range: { start: 1, end: 1 }, system_id: "s_fz", info: { name: "fz" },
-    from: "main", to: "main", refs: ["main", "main"], commit_sha: "0000000000000000000000000000000000000000", submodule: "sub",
-    trigger: "push_events", exit_code: 0, failure_reason: "script_failure", admin: false, archived: false, ci_config_path: ".gitlab-ci.yml",
+    name: "fz",
+    description: "d",
+    branch: "fz-branch",
+    ref: "main",
+    tag_name: "fz-tag",
+    message: "m",
+    commit_message: "m",
+    content: "c",
+    encoding: "text",
+    file_path: "fz/a.txt",
+    previous_path: "README.md",
+    actions: [{ action: "create", file_path: "fz/b.txt", content: "c" }],
+    start_branch: "main",
+    author_email: "a@example.com",
+    author_name: "A",
+    id: f.projectId,
+    user_id: f.userId,
+    username: "fzuser",
+    email: "fz@example.com",
+    password: "secret-password-1",
+    access_level: 30,
+    expires_at: "2099-01-01",
+    visibility: "private",
+    namespace_id: f.groupId,
+    parent_id: f.groupId,
+    default_branch: "main",
+    topics: ["t"],
+    search: "a",
+    token: "not-a-token",
+    enabled: true,
+    scopes: ["api"],
+    target_project_id: f.projectId,
+    target_group_id: f.groupId,
+    runner_type: "project_type",
+    project_id: f.projectId,
+    group_id: f.groupId,
+    tag_list: ["t"],
+    variables: [{ key: "K", value: "V" }],
+    state: "success",
+    job_variables_attributes: [{ key: "K", value: "V" }],
+    push_access_level: 40,
+    allowed_to_push: [{ access_level: 40 }],
+    custom_headers: [{ key: "X-A", value: "b" }],
+    url_variables: [{ key: "a", value: "b" }],
+    page: 1,
+    per_page: 2,
+    only_protected_branches: false,
+    auth_method: "password",
+    sha: "main",
+    dry_run: true,
+    force: false,
+    execute_filemode: false,
+    last_commit_id: "main",
+    range: { start: 1, end: 1 },
+    system_id: "s_fz",
+    info: { name: "fz" },
+    from: "main",
+    to: "main",
+    refs: ["main", "main"],
+    commit_sha: "0000000000000000000000000000000000000000",
+    submodule: "sub",
+    trigger: "push_events",
+    exit_code: 0,
+    failure_reason: "script_failure",
+    admin: false,
+    archived: false,
+    ci_config_path: ".gitlab-ci.yml",
     url: "http://127.0.0.1:1/hook",
   };
 }
@@ -157,16 +291,27 @@ function plausible(f: Fixtures): Partial<Record<(typeof FIELDS)[number], unknown
 /** A JSON body of well-formed fields, with one to three hostile values among them when `hostile`. */
 function plausibleJson(f: Fixtures, hostile: boolean): fc.Arbitrary<Body> {
   const values = plausible(f);
-  const overrides = hostile ? fc.array(fc.tuple(fc.constantFrom(...FIELDS.filter((k) => k !== "url")), hostileJsonValue), { minLength: 1, maxLength: 3 }) : fc.constant([]);
+  const overrides = hostile
+    ? fc.array(fc.tuple(fc.constantFrom(...FIELDS.filter((k) => k !== "url")), hostileJsonValue), { minLength: 1, maxLength: 3 })
+    : fc.constant([]);
   return overrides.map((pairs) => {
     const o: Record<string, unknown> = { ...values, ...Object.fromEntries(pairs) };
-    const shown = JSON.stringify(Object.fromEntries(pairs.map(([k, v]) => [k, typeof v === "string" && v.length > 100 ? `<${v.length} × ${JSON.stringify(v[0])}>` : v])));
+    const shown = JSON.stringify(
+      Object.fromEntries(pairs.map(([k, v]) => [k, typeof v === "string" && v.length > 100 ? `<${v.length} × ${JSON.stringify(v[0])}>` : v])),
+    );
     return { headers: { "content-type": "application/json" }, body: json(o), label: `json: well-formed fields${pairs.length ? `, with ${shown}` : ""}` };
   });
 }
 
 /** URLs only ever point at this machine's closed port 1: hooks and mirrors must not reach out. */
-const LOCAL_URLS = ["http://127.0.0.1:1/hook", "http://[::1]:1/x.git", "ssh://git@127.0.0.1:1/x.git", "javascript:alert(1)", "file:///etc/passwd", "http://user:pa ss@127.0.0.1:1/"];
+const LOCAL_URLS = [
+  "http://127.0.0.1:1/hook",
+  "http://[::1]:1/x.git",
+  "ssh://git@127.0.0.1:1/x.git",
+  "javascript:alert(1)",
+  "file:///etc/passwd",
+  "http://user:pa ss@127.0.0.1:1/",
+];
 
 const jsonObject: fc.Arbitrary<Record<string, unknown>> = fc
   .array(fc.tuple(fc.constantFrom(...FIELDS), hostileJsonValue), { minLength: 1, maxLength: 6 })
@@ -179,7 +324,9 @@ const jsonObject: fc.Arbitrary<Record<string, unknown>> = fc
   );
 
 /** Any bytes, %-encoded: NUL, invalid UTF-8 and overlong forms included. */
-const percentBytes = fc.uint8Array({ minLength: 1, maxLength: 12 }).map((bytes) => [...bytes].map((b) => `%${b.toString(16).padStart(2, "0").toUpperCase()}`).join(""));
+const percentBytes = fc
+  .uint8Array({ minLength: 1, maxLength: 12 })
+  .map((bytes) => [...bytes].map((b) => `%${b.toString(16).padStart(2, "0").toUpperCase()}`).join(""));
 
 /** A URL-encoding that cannot throw (lone surrogates become U+FFFD). */
 const encode = (s: string) => encodeURIComponent(s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd"));
@@ -190,8 +337,32 @@ const hostileSegment: fc.Arbitrary<string> = fc.oneof(
   {
     weight: 4,
     arbitrary: fc.constantFrom(
-      "%00", "a%00b", "%E0%A4%A", "%", "%zz", "%C0%AF", "%ED%A0%80", "%FF", "..", "%2e%2e", "..%2F..%2Fetc%2Fpasswd", "%2F", "%20",
-      encode("ä"), encode("😀"), "all", "HEAD", "%40%7B0%7D", "refs%2Fheads%2Fmain", "a.git", "-", "~", "*", big(2000), big(12_000), big(100_000),
+      "%00",
+      "a%00b",
+      "%E0%A4%A",
+      "%",
+      "%zz",
+      "%C0%AF",
+      "%ED%A0%80",
+      "%FF",
+      "..",
+      "%2e%2e",
+      "..%2F..%2Fetc%2Fpasswd",
+      "%2F",
+      "%20",
+      encode("ä"),
+      encode("😀"),
+      "all",
+      "HEAD",
+      "%40%7B0%7D",
+      "refs%2Fheads%2Fmain",
+      "a.git",
+      "-",
+      "~",
+      "*",
+      big(2000),
+      big(12_000),
+      big(100_000),
     ),
   },
   { weight: 2, arbitrary: percentBytes },
@@ -248,7 +419,9 @@ function filledPath(template: string, f: Fixtures, hostile: boolean): fc.Arbitra
     for (const m of t.matchAll(/([:*])([A-Za-z_$][\w$]*)/g)) {
       const before = t.slice(0, m.index);
       parts.push(fc.constant(t.slice(last, m.index)));
-      parts.push(hostile ? fc.oneof({ weight: 1, arbitrary: realSegment(m[2]!, before, f) }, { weight: 2, arbitrary: hostileSegment }) : realSegment(m[2]!, before, f));
+      parts.push(
+        hostile ? fc.oneof({ weight: 1, arbitrary: realSegment(m[2]!, before, f) }, { weight: 2, arbitrary: hostileSegment }) : realSegment(m[2]!, before, f),
+      );
       last = m.index! + m[0].length;
     }
     parts.push(fc.constant(t.slice(last)));
@@ -259,14 +432,52 @@ function filledPath(template: string, f: Fixtures, hostile: boolean): fc.Arbitra
 /** Paths for a RegExp route (git smart HTTP): generated to match it, or the real project's. */
 function regexpPath(re: RegExp, f: Fixtures): fc.Arbitrary<string> {
   const real = ["info/refs", "git-upload-pack", "git-receive-pack"].map((s) => `/${f.projectPath}.git/${s}`).filter((p) => re.test(p));
-  const generated = fc.stringMatching(re).filter((p) => p.length < 2000).map((p) => p.split("/").map((s) => encode(s)).join("/"));
+  const generated = fc
+    .stringMatching(re)
+    .filter((p) => p.length < 2000)
+    .map((p) =>
+      p
+        .split("/")
+        .map((s) => encode(s))
+        .join("/"),
+    );
   return real.length ? fc.oneof(fc.constantFrom(...real), generated) : generated;
 }
 
 const QUERY_KEYS = [
-  "search", "ref", "ref_name", "sha", "path", "page", "per_page", "order_by", "sort", "scope", "scope[]", "status", "username",
-  "id_after", "id_before", "cursor", "pagination", "from", "to", "refs[]", "recursive", "with_stats", "since", "until",
-  "range[start]", "range[end]", "job", "user_ids[]", "skip_groups[]", "visibility", "statistics", "private_token", "job_token",
+  "search",
+  "ref",
+  "ref_name",
+  "sha",
+  "path",
+  "page",
+  "per_page",
+  "order_by",
+  "sort",
+  "scope",
+  "scope[]",
+  "status",
+  "username",
+  "id_after",
+  "id_before",
+  "cursor",
+  "pagination",
+  "from",
+  "to",
+  "refs[]",
+  "recursive",
+  "with_stats",
+  "since",
+  "until",
+  "range[start]",
+  "range[end]",
+  "job",
+  "user_ids[]",
+  "skip_groups[]",
+  "visibility",
+  "statistics",
+  "private_token",
+  "job_token",
 ] as const;
 
 const queryValue: fc.Arbitrary<string> = fc.oneof(
@@ -279,11 +490,29 @@ const queryValue: fc.Arbitrary<string> = fc.oneof(
 /** Query strings: hostile pages, deep nesting, many parameters, long search terms, malformed escapes. */
 const hostileQuery: fc.Arbitrary<string> = fc.oneof(
   { weight: 2, arbitrary: fc.constant("") },
-  { weight: 2, arbitrary: fc.constantFrom("page=2147483648", "per_page=2147483648", "page=-1", "page=0", "page=99999999999999999999", "page=abc", "per_page=0", "page=1e3&per_page=1e3", "pagination=keyset&cursor=" + encode(Buffer.from('{"id":"99999999999"}').toString("base64url"))) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      "page=2147483648",
+      "per_page=2147483648",
+      "page=-1",
+      "page=0",
+      "page=99999999999999999999",
+      "page=abc",
+      "per_page=0",
+      "page=1e3&per_page=1e3",
+      "pagination=keyset&cursor=" + encode(Buffer.from('{"id":"99999999999"}').toString("base64url")),
+    ),
+  },
   { weight: 1, arbitrary: fc.integer({ min: 5, max: 60 }).map((d) => `a${"[b]".repeat(d)}=1`) },
   { weight: 1, arbitrary: fc.integer({ min: 1001, max: 1500 }).map((n) => Array.from({ length: n }, (_, i) => `k${i}=v`).join("&")) },
   { weight: 1, arbitrary: fc.constantFrom(4097, 8000, 15_000, 50_000).map((n) => `search=${big(n)}`) },
-  { weight: 4, arbitrary: fc.array(fc.tuple(fc.constantFrom(...QUERY_KEYS), queryValue), { minLength: 1, maxLength: 5 }).map((kv) => kv.map(([k, v]) => `${k}=${v}`).join("&")) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .array(fc.tuple(fc.constantFrom(...QUERY_KEYS), queryValue), { minLength: 1, maxLength: 5 })
+      .map((kv) => kv.map(([k, v]) => `${k}=${v}`).join("&")),
+  },
   { weight: 1, arbitrary: percentBytes.map((b) => `${b}=${b}`) },
 );
 
@@ -300,65 +529,146 @@ function deepJson(depth: number, kind: "array" | "object"): Buffer {
   return Buffer.from(kind === "array" ? `${"[".repeat(depth)}${"]".repeat(depth)}` : `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`);
 }
 
-const jsonBody = (o: Record<string, unknown>): Body => ({ headers: { "content-type": "application/json" }, body: json(o), label: `json ${JSON.stringify(o).slice(0, 300)}` });
+const jsonBody = (o: Record<string, unknown>): Body => ({
+  headers: { "content-type": "application/json" },
+  body: json(o),
+  label: `json ${JSON.stringify(o).slice(0, 300)}`,
+});
 
 /** Bodies a client could well send: none, or well-formed fields. */
 const benignBody = (f: Fixtures): fc.Arbitrary<Body> => fc.oneof(fc.constant<Body>({ headers: {}, label: "none" }), plausibleJson(f, false));
 
 /** Bodies: hostile JSON, malformed and deeply nested JSON, forms, corrupt compression, broken multipart, wrong types. */
-const hostileBody = (f: Fixtures): fc.Arbitrary<Body> => fc.oneof(
-  { weight: 6, arbitrary: plausibleJson(f, true) },
-  { weight: 4, arbitrary: jsonObject.map(jsonBody) },
-  {
-    weight: 2,
-    arbitrary: fc.constantFrom("{", "[", '{"a":', "null", "1", '"x"', "[]", '{"a":"\\ud800"}', '{"a":"\\u0000"}', "\u0000", '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"x":1}}}').map((b) => ({
-      headers: { "content-type": "application/json" },
-      body: Buffer.from(b),
-      label: `raw json ${b}`,
-    })),
-  },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(101, 5000, 100_000), fc.constantFrom<"array" | "object">("array", "object")).map(([d, k]) => ({ headers: { "content-type": "application/json" }, body: deepJson(d, k), label: `json nested ${d} deep (${k})` })) },
-  {
-    weight: 3,
-    arbitrary: fc.array(fc.tuple(fc.constantFrom(...FIELDS), queryValue), { minLength: 1, maxLength: 6 }).map((pairs) => ({
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: form(pairs.map(([k, v]) => [k, k === "url" ? encode(LOCAL_URLS[0]!) : v])),
-      label: `form ${pairs.map(([k, v]) => `${k}=${v.slice(0, 40)}`).join("&")}`,
-    })),
-  },
-  { weight: 1, arbitrary: fc.constantFrom(10_001, 20_000).map((n) => ({ headers: { "content-type": "application/x-www-form-urlencoded" }, body: form(Array.from({ length: n }, (_, i) => [`a${i}`, "1"])), label: `form with ${n} parameters` })) },
-  { weight: 1, arbitrary: fc.integer({ min: 33, max: 200 }).map((d) => ({ headers: { "content-type": "application/x-www-form-urlencoded" }, body: Buffer.from(`a${"[b]".repeat(d)}=1`), label: `form nested ${d} deep` })) },
-  {
-    weight: 2,
-    arbitrary: fc.tuple(fc.constantFrom("gzip", "deflate", "br", "compress", "identity, gzip", "x-unknown"), fc.uint8Array({ maxLength: 64 }), fc.boolean()).map(([encoding, bytes, truncatedReal]) => {
-      const real = ({ gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync } as Record<string, ((b: Buffer) => Buffer) | undefined>)[encoding];
-      const body = truncatedReal && real ? real(json({ name: "x" })).subarray(0, 8) : Buffer.from(bytes);
-      return { headers: { "content-type": "application/json", "content-encoding": encoding }, body, label: `${encoding} body, ${truncatedReal && real ? "truncated" : "random bytes"}` };
-    }),
-  },
-  {
-    weight: 2,
-    arbitrary: fc.constantFrom(
-      { type: "multipart/form-data", body: "--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--x--\r\n", label: "multipart without boundary" },
-      { type: "multipart/form-data; boundary=x", body: "--x\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nabc", label: "multipart truncated" },
-      { type: "multipart/form-data; boundary=x", body: "garbage", label: "multipart garbage" },
-      { type: `multipart/form-data; boundary=${big(200, "b")}`, body: "--b\r\n", label: "multipart long boundary" },
-      { type: "multipart/form-data; boundary=x", body: "--x\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\na\u0000b\r\n--x--\r\n", label: "multipart NUL field" },
-      { type: "multipart/form-data; boundary=x", body: `--x\r\nContent-Disposition: form-data; name="${"a[b]".repeat(50)}"\r\n\r\n1\r\n--x--\r\n`, label: "multipart deep field" },
-      { type: "multipart/form-data; boundary=x", body: '--x\r\nContent-Disposition: form-data; name="avatar"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\u0089PNG\r\n\u001a\nnot really\r\n--x--\r\n', label: "multipart avatar, not an image" },
-      { type: "multipart/form-data; boundary=x", body: '--x\r\nContent-Disposition: form-data; name="avatar"; filename="a.png"\r\n\r\n1\r\n--x\r\nContent-Disposition: form-data; name="avatar"; filename="b.png"\r\n\r\n2\r\n--x--\r\n', label: "multipart two avatars" },
-      { type: "multipart/form-data; boundary=x", body: '--x\r\nContent-Disposition: form-data; name="avatar"; filename="a.png"\r\n\r\nabc', label: "multipart avatar truncated" },
-    ).map((m) => ({ headers: { "content-type": m.type }, body: Buffer.from(m.body), label: m.label })),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.tuple(fc.constantFrom("text/plain", "application/xml", "application/octet-stream", "application/json; charset=utf-16", "application/json; charset=klingon", "application/x-www-form-urlencoded; charset=latin1", "*/*", "application/merge-patch+json"), fc.uint8Array({ maxLength: 200 })).map(([type, bytes]) => ({
-      headers: { "content-type": type },
-      body: Buffer.from(bytes),
-      label: `${type} random bytes`,
-    })),
-  },
-);
+const hostileBody = (f: Fixtures): fc.Arbitrary<Body> =>
+  fc.oneof(
+    { weight: 6, arbitrary: plausibleJson(f, true) },
+    { weight: 4, arbitrary: jsonObject.map(jsonBody) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .constantFrom(
+          "{",
+          "[",
+          '{"a":',
+          "null",
+          "1",
+          '"x"',
+          "[]",
+          '{"a":"\\ud800"}',
+          '{"a":"\\u0000"}',
+          "\u0000",
+          '{"__proto__":{"admin":true}}',
+          '{"constructor":{"prototype":{"x":1}}}',
+        )
+        .map((b) => ({
+          headers: { "content-type": "application/json" },
+          body: Buffer.from(b),
+          label: `raw json ${b}`,
+        })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.constantFrom(101, 5000, 100_000), fc.constantFrom<"array" | "object">("array", "object"))
+        .map(([d, k]) => ({ headers: { "content-type": "application/json" }, body: deepJson(d, k), label: `json nested ${d} deep (${k})` })),
+    },
+    {
+      weight: 3,
+      arbitrary: fc.array(fc.tuple(fc.constantFrom(...FIELDS), queryValue), { minLength: 1, maxLength: 6 }).map((pairs) => ({
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: form(pairs.map(([k, v]) => [k, k === "url" ? encode(LOCAL_URLS[0]!) : v])),
+        label: `form ${pairs.map(([k, v]) => `${k}=${v.slice(0, 40)}`).join("&")}`,
+      })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(10_001, 20_000).map((n) => ({
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: form(Array.from({ length: n }, (_, i) => [`a${i}`, "1"])),
+        label: `form with ${n} parameters`,
+      })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.integer({ min: 33, max: 200 }).map((d) => ({
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: Buffer.from(`a${"[b]".repeat(d)}=1`),
+        label: `form nested ${d} deep`,
+      })),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(fc.constantFrom("gzip", "deflate", "br", "compress", "identity, gzip", "x-unknown"), fc.uint8Array({ maxLength: 64 }), fc.boolean())
+        .map(([encoding, bytes, truncatedReal]) => {
+          const real = ({ gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync } as Record<string, ((b: Buffer) => Buffer) | undefined>)[encoding];
+          const body = truncatedReal && real ? real(json({ name: "x" })).subarray(0, 8) : Buffer.from(bytes);
+          return {
+            headers: { "content-type": "application/json", "content-encoding": encoding },
+            body,
+            label: `${encoding} body, ${truncatedReal && real ? "truncated" : "random bytes"}`,
+          };
+        }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .constantFrom(
+          { type: "multipart/form-data", body: '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--\r\n', label: "multipart without boundary" },
+          { type: "multipart/form-data; boundary=x", body: '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nabc', label: "multipart truncated" },
+          { type: "multipart/form-data; boundary=x", body: "garbage", label: "multipart garbage" },
+          { type: `multipart/form-data; boundary=${big(200, "b")}`, body: "--b\r\n", label: "multipart long boundary" },
+          {
+            type: "multipart/form-data; boundary=x",
+            body: '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\na\u0000b\r\n--x--\r\n',
+            label: "multipart NUL field",
+          },
+          {
+            type: "multipart/form-data; boundary=x",
+            body: `--x\r\nContent-Disposition: form-data; name="${"a[b]".repeat(50)}"\r\n\r\n1\r\n--x--\r\n`,
+            label: "multipart deep field",
+          },
+          {
+            type: "multipart/form-data; boundary=x",
+            body: '--x\r\nContent-Disposition: form-data; name="avatar"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\u0089PNG\r\n\u001a\nnot really\r\n--x--\r\n',
+            label: "multipart avatar, not an image",
+          },
+          {
+            type: "multipart/form-data; boundary=x",
+            body: '--x\r\nContent-Disposition: form-data; name="avatar"; filename="a.png"\r\n\r\n1\r\n--x\r\nContent-Disposition: form-data; name="avatar"; filename="b.png"\r\n\r\n2\r\n--x--\r\n',
+            label: "multipart two avatars",
+          },
+          {
+            type: "multipart/form-data; boundary=x",
+            body: '--x\r\nContent-Disposition: form-data; name="avatar"; filename="a.png"\r\n\r\nabc',
+            label: "multipart avatar truncated",
+          },
+        )
+        .map((m) => ({ headers: { "content-type": m.type }, body: Buffer.from(m.body), label: m.label })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom(
+            "text/plain",
+            "application/xml",
+            "application/octet-stream",
+            "application/json; charset=utf-16",
+            "application/json; charset=klingon",
+            "application/x-www-form-urlencoded; charset=latin1",
+            "*/*",
+            "application/merge-patch+json",
+          ),
+          fc.uint8Array({ maxLength: 200 }),
+        )
+        .map(([type, bytes]) => ({
+          headers: { "content-type": type },
+          body: Buffer.from(bytes),
+          label: `${type} random bytes`,
+        })),
+    },
+  );
 
 /**
  * A whole hostile request for one route. Mostly one part of it is hostile (path, query string
@@ -385,7 +695,8 @@ export function hostileRequest(route: RouteTemplate, f: Fixtures): fc.Arbitrary<
       if (auth === "bad token") headers["private-token"] = "glpat-not-a-real-token-000000000";
       if (auth === "bad job token") headers["job-token"] = "glcbt-not-a-real-job-token-0000";
       // A user name with a NUL and a password that is not UTF-8.
-      if (auth === "bad basic") headers.authorization = `Basic ${Buffer.concat([Buffer.from("root\u0000:"), Buffer.from([0xc0, 0xaf, 0xff])]).toString("base64")}`;
+      if (auth === "bad basic")
+        headers.authorization = `Basic ${Buffer.concat([Buffer.from("root\u0000:"), Buffer.from([0xc0, 0xaf, 0xff])]).toString("base64")}`;
       return { auth, method, path: query ? `${p}?${query}` : p, headers, body: body.body, bodyLabel: body.label };
     });
 }

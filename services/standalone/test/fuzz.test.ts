@@ -10,7 +10,17 @@ import { createApp } from "@quarry/gateway";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserWithToken, startTestStack, type TestStack } from "./helpers.ts";
-import { INTERNAL_DETAIL, destroysFixtures, hostileRequest, routeName, routesOf, send, type Fixtures, type HostileRequest, type Outcome } from "./fuzz-requests.ts";
+import {
+  INTERNAL_DETAIL,
+  destroysFixtures,
+  hostileRequest,
+  routeName,
+  routesOf,
+  send,
+  type Fixtures,
+  type HostileRequest,
+  type Outcome,
+} from "./fuzz-requests.ts";
 
 /** The gateway's deadline for a service call (the stack's default): no request may take longer. */
 const DEADLINE_MS = 10_000;
@@ -47,7 +57,14 @@ beforeAll(async () => {
   const p = (await project.json()) as { id: number; path_with_namespace: string };
   const g = (await group.json()) as { id: number; full_path: string };
   await s.api(`/projects/${p.id}/repository/tags`, { method: "POST", token: user.token, json: { tag_name: "v1", ref: "main" } });
-  fixtures = { projectId: p.id, projectPath: p.path_with_namespace, groupId: g.id, groupPath: g.full_path, userId: user.id, tokens: { user: user.token, admin: s.rootToken } };
+  fixtures = {
+    projectId: p.id,
+    projectPath: p.path_with_namespace,
+    groupId: g.id,
+    groupPath: g.full_path,
+    userId: user.id,
+    tokens: { user: user.token, admin: s.rootToken },
+  };
 });
 
 afterAll(async () => {
@@ -60,7 +77,9 @@ describe("fuzzing every gateway route", () => {
     async () => {
       console.log(`fuzz seed ${seed} (replay: QUARRY_FUZZ_SEED=${seed})`);
       const filter = process.env.QUARRY_FUZZ_ROUTE;
-      const routes = routesOf(createApp({ config: { maxBodyBytes: 1 } } as Parameters<typeof createApp>[0])).filter((r) => !filter || routeName(r).includes(filter));
+      const routes = routesOf(createApp({ config: { maxBodyBytes: 1 } } as Parameters<typeof createApp>[0])).filter(
+        (r) => !filter || routeName(r).includes(filter),
+      );
       expect(routes.length).toBeGreaterThan(filter ? 0 : 100);
 
       const failures: Failure[] = [];
@@ -103,12 +122,17 @@ describe("fuzzing every gateway route", () => {
           { seed: routeSeedValue, numRuns: runs, endOnFailure: true },
         );
         if (failure) {
-          failures.push({ ...failure, replay: `QUARRY_FUZZ_SEED=${seed} QUARRY_FUZZ_ROUTE='${name}' (fast-check seed ${routeSeedValue}, path ${result.counterexamplePath ?? "?"})` });
+          failures.push({
+            ...failure,
+            replay: `QUARRY_FUZZ_SEED=${seed} QUARRY_FUZZ_ROUTE='${name}' (fast-check seed ${routeSeedValue}, path ${result.counterexamplePath ?? "?"})`,
+          });
         }
       }
 
       const version = await s.api("/version");
-      console.log(`fuzz: ${total} requests over ${routes.length} routes in ${Math.round((Date.now() - started) / 1000)} s, ${JSON.stringify(statusClasses)} (${JSON.stringify(statuses)}), ${failures.length} failing routes, seed ${seed}`);
+      console.log(
+        `fuzz: ${total} requests over ${routes.length} routes in ${Math.round((Date.now() - started) / 1000)} s, ${JSON.stringify(statusClasses)} (${JSON.stringify(statuses)}), ${failures.length} failing routes, seed ${seed}`,
+      );
       const report = failures.map(
         (f) =>
           `${f.route}: ${f.problem}\n  ${f.request.method} ${f.request.path.slice(0, 300)} (${f.request.auth}; body: ${f.request.bodyLabel.slice(0, 300)})\n` +

@@ -95,10 +95,16 @@ beforeAll(async () => {
   reporter = await createUserWithToken(s);
   outsider = await createUserWithToken(s);
   const create = async (name: string, visibility: string) =>
-    (await (await s.api("/projects", { method: "POST", json: { name, visibility, initialize_with_readme: true } })).json()) as { id: number; path_with_namespace: string };
+    (await (await s.api("/projects", { method: "POST", json: { name, visibility, initialize_with_readme: true } })).json()) as {
+      id: number;
+      path_with_namespace: string;
+    };
   pub = await create("open-code", "public");
   priv = await create("secret-code", "private");
-  for (const [user, level] of [[developer, 30], [reporter, 20]] as const) {
+  for (const [user, level] of [
+    [developer, 30],
+    [reporter, 20],
+  ] as const) {
     const res = await s.api(`/projects/${priv.id}/members`, { method: "POST", json: { user_id: user.id, access_level: level } });
     expect(res.status).toBe(201);
   }
@@ -113,7 +119,10 @@ afterAll(async () => {
 
 describe("git clone and fetch over smart HTTP", () => {
   it("clones a public project anonymously, with protocol v2 and v0, with and without .git", async () => {
-    for (const [protocol, suffix] of [["2", ".git"], ["0", ""]] as const) {
+    for (const [protocol, suffix] of [
+      ["2", ".git"],
+      ["0", ""],
+    ] as const) {
       const dir = path.join(tempDir(), "clone");
       await gitOk(home, "-c", `protocol.version=${protocol}`, "clone", url(pub, undefined, suffix), dir);
       expect(fs.readFileSync(path.join(dir, "README.md"), "utf8")).toContain("open-code");
@@ -163,7 +172,10 @@ describe("git clone and fetch over smart HTTP", () => {
   });
 
   it("clones a private project with a token as the password, under any username", async () => {
-    for (const creds of [{ username: "root", token: s.rootToken }, { username: "oauth2", token: developer.token }]) {
+    for (const creds of [
+      { username: "root", token: s.rootToken },
+      { username: "oauth2", token: developer.token },
+    ]) {
       const dir = path.join(tempDir(), "clone");
       await gitOk(home, "clone", url(priv, creds), dir);
       expect(fs.existsSync(path.join(dir, "README.md"))).toBe(true);
@@ -172,7 +184,8 @@ describe("git clone and fetch over smart HTTP", () => {
 
   it("refuses wrong tokens (401), hides private projects from outsiders (404) and checks token scopes (403)", async () => {
     const basic = (user: string, token: string) => ({ Authorization: `Basic ${Buffer.from(`${user}:${token}`).toString("base64")}` });
-    const refs = (p: string, headers: Record<string, string>, service = "git-upload-pack") => fetch(`${s.url}/${p}.git/info/refs?service=${service}`, { headers });
+    const refs = (p: string, headers: Record<string, string>, service = "git-upload-pack") =>
+      fetch(`${s.url}/${p}.git/info/refs?service=${service}`, { headers });
 
     const wrong = await refs(priv.path_with_namespace, basic("root", "glpat-wrong"));
     expect(wrong.status).toBe(401);
@@ -252,7 +265,10 @@ describe("git push over smart HTTP", () => {
   });
 
   it("applies protected-branch rules: no Developer push, no force push, no deletion", async () => {
-    const protect = await s.api(`/projects/${priv.id}/protected_branches`, { method: "POST", json: { name: "main", push_access_level: 40, merge_access_level: 40 } });
+    const protect = await s.api(`/projects/${priv.id}/protected_branches`, {
+      method: "POST",
+      json: { name: "main", push_access_level: 40, merge_access_level: 40 },
+    });
     expect(protect.status).toBe(201);
 
     const dir = await cloneWithCommit(priv, developer, "blocked.txt");

@@ -76,7 +76,10 @@ let counter = 0;
 /** A fresh user and a token for them (scopes default to api). */
 export async function createUserWithToken(s: TestStack, scopes: string[] = ["api"], extra: Record<string, unknown> = {}) {
   const n = `${Date.now().toString(36)}${counter++}`;
-  const res = await s.api("/users", { method: "POST", json: { username: `user${n}`, email: `user${n}@example.com`, name: `User ${n}`, password: "secret-password-1", ...extra } });
+  const res = await s.api("/users", {
+    method: "POST",
+    json: { username: `user${n}`, email: `user${n}@example.com`, name: `User ${n}`, password: "secret-password-1", ...extra },
+  });
   if (res.status !== 201) throw new Error(`user creation failed: ${res.status} ${await res.text()}`);
   const user = (await res.json()) as { id: number; username: string };
   const tok = await s.api(`/users/${user.id}/personal_access_tokens`, { method: "POST", json: { name: "t", scopes } });

@@ -55,7 +55,14 @@ describe("malformed strings (GitLab's HandleMalformedStrings)", () => {
     expectBadRequest(await raw("GET", "/groups/%00/members", {}));
     expectBadRequest(await raw("GET", "/groups/%00/members", asRoot));
     expectBadRequest(await raw("GET", "/projects?search=a%00b", asRoot));
-    expectBadRequest(await raw("POST", `/projects/${projectId}/repository/branches`, { ...asRoot, "content-type": "application/json" }, JSON.stringify({ branch: "a\u0000b", ref: "main" })));
+    expectBadRequest(
+      await raw(
+        "POST",
+        `/projects/${projectId}/repository/branches`,
+        { ...asRoot, "content-type": "application/json" },
+        JSON.stringify({ branch: "a\u0000b", ref: "main" }),
+      ),
+    );
     expectBadRequest(await raw("POST", "/groups", { ...asRoot, "content-type": "application/x-www-form-urlencoded" }, "name=a%00&path=b"));
   });
 
@@ -89,7 +96,12 @@ describe("bodies that cannot be read", () => {
       const res = await raw("POST", "/projects", { ...json, "content-encoding": encoding }, Buffer.from("not compressed at all"));
       expect([encoding, res.status, JSON.parse(res.body)]).toEqual([encoding, 400, { message: "400 Bad request" }]);
     }
-    const truncated = await raw("POST", "/projects", { ...json, "content-encoding": "br" }, brotliCompressSync(JSON.stringify({ name: "x".repeat(500) })).subarray(0, 10));
+    const truncated = await raw(
+      "POST",
+      "/projects",
+      { ...json, "content-encoding": "br" },
+      brotliCompressSync(JSON.stringify({ name: "x".repeat(500) })).subarray(0, 10),
+    );
     expect(truncated.status).toBe(400);
   });
 
@@ -105,9 +117,19 @@ describe("bodies that cannot be read", () => {
   });
 
   it("answers multipart bodies without a boundary or cut short with 400", async () => {
-    const noBoundary = await raw("POST", "/projects", { ...asRoot, "content-type": "multipart/form-data" }, '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nx\r\n--x--\r\n');
+    const noBoundary = await raw(
+      "POST",
+      "/projects",
+      { ...asRoot, "content-type": "multipart/form-data" },
+      '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nx\r\n--x--\r\n',
+    );
     expect([noBoundary.status, JSON.parse(noBoundary.body)]).toEqual([400, { message: "400 Bad request" }]);
-    const truncated = await raw("POST", "/projects", { ...asRoot, "content-type": "multipart/form-data; boundary=x" }, '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nabc');
+    const truncated = await raw(
+      "POST",
+      "/projects",
+      { ...asRoot, "content-type": "multipart/form-data; boundary=x" },
+      '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nabc',
+    );
     expect([truncated.status, JSON.parse(truncated.body)]).toEqual([400, { message: "400 Bad request" }]);
   });
 
@@ -172,7 +194,12 @@ describe("GitLab's size limits at the edge", () => {
   it("refuses a 60-100 KB ref at once instead of holding repo-service", async () => {
     const tag = await raw("POST", `/projects/${projectId}/repository/tags`, json(user.token), JSON.stringify({ tag_name: "t1", ref: "a".repeat(80_000) }));
     expect([tag.status, JSON.parse(tag.body)]).toEqual([400, { error: "ref should be a valid reference path" }]);
-    const branch = await raw("POST", `/projects/${projectId}/repository/branches`, json(user.token), JSON.stringify({ branch: "b".repeat(100_000), ref: "main" }));
+    const branch = await raw(
+      "POST",
+      `/projects/${projectId}/repository/branches`,
+      json(user.token),
+      JSON.stringify({ branch: "b".repeat(100_000), ref: "main" }),
+    );
     expect([branch.status, JSON.parse(branch.body)]).toEqual([400, { error: "branch should be a valid reference path" }]);
     // A ref of exactly 1024 characters is well-formed; it just does not exist.
     const longest = await raw("POST", `/projects/${projectId}/repository/branches`, json(user.token), JSON.stringify({ branch: "ok", ref: "c".repeat(1024) }));
@@ -186,7 +213,12 @@ describe("GitLab's size limits at the edge", () => {
     expect([name.status, JSON.parse(name.body)]).toEqual([400, { message: { name: ["is too long (maximum is 255 characters)"] } }]);
     const description = await raw("PUT", `/projects/${projectId}`, json(user.token), JSON.stringify({ description: "d".repeat(2001) }));
     expect([description.status, JSON.parse(description.body)]).toEqual([400, { message: { description: ["is too long (maximum is 2000 characters)"] } }]);
-    const file = await raw("POST", `/projects/${projectId}/repository/files/${"p".repeat(4097)}`, json(user.token), JSON.stringify({ branch: "main", content: "x", commit_message: "m" }));
+    const file = await raw(
+      "POST",
+      `/projects/${projectId}/repository/files/${"p".repeat(4097)}`,
+      json(user.token),
+      JSON.stringify({ branch: "main", content: "x", commit_message: "m" }),
+    );
     expect([file.status, JSON.parse(file.body)]).toEqual([400, { error: "file_path should be a valid file path" }]);
   });
 

@@ -19,13 +19,23 @@ const json = async (res: Response) => ({ status: res.status, body: (await res.js
 const post = (path: string, body?: unknown) => s.api(`/projects/${project.id}${path}`, { method: "POST", json: body });
 const newPipeline = async () => (await s.gitlab().Pipelines.create(project.id, "main")).id;
 const jobsOf = async (pipelineId: number) => {
-  const jobs = (await (await s.api(`/projects/${project.id}/pipelines/${pipelineId}/jobs?include_retried=true`)).json()) as { id: number; name: string; status: string }[];
+  const jobs = (await (await s.api(`/projects/${project.id}/pipelines/${pipelineId}/jobs?include_retried=true`)).json()) as {
+    id: number;
+    name: string;
+    status: string;
+  }[];
   return jobs.toSorted((a, b) => a.id - b.id);
 };
 /** Takes the next job as the runner and reports `state`; returns its id. */
 async function runNext(state: "success" | "failed", trace = "") {
   const job = await requestJobAs(s, runnerToken);
-  if (trace) await s.api(`/jobs/${job.id}/trace`, { method: "PATCH", body: trace, headers: { "JOB-TOKEN": job.token, "Content-Range": `0-${trace.length - 1}` }, token: null });
+  if (trace)
+    await s.api(`/jobs/${job.id}/trace`, {
+      method: "PATCH",
+      body: trace,
+      headers: { "JOB-TOKEN": job.token, "Content-Range": `0-${trace.length - 1}` },
+      token: null,
+    });
   await reportJob(s, job, state);
   return job.id;
 }

@@ -44,7 +44,11 @@ async function successfulPipeline(): Promise<{ compile: number; rspec: number }>
     if (upload) {
       const form = new FormData();
       form.append("file", new Blob([zip]), "artifacts.zip");
-      const uploaded = await fetch(`${s.url}/api/v4/jobs/${job.id}/artifacts?artifact_type=archive&artifact_format=zip`, { method: "POST", headers: { "JOB-TOKEN": job.token }, body: form });
+      const uploaded = await fetch(`${s.url}/api/v4/jobs/${job.id}/artifacts?artifact_type=archive&artifact_format=zip`, {
+        method: "POST",
+        headers: { "JOB-TOKEN": job.token },
+        body: form,
+      });
       expect(uploaded.status).toBe(201);
     }
     await reportJob(s, job, "success");

@@ -47,7 +47,25 @@ describe("job token scope", () => {
     const entries = (await list.json()) as Record<string, unknown>[];
     expect(entries.map((p) => p.id)).toEqual([source.id, other.id]);
     expect(Object.keys(entries[1]!).sort()).toEqual(
-      ["avatar_url", "created_at", "default_branch", "description", "http_url_to_repo", "id", "last_activity_at", "name", "name_with_namespace", "namespace", "path", "path_with_namespace", "ssh_url_to_repo", "star_count", "tag_list", "topics", "web_url"].sort(),
+      [
+        "avatar_url",
+        "created_at",
+        "default_branch",
+        "description",
+        "http_url_to_repo",
+        "id",
+        "last_activity_at",
+        "name",
+        "name_with_namespace",
+        "namespace",
+        "path",
+        "path_with_namespace",
+        "ssh_url_to_repo",
+        "star_count",
+        "tag_list",
+        "topics",
+        "web_url",
+      ].sort(),
     );
     expect(entries[1]).toMatchObject({ path_with_namespace: other.path_with_namespace });
 
@@ -73,7 +91,9 @@ describe("job token scope", () => {
     const added = await s.api(`/projects/${source.id}/job_token_scope/groups_allowlist`, { method: "POST", json: { target_group_id: group.id } });
     expect(added.status).toBe(201);
     expect(await added.json()).toEqual({ source_project_id: source.id, target_group_id: group.id });
-    expect(await api.ProjectJobTokenScopes.showGroupsAllowList(source.id)).toEqual([{ id: group.id, web_url: `${s.url}/groups/${group.full_path}`, name: "ci-friends" }]);
+    expect(await api.ProjectJobTokenScopes.showGroupsAllowList(source.id)).toEqual([
+      { id: group.id, web_url: `${s.url}/groups/${group.full_path}`, name: "ci-friends" },
+    ]);
     const duplicate = await s.api(`/projects/${source.id}/job_token_scope/groups_allowlist`, { method: "POST", json: { target_group_id: group.id } });
     expect(await duplicate.json()).toEqual({ message: "400 Bad request - Target group is already in the job token scope" });
     const unknown = await s.api(`/projects/${source.id}/job_token_scope/groups_allowlist`, { method: "POST", json: { target_group_id: 999999 } });
@@ -84,7 +104,11 @@ describe("job token scope", () => {
 
   it("needs Maintainer: Developers get 403, outsiders of a private project 404", async () => {
     expect((await s.api(`/projects/${source.id}/job_token_scope`, { token: developer.token })).status).toBe(403);
-    const post = await s.api(`/projects/${source.id}/job_token_scope/allowlist`, { method: "POST", json: { target_project_id: other.id }, token: developer.token });
+    const post = await s.api(`/projects/${source.id}/job_token_scope/allowlist`, {
+      method: "POST",
+      json: { target_project_id: other.id },
+      token: developer.token,
+    });
     expect(post.status).toBe(403);
     const outsider = await createUserWithToken(s);
     expect((await s.api(`/projects/${source.id}/job_token_scope`, { token: outsider.token })).status).toBe(404);

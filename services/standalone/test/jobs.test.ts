@@ -115,7 +115,11 @@ describe("jobs", () => {
   it("shows a runner's job running with its runner and trace, and the archived trace once it succeeded", async () => {
     const runner = await s.api("/user/runners", { method: "POST", json: { runner_type: "instance_type", tag_list: ["shell"], description: "box" } });
     const runnerToken = ((await runner.json()) as { token: string }).token;
-    const taken = await s.api("/jobs/request", { method: "POST", json: { token: runnerToken, system_id: "s_000000000001", info: { version: "17.0.0" } }, token: null });
+    const taken = await s.api("/jobs/request", {
+      method: "POST",
+      json: { token: runnerToken, system_id: "s_000000000001", info: { version: "17.0.0" } },
+      token: null,
+    });
     expect(taken.status).toBe(201);
     const payload = (await taken.json()) as { id: number; token: string };
     const appended = await s.api(`/jobs/${payload.id}/trace?token=${payload.token}`, {

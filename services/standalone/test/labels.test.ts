@@ -30,7 +30,10 @@ beforeAll(async () => {
   guest = await createUserWithToken(s);
   outsider = await createUserWithToken(s);
   reporter = await createUserWithToken(s);
-  for (const [user, level] of [[guest, 10], [reporter, 20]] as const) {
+  for (const [user, level] of [
+    [guest, 10],
+    [reporter, 20],
+  ] as const) {
     for (const id of [project.id, priv.id]) await body(await post(`/projects/${id}/members`, { user_id: user.id, access_level: level }), 201);
     await body(await post(`/groups/${sub.id}/members`, { user_id: user.id, access_level: level }), 201);
   }

@@ -24,8 +24,14 @@ describe("pipelines", () => {
     expect(await list.json()).toEqual([]);
     expect(await json(await s.api(`/projects/${project.id}/pipelines/999999`))).toEqual({ status: 404, body: { message: "404 Not found" } });
     expect(await json(await s.api(`/projects/${project.id}/pipelines/latest`))).toEqual({ status: 403, body: { message: "403 Forbidden" } });
-    expect(await json(await s.api(`/projects/${project.id}/pipelines/abc`))).toEqual({ status: 400, body: { error: "pipeline_id does not have a valid value" } });
-    expect(await json(await s.api(`/projects/${project.id}/pipelines?status=done`))).toEqual({ status: 400, body: { error: "status does not have a valid value" } });
+    expect(await json(await s.api(`/projects/${project.id}/pipelines/abc`))).toEqual({
+      status: 400,
+      body: { error: "pipeline_id does not have a valid value" },
+    });
+    expect(await json(await s.api(`/projects/${project.id}/pipelines?status=done`))).toEqual({
+      status: 400,
+      body: { error: "status does not have a valid value" },
+    });
   });
 
   it("creates a pipeline for Developers (201), refusing a missing or unknown ref and lower roles", async () => {
@@ -37,7 +43,9 @@ describe("pipelines", () => {
     expect(reporter.status).toBe(403);
     expect((await s.api(`/projects/${project.id}/pipeline`, { method: "POST", json: { ref: "main" }, token: null })).status).toBe(401);
 
-    const created = await s.gitlab(users.developer.token).Pipelines.create(project.id, "main", { variables: [{ key: "DEPLOY", value: "no", variable_type: "env_var" }] });
+    const created = await s
+      .gitlab(users.developer.token)
+      .Pipelines.create(project.id, "main", { variables: [{ key: "DEPLOY", value: "no", variable_type: "env_var" }] });
     expect(created).toMatchObject({
       iid: 1,
       project_id: project.id,
@@ -69,7 +77,13 @@ describe("pipelines", () => {
     expect(page.headers.get("x-total")).toBe("2");
     expect(((await page.json()) as { iid: number }[]).map((p) => p.iid)).toEqual([1]);
 
-    expect(await api.Pipelines.show(project.id, second.id)).toMatchObject({ id: second.id, iid: 2, user: { username: "root" }, coverage: null, archived: false });
+    expect(await api.Pipelines.show(project.id, second.id)).toMatchObject({
+      id: second.id,
+      iid: 2,
+      user: { username: "root" },
+      coverage: null,
+      archived: false,
+    });
     expect(await api.Pipelines.showLatest(project.id)).toMatchObject({ id: second.id });
     expect((await s.api(`/projects/${project.id}/pipelines/latest?ref=nope`)).status).toBe(403);
   });

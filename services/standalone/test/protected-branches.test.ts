@@ -31,7 +31,9 @@ describe("protected branches", () => {
     expect(main).toEqual({
       id: expect.any(Number),
       name: "main",
-      push_access_levels: [{ id: expect.any(Number), access_level: 40, access_level_description: "Maintainers", deploy_key_id: null, user_id: null, group_id: null }],
+      push_access_levels: [
+        { id: expect.any(Number), access_level: 40, access_level_description: "Maintainers", deploy_key_id: null, user_id: null, group_id: null },
+      ],
       merge_access_levels: [{ id: expect.any(Number), access_level: 40, access_level_description: "Maintainers", user_id: null, group_id: null }],
       unprotect_access_levels: [{ id: expect.any(Number), access_level: 40, access_level_description: "Maintainers", user_id: null, group_id: null }],
       allow_force_push: false,
@@ -50,7 +52,12 @@ describe("protected branches", () => {
   it("shows protection and can_push per caller on branches", async () => {
     expect(await branch("main")).toMatchObject({ protected: true, developers_can_push: false, developers_can_merge: false, can_push: true });
     expect(await branch("main", developer.token)).toMatchObject({ protected: true, can_push: false });
-    expect(await branch("release/1.0", developer.token)).toMatchObject({ protected: true, developers_can_push: true, developers_can_merge: true, can_push: true });
+    expect(await branch("release/1.0", developer.token)).toMatchObject({
+      protected: true,
+      developers_can_push: true,
+      developers_can_merge: true,
+      can_push: true,
+    });
     expect(await branch("feature", developer.token)).toMatchObject({ protected: false, can_push: true });
     expect(await branch("feature", reporter.token)).toMatchObject({ protected: false, can_push: false });
     const list = (await (await s.api(`/projects/${projectId}/repository/branches`, { token: developer.token })).json()) as Record<string, unknown>[];
@@ -117,7 +124,11 @@ describe("protected branches", () => {
       json: { allow_force_push: true, allowed_to_push: [{ access_level: 30 }] },
     });
     expect(patched.status).toBe(200);
-    expect(await patched.json()).toMatchObject({ allow_force_push: true, push_access_levels: [{ access_level: 30 }], merge_access_levels: [{ access_level: 40 }] });
+    expect(await patched.json()).toMatchObject({
+      allow_force_push: true,
+      push_access_levels: [{ access_level: 30 }],
+      merge_access_levels: [{ access_level: 40 }],
+    });
     expect(await branch("main", developer.token)).toMatchObject({ can_push: true, developers_can_push: true });
     const removed = await s.api(`/projects/${projectId}/protected_branches/${encodeURIComponent("release/*")}`, { method: "DELETE" });
     expect(removed.status).toBe(204);

@@ -174,7 +174,10 @@ describe("python-gitlab against Quarry", () => {
     });
     const delivery = await waitFor(() => receiver.requests.find((r) => r.json?.object_kind === "push"), { message: "push delivery" });
     expect(delivery.headers["x-service-token"]).toBe("s3cret");
-    expect(delivery.json).toMatchObject({ project: { path_with_namespace: "root/py-hooks-h1" }, commits: [{ message: expect.stringContaining("Trigger the hook") }] });
+    expect(delivery.json).toMatchObject({
+      project: { path_with_namespace: "root/py-hooks-h1" },
+      commits: [{ message: expect.stringContaining("Trigger the hook") }],
+    });
   });
 
   it("sets avatars on users, projects and groups with file objects, and reads them back", async () => {
@@ -217,12 +220,20 @@ describe("python-gitlab against Quarry", () => {
       const job = await requestJobAs(s, runnerToken);
       expect(job.job_info.name).toBe(name);
       const text = `running ${name}\n`;
-      const traced = await fetch(`${s.url}/api/v4/jobs/${job.id}/trace`, { method: "PATCH", headers: { "JOB-TOKEN": job.token, "Content-Type": "text/plain", "Content-Range": `0-${text.length - 1}` }, body: text });
+      const traced = await fetch(`${s.url}/api/v4/jobs/${job.id}/trace`, {
+        method: "PATCH",
+        headers: { "JOB-TOKEN": job.token, "Content-Type": "text/plain", "Content-Range": `0-${text.length - 1}` },
+        body: text,
+      });
       expect(traced.status).toBe(202);
       if (name === "compile") {
         const form = new FormData();
         form.append("file", new Blob([readFileSync(path.join(work, "a.zip"))]), "artifacts.zip");
-        const uploaded = await fetch(`${s.url}/api/v4/jobs/${job.id}/artifacts?artifact_type=archive&artifact_format=zip`, { method: "POST", headers: { "JOB-TOKEN": job.token }, body: form });
+        const uploaded = await fetch(`${s.url}/api/v4/jobs/${job.id}/artifacts?artifact_type=archive&artifact_format=zip`, {
+          method: "POST",
+          headers: { "JOB-TOKEN": job.token },
+          body: form,
+        });
         expect(uploaded.status).toBe(201);
       }
       await reportJob(s, job, "success");

@@ -52,7 +52,11 @@ describe("a read_repository token", () => {
   });
 
   it("cannot write to the repository, nor read other resources", async () => {
-    const write = await s.api(`/projects/${projectId}/repository/branches`, { method: "POST", token: readRepositoryToken, json: { branch: "nope", ref: "main" } });
+    const write = await s.api(`/projects/${projectId}/repository/branches`, {
+      method: "POST",
+      token: readRepositoryToken,
+      json: { branch: "nope", ref: "main" },
+    });
     expect(write.status).toBe(403);
     expect(await write.json()).toEqual({
       error: "insufficient_scope",

@@ -28,14 +28,19 @@ const json = async <T = Mirror>(res: Response, status: number): Promise<T> => {
   return JSON.parse(text) as T;
 };
 
-const create = async (body: Record<string, unknown>, id = projectId) => json(await s.api(`/projects/${id}/remote_mirrors`, { method: "POST", json: body }), 201);
+const create = async (body: Record<string, unknown>, id = projectId) =>
+  json(await s.api(`/projects/${id}/remote_mirrors`, { method: "POST", json: body }), 201);
 const show = async (id: number, project = projectId) => json(await s.api(`/projects/${project}/remote_mirrors/${id}`), 200);
-const sync = async (id: number, project = projectId) => expect((await s.api(`/projects/${project}/remote_mirrors/${id}/sync`, { method: "POST" })).status).toBe(204);
+const sync = async (id: number, project = projectId) =>
+  expect((await s.api(`/projects/${project}/remote_mirrors/${id}/sync`, { method: "POST" })).status).toBe(204);
 const settled = (id: number, project = projectId) =>
-  waitFor(async () => {
-    const m = await show(id, project);
-    return m.update_status === "finished" || m.update_status === "failed" ? m : null;
-  }, { message: "mirror update to end", timeoutMs: 20_000 });
+  waitFor(
+    async () => {
+      const m = await show(id, project);
+      return m.update_status === "finished" || m.update_status === "failed" ? m : null;
+    },
+    { message: "mirror update to end", timeoutMs: 20_000 },
+  );
 
 /** The project's branches and tags as the API reports them: ref → commit id. */
 async function projectRefs(id = projectId): Promise<Record<string, string>> {
@@ -93,7 +98,10 @@ describe("remote mirrors", () => {
     const listed = await json<Mirror[]>(await s.api(`/projects/${projectId}/remote_mirrors`), 200);
     expect(listed.find((m) => m.id === created.id)?.url).toBe(t.scrubbed);
     expect((await show(created.id as number)).url).toBe(t.scrubbed);
-    const edited = await json(await s.api(`/projects/${projectId}/remote_mirrors/${created.id}`, { method: "PUT", json: { keep_divergent_refs: true, enabled: "0" } }), 200);
+    const edited = await json(
+      await s.api(`/projects/${projectId}/remote_mirrors/${created.id}`, { method: "PUT", json: { keep_divergent_refs: true, enabled: "0" } }),
+      200,
+    );
     expect(edited).toMatchObject({ url: t.scrubbed, keep_divergent_refs: true, enabled: false });
     expect((await s.api(`/projects/${projectId}/remote_mirrors/${created.id}`, { method: "DELETE" })).status).toBe(204);
     expect(await json(await s.api(`/projects/${projectId}/remote_mirrors/${created.id}`), 404)).toEqual({ message: "404 Not found" });
@@ -194,7 +202,12 @@ describe("remote mirrors", () => {
     expect(await json(await s.api(base, { method: "POST", json: { url: "https://example.com/x.git", mirror_branch_regex: "^(?!wip)" } }), 400)).toEqual({
       message: { mirror_branch_regex: ["not valid RE2 syntax: invalid perl operator: (?!"] },
     });
-    expect(await json(await s.api(base, { method: "POST", json: { url: "https://example.com/x.git", only_protected_branches: true, mirror_branch_regex: "x" } }), 400)).toEqual({
+    expect(
+      await json(
+        await s.api(base, { method: "POST", json: { url: "https://example.com/x.git", only_protected_branches: true, mirror_branch_regex: "x" } }),
+        400,
+      ),
+    ).toEqual({
       error: "only_protected_branches, mirror_branch_regex are mutually exclusive",
     });
     const disabled = await create({ url: "https://example.com/x.git" });
@@ -230,7 +243,11 @@ describe("remote mirrors", () => {
       ["GET", `${base}/${m.id}/public_key`],
       ["DELETE", `${base}/${m.id}`],
     ] as const) {
-      const dev = await s.api(path, { method, token: developer.token, json: method === "POST" || method === "PUT" ? { url: "https://example.com/z.git" } : undefined });
+      const dev = await s.api(path, {
+        method,
+        token: developer.token,
+        json: method === "POST" || method === "PUT" ? { url: "https://example.com/z.git" } : undefined,
+      });
       expect(dev.status, `${method} ${path}`).toBe(401);
       expect(await dev.json()).toEqual({ message: "401 Unauthorized" });
       expect((await s.api(path, { method, token: outsider.token })).status, `${method} ${path}`).toBe(404);

@@ -34,7 +34,14 @@ function commit(dir: string, parent: string | null, files: Record<string, string
   const tree = git(dir, ["write-tree"], { env });
   const date = `2026-02-${String(day).padStart(2, "0")}T12:00:00+00:00`;
   const [name, email] = author.split(":") as [string, string];
-  const ident = { GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_AUTHOR_DATE: date, GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email, GIT_COMMITTER_DATE: date };
+  const ident = {
+    GIT_AUTHOR_NAME: name,
+    GIT_AUTHOR_EMAIL: email,
+    GIT_AUTHOR_DATE: date,
+    GIT_COMMITTER_NAME: name,
+    GIT_COMMITTER_EMAIL: email,
+    GIT_COMMITTER_DATE: date,
+  };
   return git(dir, ["commit-tree", tree, ...(parent ? ["-p", parent] : []), "-m", message], { env: ident });
 }
 
@@ -44,7 +51,14 @@ beforeAll(async () => {
   project = (await s.gitlab().Projects.create({ name: "contents", initializeWithReadme: true, visibility: "public" })) as typeof project;
   gitDir = repositoryDir(project.id);
   sha.readme = git(gitDir, ["rev-parse", "refs/heads/main"]);
-  sha.c1 = commit(gitDir, sha.readme, { "a.txt": "one\ntwo\n", "files/html/index.html": "<html>\n", "files/z.txt": "z\n" }, "Add files", "Alice:alice@example.com", 1);
+  sha.c1 = commit(
+    gitDir,
+    sha.readme,
+    { "a.txt": "one\ntwo\n", "files/html/index.html": "<html>\n", "files/z.txt": "z\n" },
+    "Add files",
+    "Alice:alice@example.com",
+    1,
+  );
   sha.c2 = commit(gitDir, sha.c1, { "a.txt": "one\n2\n" }, "Change a on main", "Bob:bob@example.com", 2);
   sha.f1 = commit(gitDir, sha.c1, { "feature.txt": "feature\n", "files/z.txt": null }, "Feature work", "Carol:carol@example.com", 3);
   sha.orphan = commit(gitDir, null, { "o.txt": "o\n" }, "Orphan", "Dan:dan@example.com", 4);
@@ -114,7 +128,12 @@ describe("repository tree", () => {
 describe("blobs", () => {
   it("shows a blob as Base64 and raw bytes", async () => {
     const id = git(gitDir, ["rev-parse", "main:a.txt"]);
-    expect(await s.gitlab().Repositories.showBlob(project.id, id)).toEqual({ size: 6, encoding: "base64", content: Buffer.from("one\n2\n").toString("base64"), sha: id });
+    expect(await s.gitlab().Repositories.showBlob(project.id, id)).toEqual({
+      size: 6,
+      encoding: "base64",
+      content: Buffer.from("one\n2\n").toString("base64"),
+      sha: id,
+    });
     // gitbeaker hands text/plain bodies back as strings.
     expect((await s.gitlab().Repositories.showBlobRaw(project.id, id)) as unknown).toBe("one\n2\n");
     const res = await s.api(repoPath(`/blobs/${id}/raw`));
@@ -146,7 +165,10 @@ describe("archive", () => {
   const list = (bytes: Buffer, name: string, cmd: string[]) => {
     const file = path.join(scratch, name);
     fs.writeFileSync(file, bytes);
-    return execFileSync(cmd[0]!, [...cmd.slice(1), file], { encoding: "utf8" }).split("\n").filter((l) => l && !l.endsWith("/")).sort();
+    return execFileSync(cmd[0]!, [...cmd.slice(1), file], { encoding: "utf8" })
+      .split("\n")
+      .filter((l) => l && !l.endsWith("/"))
+      .sort();
   };
 
   it("downloads tar.gz by default, named and laid out like GitLab, with the same bytes every time", async () => {
@@ -208,14 +230,40 @@ describe("compare", () => {
     expect(r.commits.map((c: { id: string }) => c.id)).toEqual([sha.f1]);
     expect(r.commit).toMatchObject({ id: sha.f1, title: "Feature work", author_name: "Carol", short_id: sha.f1!.slice(0, 8) });
     expect(r.diffs).toEqual([
-      { diff: "@@ -0,0 +1 @@\n+feature\n", collapsed: false, too_large: false, new_path: "feature.txt", old_path: "feature.txt", a_mode: "0", b_mode: "100644", new_file: true, renamed_file: false, deleted_file: false, generated_file: null },
-      { diff: "@@ -1 +0,0 @@\n-z\n", collapsed: false, too_large: false, new_path: "files/z.txt", old_path: "files/z.txt", a_mode: "100644", b_mode: "0", new_file: false, renamed_file: false, deleted_file: true, generated_file: null },
+      {
+        diff: "@@ -0,0 +1 @@\n+feature\n",
+        collapsed: false,
+        too_large: false,
+        new_path: "feature.txt",
+        old_path: "feature.txt",
+        a_mode: "0",
+        b_mode: "100644",
+        new_file: true,
+        renamed_file: false,
+        deleted_file: false,
+        generated_file: null,
+      },
+      {
+        diff: "@@ -1 +0,0 @@\n-z\n",
+        collapsed: false,
+        too_large: false,
+        new_path: "files/z.txt",
+        old_path: "files/z.txt",
+        a_mode: "100644",
+        b_mode: "0",
+        new_file: false,
+        renamed_file: false,
+        deleted_file: true,
+        generated_file: null,
+      },
     ]);
     expect(r).toMatchObject({ compare_timeout: false, compare_same_ref: false, web_url: `${project.web_url}/-/compare/${sha.c1}...${sha.f1}` });
   });
 
   it("compares straight, with unified diff headers on request", async () => {
-    const r = await json<{ diffs: { new_path: string; diff: string }[]; web_url: string }>(await s.api(repoPath("/compare?from=main&to=feature&straight=true&unidiff=true")));
+    const r = await json<{ diffs: { new_path: string; diff: string }[]; web_url: string }>(
+      await s.api(repoPath("/compare?from=main&to=feature&straight=true&unidiff=true")),
+    );
     expect(r.diffs.map((d) => d.new_path)).toEqual(["a.txt", "feature.txt", "files/z.txt"]);
     expect(r.diffs[0]!.diff).toBe("--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-2\n+two\n");
     expect(r.diffs[1]!.diff).toBe("--- /dev/null\n+++ b/feature.txt\n@@ -0,0 +1 @@\n+feature\n");
@@ -235,7 +283,10 @@ describe("compare", () => {
     git(otherDir, ["fetch", "-q", gitDir, "refs/heads/main:refs/heads/upstream"]);
     const only = commit(otherDir, sha.c2!, { "a.txt": "from the other project\n" }, "Other", "Eve:eve@example.com", 5);
     git(otherDir, ["update-ref", "refs/heads/theirs", only]);
-    const r = (await s.gitlab().Repositories.compare(project.id, "theirs", "main", { fromProjectId: other.id, straight: true })) as { commits: unknown[]; diffs: unknown[] };
+    const r = (await s.gitlab().Repositories.compare(project.id, "theirs", "main", { fromProjectId: other.id, straight: true })) as {
+      commits: unknown[];
+      diffs: unknown[];
+    };
     expect(r.commits).toEqual([]);
     expect(r.diffs).toMatchObject([{ new_path: "a.txt", diff: "@@ -1 +1,2 @@\n-from the other project\n+one\n+2\n" }]);
     const unknown = await s.api(repoPath("/compare?from=main&to=feature&from_project_id=999999"));
@@ -281,7 +332,13 @@ describe("contributors", () => {
 describe("merge base", () => {
   it("finds the common ancestor with @gitbeaker/rest", async () => {
     const base = await s.gitlab().Repositories.mergeBase(project.id, ["main", "feature"]);
-    expect(base).toMatchObject({ id: sha.c1, title: "Add files", author_name: "Alice", parent_ids: [sha.readme], web_url: `${project.web_url}/-/commit/${sha.c1}` });
+    expect(base).toMatchObject({
+      id: sha.c1,
+      title: "Add files",
+      author_name: "Alice",
+      parent_ids: [sha.readme],
+      web_url: `${project.web_url}/-/commit/${sha.c1}`,
+    });
     const commaSeparated = await json<{ id: string }>(await s.api(repoPath(`/merge_base?refs=main,${sha.f1}`)));
     expect(commaSeparated.id).toBe(sha.c1);
   });
@@ -307,7 +364,9 @@ describe("access", () => {
     expect(anon.status).toBe(200);
     expect((await s.api(repoPath("/archive.zip"), { token: null })).status).toBe(200);
     const owner = await createUserWithToken(s);
-    const secret = (await json(await s.api("/projects", { method: "POST", token: owner.token, json: { name: "secret", initialize_with_readme: true } }))) as { id: number };
+    const secret = (await json(await s.api("/projects", { method: "POST", token: owner.token, json: { name: "secret", initialize_with_readme: true } }))) as {
+      id: number;
+    };
     for (const p of ["/tree", "/archive", "/contributors", "/compare?from=main&to=main", "/merge_base?refs[]=main&refs[]=main"]) {
       const res = await s.api(`/projects/${secret.id}/repository${p}`, { token: null });
       expect(res.status).toBe(404);

@@ -31,7 +31,11 @@ const requestJob = (token = runnerToken) =>
   fetch(`${s.url}/api/v4/jobs/request`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ token, system_id: "s_0123456789ab", info: { name: "gitlab-runner", version: "17.0.0", platform: "linux", architecture: "amd64", executor: "shell" } }),
+    body: JSON.stringify({
+      token,
+      system_id: "s_0123456789ab",
+      info: { name: "gitlab-runner", version: "17.0.0", platform: "linux", architecture: "amd64", executor: "shell" },
+    }),
   });
 const trace = (id: number, token: string, start: number, text: string) =>
   fetch(`${s.url}/api/v4/jobs/${id}/trace`, {
@@ -54,11 +58,14 @@ interface JobResponse {
 async function nextJob(): Promise<JobResponse> {
   let job: JobResponse | null = null;
   await expect
-    .poll(async () => {
-      const res = await requestJob();
-      if (res.status === 201) job = (await res.json()) as JobResponse;
-      return res.status;
-    }, { timeout: 20_000, interval: 200 })
+    .poll(
+      async () => {
+        const res = await requestJob();
+        if (res.status === 201) job = (await res.json()) as JobResponse;
+        return res.status;
+      },
+      { timeout: 20_000, interval: 200 },
+    )
     .toBe(201);
   return job!;
 }
@@ -123,14 +130,22 @@ describe("runner protocol over HTTP", () => {
 
   it("registers runners with the registration token (legacy flow)", async () => {
     const register = (token: string) =>
-      fetch(`${s.url}/api/v4/runners`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token, description: "legacy", tag_list: "a,b" }) });
+      fetch(`${s.url}/api/v4/runners`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ token, description: "legacy", tag_list: "a,b" }),
+      });
     expect((await register("GR1348941-wrong")).status).toBe(403);
     const res = await register(REGISTRATION_TOKEN);
     expect(res.status).toBe(201);
     const body = (await res.json()) as { id: number; token: string; token_expires_at: null };
     expect(body).toMatchObject({ token_expires_at: null });
     expect(body.token).toMatch(/^glrt-/);
-    const verify = await fetch(`${s.url}/api/v4/runners/verify`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token: body.token }) });
+    const verify = await fetch(`${s.url}/api/v4/runners/verify`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ token: body.token }),
+    });
     expect(verify.status).toBe(200);
   });
 });

@@ -11,7 +11,10 @@ beforeAll(async () => {
   projectId = (await s.gitlab().Projects.create({ name: "built" })).id;
   developer = await createUserWithToken(s);
   maintainer = await createUserWithToken(s);
-  for (const [user, level] of [[developer, 30], [maintainer, 40]] as const) {
+  for (const [user, level] of [
+    [developer, 30],
+    [maintainer, 40],
+  ] as const) {
     await s.api(`/projects/${projectId}/members`, { method: "POST", json: { user_id: user.id, access_level: level } });
   }
 });

@@ -24,7 +24,14 @@ beforeAll(async () => {
   git = (...args) =>
     execFileSync("git", ["--git-dir", gitDir, ...args], {
       encoding: "utf8",
-      env: { ...process.env, GIT_AUTHOR_NAME: "T", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "T", GIT_COMMITTER_EMAIL: "t@example.com", GIT_COMMITTER_DATE: "2099-01-01T00:00:00+00:00" },
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: "T",
+        GIT_AUTHOR_EMAIL: "t@example.com",
+        GIT_COMMITTER_NAME: "T",
+        GIT_COMMITTER_EMAIL: "t@example.com",
+        GIT_COMMITTER_DATE: "2099-01-01T00:00:00+00:00",
+      },
     }).trim();
   head = git("rev-parse", "refs/heads/main");
 });
@@ -57,7 +64,12 @@ describe("tags", () => {
 
   it("orders by updated (default, newest first), name and version; searches and pages with X-Total", async () => {
     const later = git("commit-tree", `${head}^{tree}`, "-p", head, "-m", "committed in 2099");
-    for (const [name, ref] of [["v1.9.0", head], ["v1.10.0", head], ["v1.10.0-rc1", head], ["alpha", later]] as const) {
+    for (const [name, ref] of [
+      ["v1.9.0", head],
+      ["v1.10.0", head],
+      ["v1.10.0-rc1", head],
+      ["alpha", later],
+    ] as const) {
       expect((await s.api(url(), { method: "POST", json: { tag_name: name, ref } })).status).toBe(201);
     }
     const names = async (q: string) => ((await (await s.api(url(`?${q}`))).json()) as { name: string }[]).map((t) => t.name);

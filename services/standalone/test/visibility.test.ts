@@ -47,11 +47,15 @@ describe("404 versus 403", () => {
   });
 
   it("serves public projects anonymously and internal ones to any signed-in user", async () => {
-    const pub = (await (await s.api("/projects", { method: "POST", token: owner.token, json: { name: "Open", visibility: "public" } })).json()) as { id: number };
+    const pub = (await (await s.api("/projects", { method: "POST", token: owner.token, json: { name: "Open", visibility: "public" } })).json()) as {
+      id: number;
+    };
     const anon = await s.api(`/projects/${pub.id}`, { token: null });
     expect(anon.status).toBe(200);
     expect(await anon.json()).toMatchObject({ id: pub.id, visibility: "public" });
-    const internal = (await (await s.api("/projects", { method: "POST", token: owner.token, json: { name: "Company", visibility: "internal" } })).json()) as { id: number };
+    const internal = (await (await s.api("/projects", { method: "POST", token: owner.token, json: { name: "Company", visibility: "internal" } })).json()) as {
+      id: number;
+    };
     expect((await s.api(`/projects/${internal.id}`, { token: outsider.token })).status).toBe(200);
     expect((await s.api(`/projects/${internal.id}`, { token: null })).status).toBe(404);
   });

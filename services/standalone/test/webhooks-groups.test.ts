@@ -18,7 +18,7 @@ afterAll(async () => {
 
 describe("group hooks", () => {
   it("CRUD with the group-only switches, Owner only", async () => {
-    const group = await (await s.api("/groups", { method: "POST", json: { name: "Hooked", path: "hooked" } })).json() as { id: number };
+    const group = (await (await s.api("/groups", { method: "POST", json: { name: "Hooked", path: "hooked" } })).json()) as { id: number };
     const res = await s.api(`/groups/${group.id}/hooks`, {
       method: "POST",
       json: { url: "http://127.0.0.1:9/g", token: "gt", subgroup_events: true, member_events: true, push_events: false },
@@ -52,7 +52,7 @@ describe("group hooks", () => {
     expect((await s.api(`/groups/${group.id}/hooks`, { token: outsider.token })).status).toBe(404);
 
     // A project's hook id is not reachable through a group, and the other way round.
-    const project = await (await s.api("/projects", { method: "POST", json: { name: "elsewhere" } })).json() as { id: number };
+    const project = (await (await s.api("/projects", { method: "POST", json: { name: "elsewhere" } })).json()) as { id: number };
     expect((await s.api(`/projects/${project.id}/hooks/${hook.id}`)).status).toBe(404);
 
     expect((await s.api(`/groups/${group.id}/hooks/${hook.id}`, { method: "DELETE" })).status).toBe(204);
@@ -94,10 +94,12 @@ describe("group hooks", () => {
   it("project_events and subgroup_events: projects created or deleted and subgroups created anywhere below the group", async () => {
     const api = s.gitlab();
     const top = await api.Groups.create("Org", "org-hooks");
-    const hook = (await (await s.api(`/groups/${top.id}/hooks`, {
-      method: "POST",
-      json: { url: `${r.url}/org`, push_events: false, project_events: true, subgroup_events: true },
-    })).json()) as { id: number };
+    const hook = (await (
+      await s.api(`/groups/${top.id}/hooks`, {
+        method: "POST",
+        json: { url: `${r.url}/org`, push_events: false, project_events: true, subgroup_events: true },
+      })
+    ).json()) as { id: number };
     const seen = () => r.requests.filter((q) => q.path === "/org");
 
     const team = await api.Groups.create("Team", "team", { parentId: top.id });
@@ -120,7 +122,12 @@ describe("group hooks", () => {
     const project = await api.Projects.create({ name: "svc", namespaceId: team.id } as never);
     const created = await waitFor(() => seen().find((q) => q.json!.event_name === "project_create"), { message: "project_create" });
     expect(created.headers["x-service-event"]).toBe("Project Hook");
-    expect(created.json).toMatchObject({ event_name: "project_create", project_id: project.id, path_with_namespace: "org-hooks/team/svc", project_visibility: "private" });
+    expect(created.json).toMatchObject({
+      event_name: "project_create",
+      project_id: project.id,
+      path_with_namespace: "org-hooks/team/svc",
+      project_visibility: "private",
+    });
     expect(created.json).not.toHaveProperty("event_id");
 
     await api.Projects.remove(project.id);
@@ -131,7 +138,11 @@ describe("group hooks", () => {
     await api.Projects.create({ name: "mine" } as never);
     const later = await api.Projects.create({ name: "later", namespaceId: top.id } as never);
     await waitFor(() => seen().find((q) => q.json!.project_id === later.id), { message: "later project_create" });
-    expect(seen().filter((q) => q.json!.event_name === "project_create").map((q) => q.json!.name)).toEqual(["svc", "later"]);
+    expect(
+      seen()
+        .filter((q) => q.json!.event_name === "project_create")
+        .map((q) => q.json!.name),
+    ).toEqual(["svc", "later"]);
 
     const triggers = await waitFor(async () => {
       const list = (await (await s.api(`/groups/${top.id}/hooks/${hook.id}/events`)).json()) as { trigger: string }[];

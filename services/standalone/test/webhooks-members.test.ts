@@ -103,10 +103,13 @@ describe("group member events", () => {
       ]),
     );
 
-    const list = await waitFor(async () => {
-      const l = (await (await s.api(`/groups/${top.id}/hooks/${hook.id}/events`)).json()) as { trigger: string }[];
-      return l.length === 6 && l;
-    }, { message: "6 recorded deliveries" });
+    const list = await waitFor(
+      async () => {
+        const l = (await (await s.api(`/groups/${top.id}/hooks/${hook.id}/events`)).json()) as { trigger: string }[];
+        return l.length === 6 && l;
+      },
+      { message: "6 recorded deliveries" },
+    );
     expect(new Set(list.map((e) => e.trigger))).toEqual(new Set(["member_hooks"]));
     expect(at("/crew-off").every((q) => q.json?.event_name === "subgroup_create")).toBe(true);
 

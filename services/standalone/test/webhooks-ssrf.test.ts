@@ -29,7 +29,10 @@ describe("hook URLs without local requests allowed", () => {
       }
     }
     // A URL variable cannot smuggle a local host in either.
-    const res = await s.api(`/projects/${project.id}/hooks`, { method: "POST", json: { url: "http://{host}/x", url_variables: [{ key: "host", value: "127.0.0.1" }] } });
+    const res = await s.api(`/projects/${project.id}/hooks`, {
+      method: "POST",
+      json: { url: "http://{host}/x", url_variables: [{ key: "host", value: "127.0.0.1" }] },
+    });
     expect(res.status).toBe(400);
     expect(await (await s.api(`/projects/${project.id}/hooks`)).json()).toEqual([]);
     expect(await (await s.api(`/groups/${group.id}/hooks`)).json()).toEqual([]);

@@ -119,10 +119,19 @@ describe("project hooks CRUD", () => {
     expect(list.headers.get("x-total")).toBe("1");
     expect(await list.json()).toEqual([created]);
 
-    const put = await s.api(`/projects/${project.id}/hooks/${created.id}`, { method: "PUT", json: { name: "renamed", issues_events: false, branch_filter_strategy: "all_branches" } });
+    const put = await s.api(`/projects/${project.id}/hooks/${created.id}`, {
+      method: "PUT",
+      json: { name: "renamed", issues_events: false, branch_filter_strategy: "all_branches" },
+    });
     expect(put.status).toBe(200);
     const updated = (await put.json()) as Record<string, unknown>;
-    expect(updated).toMatchObject({ name: "renamed", issues_events: false, push_events: true, branch_filter_strategy: "all_branches", push_events_branch_filter: null });
+    expect(updated).toMatchObject({
+      name: "renamed",
+      issues_events: false,
+      push_events: true,
+      branch_filter_strategy: "all_branches",
+      push_events_branch_filter: null,
+    });
     expect(updated.url_variables).toEqual([{ key: "path" }]);
     expect(updated.custom_headers).toEqual([{ key: "X-Custom" }]);
     const merged = await s.api(`/projects/${project.id}/hooks/${created.id}`, { method: "PUT", json: { custom_headers: [{ key: "X-Second", value: "v2" }] } });
@@ -380,7 +389,8 @@ describe("push delivery", () => {
     const project = await createProject();
     const hook = await createHook(project.id, { url: failing.url });
     await createHook(project.id, { url: healthy.url });
-    const hookState = async () => (await (await s.api(`/projects/${project.id}/hooks/${hook.id}`)).json()) as { alert_status: string; disabled_until: string | null };
+    const hookState = async () =>
+      (await (await s.api(`/projects/${project.id}/hooks/${hook.id}`)).json()) as { alert_status: string; disabled_until: string | null };
     // Each push is one delivery of 3 attempts (maxAttempts 3): one failure, not three.
     for (let i = 1; i <= 3; i++) {
       await commitFile(project.id, `f${i}.txt`);
@@ -389,10 +399,13 @@ describe("push delivery", () => {
     }
     expect(await hookState()).toMatchObject({ alert_status: "executable", disabled_until: null });
     await commitFile(project.id, "f4.txt"); // the 4th failed delivery disables it
-    const disabled = await waitFor(async () => {
-      const h = await hookState();
-      return h.alert_status === "temporarily_disabled" && h;
-    }, { message: "temporarily disabled" });
+    const disabled = await waitFor(
+      async () => {
+        const h = await hookState();
+        return h.alert_status === "temporarily_disabled" && h;
+      },
+      { message: "temporarily disabled" },
+    );
     expect(Date.parse(disabled.disabled_until!)).toBeGreaterThan(Date.now());
     expect(failing.requests).toHaveLength(12);
 

@@ -2,19 +2,13 @@ import { chmod, mkdir, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  ARTIFACTS_METADATA_HEADER,
-  buildArtifactsMetadata,
-  InvalidArtifactsMetadataError,
-  readArtifactsMetadata,
-} from "./metadata.ts";
+import { ARTIFACTS_METADATA_HEADER, buildArtifactsMetadata, InvalidArtifactsMetadataError, readArtifactsMetadata } from "./metadata.ts";
 import type { ZipEntry } from "./zip-directory.ts";
 import { createFixtures, directoryOf, fileMode, MTIME, run, TREE_ENTRY_NAMES, type Fixtures } from "./zip-fixtures.test-helper.ts";
 
 let fx: Fixtures;
 beforeAll(async () => (fx = await createFixtures()));
 afterAll(() => fx?.close());
-
 
 /** One length-prefixed "string" of the format. */
 function str(value: string | Buffer): Buffer {
@@ -34,7 +28,10 @@ function pathsOf(payload: Buffer): string[] {
     strings.push(payload.subarray(at + 4, at + 4 + length));
     at += 4 + length;
   }
-  return strings.slice(2).filter((_, i) => i % 2 === 0).map((p) => p.toString("latin1"));
+  return strings
+    .slice(2)
+    .filter((_, i) => i % 2 === 0)
+    .map((p) => p.toString("latin1"));
 }
 
 /** A directory record as readZipDirectory would return it, for names no zip tool writes. */
@@ -65,7 +62,11 @@ describe("buildArtifactsMetadata", () => {
     await mkdir(path.join(src, "dir", "sub"), { recursive: true });
     await writeFile(path.join(src, "a.txt"), "hello\n");
     await writeFile(path.join(src, "dir", "sub", "b.txt"), "");
-    for (const [name, mode] of [["a.txt", 0o644], ["dir", 0o755], ["dir/sub/b.txt", 0o600]] as const) {
+    for (const [name, mode] of [
+      ["a.txt", 0o644],
+      ["dir", 0o755],
+      ["dir/sub/b.txt", 0o600],
+    ] as const) {
       await chmod(path.join(src, name), mode);
       await utimes(path.join(src, name), MTIME, MTIME);
     }
@@ -92,7 +93,17 @@ describe("buildArtifactsMetadata", () => {
 
   it("adds parent directories and sorts bytewise exactly like workhorse, whatever the names", () => {
     // The names of workhorse's own metadata test, which no zip tool would write.
-    const names = ["file1", "some/file/dir/", "some/file/dir/file2", "../../test12/test", "/usr/bin/test", "c:\\windows\\win32.exe", "c:/windows/win.dll", "./f/asd", "/"];
+    const names = [
+      "file1",
+      "some/file/dir/",
+      "some/file/dir/file2",
+      "../../test12/test",
+      "/usr/bin/test",
+      "c:\\windows\\win32.exe",
+      "c:/windows/win.dll",
+      "./f/asd",
+      "/",
+    ];
     const payload = gunzipSync(buildArtifactsMetadata(names.map((n) => entry(n))));
     expect(payload.subarray(0, PREAMBLE.length)).toEqual(PREAMBLE);
     expect(pathsOf(payload)).toEqual([
@@ -120,9 +131,7 @@ describe("buildArtifactsMetadata", () => {
 
   it("writes the stored name bytes, sorted as bytes, and a later duplicate's metadata", () => {
     const cp437 = entry("é.txt", { nameBytes: Buffer.from([0x82, 0x2e, 0x74, 0x78, 0x74]) });
-    const payload = gunzipSync(
-      buildArtifactsMetadata([entry("z.txt"), cp437, entry("a.txt", { crc32: 1 }), entry("a.txt", { crc32: 2 })]),
-    );
+    const payload = gunzipSync(buildArtifactsMetadata([entry("z.txt"), cp437, entry("a.txt", { crc32: 1 }), entry("a.txt", { crc32: 2 })]));
     expect(payload).toEqual(
       Buffer.concat([
         PREAMBLE,
@@ -137,7 +146,10 @@ describe("buildArtifactsMetadata", () => {
   });
 
   it("derives modes as Go's archive/zip does and leaves out a zero modification time", () => {
-    const json = (e: ZipEntry) => gunzipSync(buildArtifactsMetadata([e])).subarray(PREAMBLE.length + 4 + 1 + 4).toString();
+    const json = (e: ZipEntry) =>
+      gunzipSync(buildArtifactsMetadata([e]))
+        .subarray(PREAMBLE.length + 4 + 1 + 4)
+        .toString();
     const dos = (attributes: number, madeBy = 0) => entry("x", { madeBy, externalAttributes: attributes, mode: null });
     expect(json(dos(0x00))).toContain('"mode":"666"');
     expect(json(dos(0x01))).toContain('"mode":"444"'); // read-only
@@ -171,12 +183,14 @@ describe("readArtifactsMetadata", () => {
     const entries = await directoryOf(archive);
     expect(entries.some((e) => e.isDirectory)).toBe(false);
     const byName = new Map(entries.map((e) => [e.name, e]));
-    const expected = [...TREE_ENTRY_NAMES].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))).map((name) => {
-      const file = byName.get(name);
-      if (!file) return { path: name, crc: 0, size: 0, zipped: 0 }; // a parent the archive does not list
-      const { crc32: crc, uncompressedSize: size, compressedSize: zipped } = file;
-      return { path: name, modified: MTIME.getTime() / 1000, mode: fileMode(name).toString(8), crc, size, zipped };
-    });
+    const expected = [...TREE_ENTRY_NAMES]
+      .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
+      .map((name) => {
+        const file = byName.get(name);
+        if (!file) return { path: name, crc: 0, size: 0, zipped: 0 }; // a parent the archive does not list
+        const { crc32: crc, uncompressedSize: size, compressedSize: zipped } = file;
+        return { path: name, modified: MTIME.getTime() / 1000, mode: fileMode(name).toString(8), crc, size, zipped };
+      });
     expect(readArtifactsMetadata(buildArtifactsMetadata(entries))).toEqual(expected);
   });
 
@@ -202,11 +216,7 @@ describe("readArtifactsMetadata", () => {
       str("truncated.txt"),
       Buffer.from([0, 0, 0, 50, 0x7b]),
     ]);
-    expect(readArtifactsMetadata(gzipSync(payload))).toEqual([
-      { path: "dup.txt", size: 2 },
-      { path: "typed.txt", zipped: 3, comment: "c" },
-      { path: "dir/" },
-    ]);
+    expect(readArtifactsMetadata(gzipSync(payload))).toEqual([{ path: "dup.txt", size: 2 }, { path: "typed.txt", zipped: 3, comment: "c" }, { path: "dir/" }]);
   });
 
   it("accepts any x.y.z version header, as GitLab's VERSION_PATTERN does", () => {

@@ -8,16 +8,7 @@ import { crc32 } from "./crc32.ts";
 import { openZipEntryFromStore, readZipDirectoryFromStore, storeRangeReader } from "./object-store-zip.ts";
 import { InvalidZipError, readZipDirectory } from "./zip-directory.ts";
 import { CorruptZipEntryError, findZipEntry, openZipEntry } from "./zip-entry.ts";
-import {
-  BIG_SIZE,
-  createFixtures,
-  fileBytesReader,
-  STORES,
-  unzipEntry,
-  type ArchiveName,
-  type Fixtures,
-  type OpenStore,
-} from "./zip-fixtures.test-helper.ts";
+import { BIG_SIZE, createFixtures, fileBytesReader, STORES, unzipEntry, type ArchiveName, type Fixtures, type OpenStore } from "./zip-fixtures.test-helper.ts";
 
 let fx: Fixtures;
 beforeAll(async () => (fx = await createFixtures()));

@@ -22,7 +22,6 @@ let fx: Fixtures;
 beforeAll(async () => (fx = await createFixtures()));
 afterAll(() => fx?.close());
 
-
 async function rejectionOf(file: string, size?: number): Promise<unknown> {
   return readZipDirectory(fileBytesReader(file), size ?? (await stat(file)).size).catch((err: unknown) => err);
 }
@@ -30,29 +29,26 @@ async function rejectionOf(file: string, size?: number): Promise<unknown> {
 const EOCD_TAIL = 22 + 0xffff;
 
 describe("readZipDirectory", () => {
-  it.each<ArchiveName>(["deflated", "stored", "zip64", "big", "commented", "encrypted"])(
-    "%s.zip: every entry as zipinfo reports it",
-    async (name) => {
-      const archive = fx.archives[name];
-      const expected = (await zipinfo(archive)).entries;
-      const entries = await directoryOf(archive);
-      expect(
-        entries.map((e) => ({
-          name: e.name,
-          localHeaderOffset: e.localHeaderOffset,
-          method: e.method,
-          crc32: e.crc32,
-          compressedSize: e.compressedSize,
-          uncompressedSize: e.uncompressedSize,
-          mode: e.mode,
-          modified: e.modified,
-          comment: e.comment,
-        })),
-      ).toEqual(expected);
-      expect(entries.every((e) => e.madeBy === 3)).toBe(true); // zip on Linux
-      expect(entries.map((e) => e.encrypted)).toEqual(entries.map(() => name === "encrypted"));
-    },
-  );
+  it.each<ArchiveName>(["deflated", "stored", "zip64", "big", "commented", "encrypted"])("%s.zip: every entry as zipinfo reports it", async (name) => {
+    const archive = fx.archives[name];
+    const expected = (await zipinfo(archive)).entries;
+    const entries = await directoryOf(archive);
+    expect(
+      entries.map((e) => ({
+        name: e.name,
+        localHeaderOffset: e.localHeaderOffset,
+        method: e.method,
+        crc32: e.crc32,
+        compressedSize: e.compressedSize,
+        uncompressedSize: e.uncompressedSize,
+        mode: e.mode,
+        modified: e.modified,
+        comment: e.comment,
+      })),
+    ).toEqual(expected);
+    expect(entries.every((e) => e.madeBy === 3)).toBe(true); // zip on Linux
+    expect(entries.map((e) => e.encrypted)).toEqual(entries.map(() => name === "encrypted"));
+  });
 
   it("names, directories, modes and times of a tree zipped with zip -r", async () => {
     const entries = await directoryOf(fx.archives.deflated);
@@ -238,7 +234,10 @@ describe("readZipDirectory", () => {
     const zip64 = await readFile(fx.archives.zip64);
     const locatorAt = zip64.length - 22 - 20;
     expect(zip64.readUInt32LE(locatorAt)).toBe(0x07064b50);
-    for (const [shift, message] of [[-1n, /ZIP64 end of central directory record missing/], [100n, /lies past its locator/]] as const) {
+    for (const [shift, message] of [
+      [-1n, /ZIP64 end of central directory record missing/],
+      [100n, /lies past its locator/],
+    ] as const) {
       const moved = Buffer.from(zip64);
       moved.writeBigUInt64LE(moved.readBigUInt64LE(locatorAt + 8) + shift, locatorAt + 8);
       await writeFile(file, moved);

@@ -70,8 +70,7 @@ const S_IFMT = 0o170000;
 const S_IFDIR = 0o040000;
 
 /** Code page 437, bytes 0x80–0xFF (the lower half is ASCII in file names). */
-const CP437_HIGH =
-  "ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜ¢£¥₧ƒáíóúñÑªº¿⌐¬½¼¡«»░▒▓│┤╡╢╖╕╣║╗╝╜╛┐└┴┬├─┼╞╟╚╔╩╦╠═╬╧╨╤╥╙╘╒╓╫╪┘┌█▄▌▐▀αßΓπΣσµτΦΘΩδ∞φε∩≡±≥≤⌠⌡÷≈°∙·√ⁿ²■\u00a0";
+const CP437_HIGH = "ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜ¢£¥₧ƒáíóúñÑªº¿⌐¬½¼¡«»░▒▓│┤╡╢╖╕╣║╗╝╜╛┐└┴┬├─┼╞╟╚╔╩╦╠═╬╧╨╤╥╙╘╒╓╫╪┘┌█▄▌▐▀αßΓπΣσµτΦΘΩδ∞φε∩≡±≥≤⌠⌡÷≈°∙·√ⁿ²■\u00a0";
 
 /**
  * Every entry of the archive of `size` bytes, in central directory order.
@@ -138,11 +137,7 @@ interface DirectoryEnd {
   centralDirectoryOffset: number;
 }
 
-async function readEnd(
-  eocd: Buffer,
-  eocdOffset: number,
-  slice: (offset: number, length: number) => Promise<Buffer>,
-): Promise<DirectoryEnd> {
+async function readEnd(eocd: Buffer, eocdOffset: number, slice: (offset: number, length: number) => Promise<Buffer>): Promise<DirectoryEnd> {
   const end: DirectoryEnd = {
     offset: eocdOffset,
     zip64: false,
@@ -152,11 +147,9 @@ async function readEnd(
   };
   let disk = eocd.readUInt16LE(4);
   let directoryDisk = eocd.readUInt16LE(6);
-  const saturated =
-    end.entryCount === U16_MAX || end.centralDirectorySize === U32_MAX || end.centralDirectoryOffset === U32_MAX;
+  const saturated = end.entryCount === U16_MAX || end.centralDirectorySize === U32_MAX || end.centralDirectoryOffset === U32_MAX;
   // Without a locator the saturated values are real (e.g. exactly 65535 entries), as Go also assumes.
-  const locator =
-    saturated && eocdOffset >= ZIP64_LOCATOR_SIZE ? await slice(eocdOffset - ZIP64_LOCATOR_SIZE, ZIP64_LOCATOR_SIZE) : null;
+  const locator = saturated && eocdOffset >= ZIP64_LOCATOR_SIZE ? await slice(eocdOffset - ZIP64_LOCATOR_SIZE, ZIP64_LOCATOR_SIZE) : null;
   if (locator?.readUInt32LE(0) === ZIP64_LOCATOR_SIGNATURE) {
     const recordOffset = readUInt64(locator, 8);
     if (recordOffset + ZIP64_EOCD_SIZE > eocdOffset - ZIP64_LOCATOR_SIZE) {
@@ -283,7 +276,5 @@ function decodeText(bytes: Buffer, utf8: boolean): string {
 
 /** Out-of-range fields roll over (month 0 is December of the year before), like Go's time.Date. */
 function dosDateTime(date: number, time: number): Date {
-  return new Date(
-    Date.UTC((date >>> 9) + 1980, ((date >>> 5) & 0xf) - 1, date & 0x1f, time >>> 11, (time >>> 5) & 0x3f, (time & 0x1f) * 2),
-  );
+  return new Date(Date.UTC((date >>> 9) + 1980, ((date >>> 5) & 0xf) - 1, date & 0x1f, time >>> 11, (time >>> 5) & 0x3f, (time & 0x1f) * 2));
 }

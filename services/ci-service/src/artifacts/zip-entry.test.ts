@@ -36,7 +36,6 @@ beforeAll(async () => {
 });
 afterAll(() => fx?.close());
 
-
 function named(entries: ZipEntry[], name: string): ZipEntry {
   const entry = entries.find((e) => e.name === name);
   if (!entry) throw new Error(`no entry ${name}`);
@@ -81,9 +80,7 @@ describe("openZipEntry", () => {
 
   it("an empty file and a directory give empty streams", async () => {
     for (const name of ["empty.txt", "nested/"]) {
-      expect(await buffer(await openZipEntry(fileStreamReader(fx.archives.deflated), named(deflated, name)))).toEqual(
-        Buffer.alloc(0),
-      );
+      expect(await buffer(await openZipEntry(fileStreamReader(fx.archives.deflated), named(deflated, name)))).toEqual(Buffer.alloc(0));
     }
   });
 

@@ -95,7 +95,11 @@ export async function createFixtures(): Promise<Fixtures> {
     await chmod(path.join(src, name), mode);
   }
   for (const name of [...TREE_ENTRY_NAMES, ""]) await utimes(path.join(src, name), MTIME, MTIME);
-  const bigFile = Buffer.from(pseudoRandomBytes(BIG_SIZE / 2 + 1, 99).toString("hex").slice(0, BIG_SIZE));
+  const bigFile = Buffer.from(
+    pseudoRandomBytes(BIG_SIZE / 2 + 1, 99)
+      .toString("hex")
+      .slice(0, BIG_SIZE),
+  );
   await writeFile(path.join(src, "big.txt"), bigFile);
 
   const roots = ["top.txt", "empty.txt", "script.sh", "nested", UTF8_DIR];
@@ -188,8 +192,7 @@ export async function directoryOf(file: string, reads?: [number, number][]): Pro
 }
 
 export function fileStreamReader(file: string): ReadStream {
-  return async (offset, length) =>
-    length === 0 ? Readable.from([]) : createReadStream(file, { start: offset, end: offset + length - 1 });
+  return async (offset, length) => (length === 0 ? Readable.from([]) : createReadStream(file, { start: offset, end: offset + length - 1 }));
 }
 
 export interface OpenStore {

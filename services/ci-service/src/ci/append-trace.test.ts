@@ -29,7 +29,9 @@ describe("AppendTrace", () => {
     expect(await append(20, "lost")).toMatchObject({ traceLength: 16, rangeMismatch: true });
     expect(await append(4, "again")).toMatchObject({ traceLength: 16, rangeMismatch: true });
     expect(await append(16, "Coverage: 80.25%\ndone\n")).toMatchObject({ traceLength: 38, rangeMismatch: false });
-    expect(await appendTrace(t.deps)({ jobId: id, token: "glcbt-other", offset: 38, data: Buffer.from("x") }).catch((e: unknown) => httpErrorFromGrpc(e))).toMatchObject({ status: 403 });
+    expect(
+      await appendTrace(t.deps)({ jobId: id, token: "glcbt-other", offset: 38, data: Buffer.from("x") }).catch((e: unknown) => httpErrorFromGrpc(e)),
+    ).toMatchObject({ status: 403 });
 
     await updateJob(t.deps)({ jobId: id, token: job.token, state: "success", failureReason: "" });
     const row = await t.deps.prisma.job.findUniqueOrThrow({ where: { id }, include: { artifacts: true } });
@@ -39,6 +41,9 @@ describe("AppendTrace", () => {
     expect(await read(await t.deps.objectStore.get(row.artifacts[0]!.objectKey))).toBe("Coverage: 12.5%\nCoverage: 80.25%\ndone\n");
     expect(await t.deps.prisma.jobTraceChunk.count({ where: { jobId: id } })).toBe(0);
     // A finished job takes no more trace.
-    expect(await append(38, "late").catch((e: unknown) => httpErrorFromGrpc(e))).toEqual({ status: 403, body: { message: "403 Forbidden - Job is not running" } });
+    expect(await append(38, "late").catch((e: unknown) => httpErrorFromGrpc(e))).toEqual({
+      status: 403,
+      body: { message: "403 Forbidden - Job is not running" },
+    });
   });
 });

@@ -27,17 +27,30 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-async function* uploadMessages(jobId: number, token: string, body: Buffer, header: Partial<{ artifactType: string; artifactFormat: string; expireIn: string }> = {}) {
+async function* uploadMessages(
+  jobId: number,
+  token: string,
+  body: Buffer,
+  header: Partial<{ artifactType: string; artifactFormat: string; expireIn: string }> = {},
+) {
   yield { header: { jobId, token, artifactType: "", artifactFormat: "", expireIn: "", filename: "artifacts.zip", ...header }, data: Buffer.alloc(0) };
   for (let i = 0; i < body.length; i += 64 * 1024) yield { data: body.subarray(i, i + 64 * 1024) };
 }
 async function download(t: TestContext, req: Partial<ArtifactDownloadRequest>) {
   const messages = [];
-  for await (const m of downloadArtifact(t.deps).serverStream({ projectId: 0, jobId: 0, refName: "", jobName: "", artifactPath: "", allowRedirect: false, fileType: "", ...req } as never, undefined as never)) messages.push(m);
+  for await (const m of downloadArtifact(t.deps).serverStream(
+    { projectId: 0, jobId: 0, refName: "", jobName: "", artifactPath: "", allowRedirect: false, fileType: "", ...req } as never,
+    undefined as never,
+  ))
+    messages.push(m);
   const header = messages[0]!.header!;
   return { header, body: Buffer.concat(messages.slice(1).map((m) => m.data as Buffer)) };
 }
-const refusal = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => httpErrorFromGrpc(e));
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: unknown) => httpErrorFromGrpc(e),
+  );
 
 describe.each([
   { name: "local disk", s3: false },
@@ -76,7 +89,9 @@ describe.each([
 
   it("refuses uploads from other tokens, of bad types, and of finished jobs", async () => {
     expect(await refusal(uploadArtifact(t.deps)(uploadMessages(job.id, "glcbt-nope", archive) as never))).toMatchObject({ status: 403 });
-    expect(await refusal(uploadArtifact(t.deps)(uploadMessages(job.id, job.token, archive, { artifactFormat: "gzip" }) as never))).toMatchObject({ status: 400 });
+    expect(await refusal(uploadArtifact(t.deps)(uploadMessages(job.id, job.token, archive, { artifactFormat: "gzip" }) as never))).toMatchObject({
+      status: 400,
+    });
     expect(await refusal(uploadArtifact(t.deps)(uploadMessages(job.id, job.token, archive, { expireIn: "whenever" }) as never))).toMatchObject({ status: 400 });
   });
 
@@ -89,7 +104,10 @@ describe.each([
     expect(one.body.toString()).toBe("built app\n");
     const big = await download(t, { projectId: job.projectId, jobId: job.id, artifactPath: "big.bin" });
     expect(big.body.equals(Buffer.alloc(3 * 1024 * 1024, 7))).toBe(true);
-    expect(await refusal(download(t, { projectId: job.projectId, jobId: job.id, artifactPath: "nope.txt" }))).toEqual({ status: 404, body: { message: "404 File Not Found" } });
+    expect(await refusal(download(t, { projectId: job.projectId, jobId: job.id, artifactPath: "nope.txt" }))).toEqual({
+      status: 404,
+      body: { message: "404 File Not Found" },
+    });
     expect(await refusal(download(t, { projectId: job.projectId + 1, jobId: job.id }))).toEqual({ status: 404, body: { message: "404 Not Found" } });
   });
 

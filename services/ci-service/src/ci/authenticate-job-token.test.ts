@@ -15,10 +15,18 @@ describe("AuthenticateJobToken", () => {
   it("accepts a token only while its job runs", async () => {
     const { pipeline } = await pipelineFrom(t, "job:\n  script: x\n");
     const job = (await requestAs(t, (await runner(t)).token))!;
-    expect(await authenticateJobToken(t.deps)({ token: job.token })).toEqual({ jobId: Number(job.id), projectId: pipeline.projectId, userId: 5, pipelineId: pipeline.id });
+    expect(await authenticateJobToken(t.deps)({ token: job.token })).toEqual({
+      jobId: Number(job.id),
+      projectId: pipeline.projectId,
+      userId: 5,
+      pipelineId: pipeline.id,
+    });
     await updateJob(t.deps)({ jobId: job.id, token: job.token, state: "success", failureReason: "" });
     for (const token of [job.token, "glcbt-unknown", ""]) {
-      expect(await authenticateJobToken(t.deps)({ token }).catch((e: unknown) => httpErrorFromGrpc(e))).toEqual({ status: 401, body: { message: "401 Unauthorized" } });
+      expect(await authenticateJobToken(t.deps)({ token }).catch((e: unknown) => httpErrorFromGrpc(e))).toEqual({
+        status: 401,
+        body: { message: "401 Unauthorized" },
+      });
     }
   });
 });

@@ -32,7 +32,9 @@ describe("CancelJob", () => {
     expect(await cancel(project.id, job.id)).toMatchObject({ status: "canceling" });
     expect(await pipelineStatus(pipeline.id)).toBe("canceling");
     // The runner learns it from the answer to its next call, runs after_script, and reports.
-    expect(await appendTrace(t.deps)({ jobId: job.id, token: job.token, offset: 0, data: Buffer.from("after_script\n") })).toMatchObject({ status: "canceling" });
+    expect(await appendTrace(t.deps)({ jobId: job.id, token: job.token, offset: 0, data: Buffer.from("after_script\n") })).toMatchObject({
+      status: "canceling",
+    });
     expect(await updateJob(t.deps)({ jobId: job.id, token: job.token, state: "canceled", failureReason: "" })).toMatchObject({ status: "canceled" });
     expect(await pipelineStatus(pipeline.id)).toBe("canceled");
     expect(await t.deps.prisma.jobArtifact.count({ where: { jobId: job.id, fileType: "trace" } })).toBe(1);
@@ -50,11 +52,17 @@ describe("CancelJob", () => {
   });
 
   it("answers 404 for another project's job, bridges and unknown ids", async () => {
-    const { project, pipeline } = await pipelineFrom(t, "job:\n  script: x\nchild:\n  trigger:\n    include: child.yml\n", { "child.yml": "c:\n  script: x\n" });
+    const { project, pipeline } = await pipelineFrom(t, "job:\n  script: x\nchild:\n  trigger:\n    include: child.yml\n", {
+      "child.yml": "c:\n  script: x\n",
+    });
     const jobs = await jobsOf(t, pipeline.id);
     const bridge = jobs.find((j) => j.type === "bridge")!;
     const build = jobs.find((j) => j.type === "build")!;
-    for (const [projectId, jobId] of [[project.id + 1, build.id], [project.id, bridge.id], [project.id, 2_000_000]]) {
+    for (const [projectId, jobId] of [
+      [project.id + 1, build.id],
+      [project.id, bridge.id],
+      [project.id, 2_000_000],
+    ]) {
       expect(await cancel(projectId!, jobId!).catch((e: unknown) => httpErrorFromGrpc(e))).toEqual({ status: 404, body: { message: "404 Not found" } });
     }
     expect((await t.deps.prisma.job.findUniqueOrThrow({ where: { id: build.id } })).status).toBe("pending");

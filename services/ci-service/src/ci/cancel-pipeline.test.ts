@@ -46,7 +46,8 @@ later:
   });
 
   it("cancels the child pipelines too", async () => {
-    const yaml = "stages: [a, b]\nparent:\n  stage: a\n  script: x\nchild:\n  stage: a\n  trigger:\n    include: child.yml\n    strategy: depend\nafter:\n  stage: b\n  script: x\n";
+    const yaml =
+      "stages: [a, b]\nparent:\n  stage: a\n  script: x\nchild:\n  stage: a\n  trigger:\n    include: child.yml\n    strategy: depend\nafter:\n  stage: b\n  script: x\n";
     const { project, pipeline } = await pipelineFrom(t, yaml, { "child.yml": "stages: [c, d]\nc:\n  stage: c\n  script: x\nd:\n  stage: d\n  script: x\n" });
     const child = await t.deps.prisma.pipeline.findFirstOrThrow({ where: { parentPipelineId: pipeline.id } });
     expect(await statuses(t, child.id)).toEqual({ c: "pending", d: "created" });

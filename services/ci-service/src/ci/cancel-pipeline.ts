@@ -23,7 +23,13 @@ export const cancelPipeline =
         const jobs = await pipelineJobs(tx, id);
         const { changes } = planCancel(
           // Only builds have a runner that can run `after_script`; a bridge is canceled at once.
-          jobs.map((j) => ({ id: j.id, status: j.status as JobStatus, allowFailure: j.allowFailure, retried: j.retried, supportsCanceling: j.type === "build" })),
+          jobs.map((j) => ({
+            id: j.id,
+            status: j.status as JobStatus,
+            allowFailure: j.allowFailure,
+            retried: j.retried,
+            supportsCanceling: j.type === "build",
+          })),
         );
         await applyStatusChanges(tx, changes);
       });

@@ -38,7 +38,11 @@ const request = (ref: string, extra: Partial<CreatePipelineRequest__Output> = {}
   refProtected: true,
   ...extra,
 });
-const refusal = (p: Promise<unknown>) => p.then(() => null, (err: unknown) => httpErrorFromGrpc(err));
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (err: unknown) => httpErrorFromGrpc(err),
+  );
 const jobsOf = (pipelineId: number) => t.deps.prisma.job.findMany({ where: { pipelineId }, orderBy: { id: "asc" } });
 
 describe("CreatePipeline", () => {
@@ -73,9 +77,10 @@ describe("CreatePipeline", () => {
   it("refuses an unknown ref, a missing config and an invalid config, storing nothing", async () => {
     const before = await t.deps.prisma.pipeline.count();
     expect(await refusal(createPipelineRpc(t.deps)(request("nope")))).toEqual({ status: 400, body: { message: { base: ["Reference not found"] } } });
-    expect(
-      await refusal(createPipelineRpc(t.deps)({ ...request("main"), project: { ...request("main").project!, ciConfigPath: "missing.yml" } })),
-    ).toEqual({ status: 400, body: { message: { base: ["Missing CI config file"] } } });
+    expect(await refusal(createPipelineRpc(t.deps)({ ...request("main"), project: { ...request("main").project!, ciConfigPath: "missing.yml" } }))).toEqual({
+      status: 400,
+      body: { message: { base: ["Missing CI config file"] } },
+    });
     t.commit(1, { ".gitlab-ci.yml": "build:\n  stage: nowhere\n  script: x\n" }, "broken");
     const invalid = await refusal(createPipelineRpc(t.deps)(request("broken")));
     expect(invalid?.status).toBe(400);
@@ -87,7 +92,9 @@ describe("CreatePipeline", () => {
     t.commit(1, { ".gitlab-ci.yml": "only-deploy:\n  script: x\n  rules:\n    - if: $NEVER\n" }, "filtered");
     expect(await refusal(createPipelineRpc(t.deps)(request("filtered")))).toEqual({
       status: 400,
-      body: { message: { base: ["Pipeline will not run for the selected trigger. The rules configuration prevented any jobs from being added to the pipeline."] } },
+      body: {
+        message: { base: ["Pipeline will not run for the selected trigger. The rules configuration prevented any jobs from being added to the pipeline."] },
+      },
     });
   });
 

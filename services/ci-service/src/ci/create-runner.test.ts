@@ -27,7 +27,14 @@ const request = (o: Partial<CreateRunnerRequest__Output> = {}): CreateRunnerRequ
 it("creates a runner and returns a glrt- token whose digest alone is stored", async () => {
   const { runner, token } = await createRunner(t.deps)(request());
   expect(token).toMatch(/^glrt-[A-Za-z0-9_-]{20,}$/);
-  expect(runner).toMatchObject({ runnerType: "project_type", projectId: 4, description: "builder", tagList: ["linux", "docker"], accessLevel: "not_protected", runUntagged: true });
+  expect(runner).toMatchObject({
+    runnerType: "project_type",
+    projectId: 4,
+    description: "builder",
+    tagList: ["linux", "docker"],
+    accessLevel: "not_protected",
+    runUntagged: true,
+  });
   const row = await t.deps.prisma.runner.findUniqueOrThrow({ where: { id: Number(runner!.id) } });
   expect(row.tokenDigest).toBe(tokenDigest(token));
   expect(JSON.stringify(row)).not.toContain(token);

@@ -34,7 +34,10 @@ describe("DeleteProjectArtifacts", () => {
     const newerFailedMain = await pipelineWithArtifacts({ ref: "main", status: "failed" });
     const mainTag = await pipelineWithArtifacts({ ref: "main", tag: true, status: "success" });
     const feature = await pipelineWithArtifacts({ ref: "feature", status: "success" });
-    const otherProject = [await pipelineWithArtifacts({ projectId: 2, ref: "main", status: "success" }), await pipelineWithArtifacts({ projectId: 2, ref: "main", status: "success" })];
+    const otherProject = [
+      await pipelineWithArtifacts({ projectId: 2, ref: "main", status: "success" }),
+      await pipelineWithArtifacts({ projectId: 2, ref: "main", status: "success" }),
+    ];
 
     const before = new Date();
     expect(await deleteProjectArtifacts(t.deps)({ projectId: 1 })).toEqual({});

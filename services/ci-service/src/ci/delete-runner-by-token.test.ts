@@ -9,8 +9,18 @@ afterAll(() => t?.close());
 
 it("removes the runner of a token; the token then no longer works", async () => {
   const { token } = await createRunner(t.deps)({
-    runnerType: "instance_type", projectId: 0, groupId: 0, description: "", maintenanceNote: "", paused: false, locked: false,
-    runUntagged: true, tagList: [], accessLevel: "", maximumTimeout: 0, createdByUserId: 0,
+    runnerType: "instance_type",
+    projectId: 0,
+    groupId: 0,
+    description: "",
+    maintenanceNote: "",
+    paused: false,
+    locked: false,
+    runUntagged: true,
+    tagList: [],
+    accessLevel: "",
+    maximumTimeout: 0,
+    createdByUserId: 0,
   });
   expect(await deleteRunnerByToken(t.deps)({ token, systemId: "" })).toEqual({});
   expect(await t.deps.prisma.runner.count()).toBe(0);

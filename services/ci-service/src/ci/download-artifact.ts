@@ -2,12 +2,7 @@ import path from "node:path";
 import { badRequest, notFound, serverStream } from "@quarry/grpc";
 import type { ArtifactDownloadRequest__Output } from "@quarry/proto/types/ci/v1/ArtifactDownloadRequest";
 import type { ArtifactDownloadResponse } from "@quarry/proto/types/ci/v1/ArtifactDownloadResponse";
-import {
-  findZipEntry,
-  InvalidArtifactPathError,
-  openZipEntryFromStore,
-  readZipDirectoryFromStore,
-} from "../artifacts/index.ts";
+import { findZipEntry, InvalidArtifactPathError, openZipEntryFromStore, readZipDirectoryFromStore } from "../artifacts/index.ts";
 import type { CiDeps } from "../deps.ts";
 import { latestSuccessfulJobForRef, plainNotFound } from "../pipelines/artifacts.ts";
 

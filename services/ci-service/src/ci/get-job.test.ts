@@ -22,7 +22,9 @@ it("answers a build of the project with its pipeline, artifacts and runner manag
     startedAt: new Date("2024-01-01T00:00:02Z"),
     finishedAt: new Date("2024-01-01T00:00:05.5Z"),
   });
-  await prisma.jobArtifact.create({ data: { jobId: job.id, projectId: 1, fileType: "archive", fileFormat: "zip", filename: "artifacts.zip", size: 1000, objectKey: "k" } });
+  await prisma.jobArtifact.create({
+    data: { jobId: job.id, projectId: 1, fileType: "archive", fileFormat: "zip", filename: "artifacts.zip", size: 1000, objectKey: "k" },
+  });
   expect(await getJob(t.deps)({ projectId: 1, jobId: job.id, userId: 0, jobVariables: [] })).toMatchObject({
     id: job.id,
     status: "failed",
@@ -51,7 +53,12 @@ it("answers GitLab's 404 for bridges, other projects' jobs and unknown ids", asy
   const bridge = await seedJob(t.deps.prisma, pipeline, { type: "bridge" });
   const build = await seedJob(t.deps.prisma, pipeline);
   const get = getJob(t.deps);
-  for (const [projectId, jobId] of [[1, bridge.id], [2, build.id], [1, 999_999], [1, -1]] as const) {
+  for (const [projectId, jobId] of [
+    [1, bridge.id],
+    [2, build.id],
+    [1, 999_999],
+    [1, -1],
+  ] as const) {
     await expect(get({ projectId, jobId, userId: 0, jobVariables: [] })).rejects.toMatchObject({ code: 5, body: { message: "404 Not found" } });
   }
 });

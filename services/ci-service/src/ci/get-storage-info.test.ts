@@ -51,8 +51,7 @@ function minioHarness(): StoreHarness {
       server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: dir, resetOnClose: true });
       port = (await server.run()).port;
     },
-    make: (bucket) =>
-      new MinioObjectStore({ endPoint: "127.0.0.1", port, useSSL: false, accessKey: "S3RVER", secretKey: "S3RVER", bucket }),
+    make: (bucket) => new MinioObjectStore({ endPoint: "127.0.0.1", port, useSSL: false, accessKey: "S3RVER", secretKey: "S3RVER", bucket }),
     async breakServer() {
       await server?.close();
       server = undefined;
@@ -85,7 +84,15 @@ describe.each([localHarness(), minioHarness()])("GetStorageInfo with $name", (h)
 
   const start = async (store: ObjectStore) => {
     // No pipelines are created here, so the other services are never called.
-    const svc = await startCiService({ databaseUrl: db.url, grpcAddress: "127.0.0.1:0", bus, log, objectStore: store, repoServiceAddress: "127.0.0.1:1", identityServiceAddress: "127.0.0.1:1" });
+    const svc = await startCiService({
+      databaseUrl: db.url,
+      grpcAddress: "127.0.0.1:0",
+      bus,
+      log,
+      objectStore: store,
+      repoServiceAddress: "127.0.0.1:1",
+      identityServiceAddress: "127.0.0.1:1",
+    });
     running.push(svc);
     const client = createClient(ciV1.CiService, svc.address, { deadlineMs: 10_000 });
     return { svc, client };

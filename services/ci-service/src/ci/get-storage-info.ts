@@ -10,18 +10,16 @@ const PROBE_PREFIX = ".quarry-readiness-probe";
  * Reports the artifact store and probes it: a missing bucket or an unreachable server is
  * UNAVAILABLE (503 at the gateway) rather than a successful answer.
  */
-export const getStorageInfo =
-  (deps: CiDeps) =>
-  async (): Promise<GetStorageInfoResponse> => {
-    try {
-      for await (const _ of deps.objectStore.list(PROBE_PREFIX)) break;
-    } catch (err) {
-      deps.log.warn({ err, bucket: deps.objectStore.bucket }, "artifact storage probe failed");
-      throw new ServiceError(status.UNAVAILABLE, { message: "503 Artifact storage unavailable" });
-    }
-    return {
-      kind: deps.storageKind,
-      artifactsBucket: deps.objectStore.bucket,
-      canPresign: deps.storageKind === "minio",
-    };
+export const getStorageInfo = (deps: CiDeps) => async (): Promise<GetStorageInfoResponse> => {
+  try {
+    for await (const _ of deps.objectStore.list(PROBE_PREFIX)) break;
+  } catch (err) {
+    deps.log.warn({ err, bucket: deps.objectStore.bucket }, "artifact storage probe failed");
+    throw new ServiceError(status.UNAVAILABLE, { message: "503 Artifact storage unavailable" });
+  }
+  return {
+    kind: deps.storageKind,
+    artifactsBucket: deps.objectStore.bucket,
+    canPresign: deps.storageKind === "minio",
   };
+};

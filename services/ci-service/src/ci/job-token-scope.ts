@@ -10,4 +10,3 @@ export function validId(value: number, field: string): number {
   if (!isPositiveInt32(value)) throw paramError(`${field} is invalid`);
   return value;
 }
-

@@ -41,7 +41,10 @@ describe("KeepArtifacts", () => {
     const stale = await storeArtifact(t, expired, "archive", new Date(Date.now() - 1000));
     const fresh = await seedJob(t.deps.prisma, pipeline, { status: "success", name: "fresh" });
     await storeArtifact(t, fresh, "archive", soon());
-    for (const [projectId, jobId] of [[1, traceOnly.id], [1, expired.id]]) {
+    for (const [projectId, jobId] of [
+      [1, traceOnly.id],
+      [1, expired.id],
+    ]) {
       expect(await keep(projectId!, jobId!).catch((e: unknown) => httpErrorFromGrpc(e))).toEqual(notFound);
     }
     expect((await t.deps.prisma.jobArtifact.findUniqueOrThrow({ where: { id: stale.id } })).expireAt).not.toBeNull();

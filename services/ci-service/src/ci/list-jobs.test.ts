@@ -30,7 +30,17 @@ afterAll(() => t?.close());
 
 const list = async (req: Partial<ListJobsRequest__Output>) => {
   const res = await listJobs(t.deps)({
-    projectId: 1, pipelineId: 0, scope: [], includeRetried: false, type: "", sort: "", page: 0, perPage: 0, keyset: false, idAfter: 0, ...req,
+    projectId: 1,
+    pipelineId: 0,
+    scope: [],
+    includeRetried: false,
+    type: "",
+    sort: "",
+    page: 0,
+    perPage: 0,
+    keyset: false,
+    idAfter: 0,
+    ...req,
   });
   const jobs = res.jobs ?? [];
   return { ids: jobs.map((j) => Number(j.id)), total: Number(res.total), hasMore: res.hasMore, jobs };

@@ -23,8 +23,24 @@ afterAll(() => t?.close());
 
 const list = async (req: Partial<ListPipelinesRequest__Output>) => {
   const res = await listPipelines(t.deps)({
-    projectId: 1, scope: "", status: "", ref: "", sha: "", source: "", orderBy: "", sort: "", page: 0, perPage: 0, userId: 0,
-    updatedAfter: "", updatedBefore: "", yamlErrors: false, name: "", createdAfter: "", createdBefore: "", ...req,
+    projectId: 1,
+    scope: "",
+    status: "",
+    ref: "",
+    sha: "",
+    source: "",
+    orderBy: "",
+    sort: "",
+    page: 0,
+    perPage: 0,
+    userId: 0,
+    updatedAfter: "",
+    updatedBefore: "",
+    yamlErrors: false,
+    name: "",
+    createdAfter: "",
+    createdBefore: "",
+    ...req,
   });
   const pipelines = res.pipelines ?? [];
   return { ids: pipelines.map((p) => Number(p.id)), total: Number(res.total), pipelines };

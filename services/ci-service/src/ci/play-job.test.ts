@@ -37,7 +37,10 @@ smoke:
     expect(await statuses(t, pipeline.id)).toEqual({ deploy: "manual", smoke: "created" });
     const [deploy] = await jobsOf(t, pipeline.id);
 
-    const played = await play(project.id, deploy!.id, [{ key: "TARGET", value: "production" }, { key: "DRY_RUN", value: "0" }]);
+    const played = await play(project.id, deploy!.id, [
+      { key: "TARGET", value: "production" },
+      { key: "DRY_RUN", value: "0" },
+    ]);
     expect(played).toMatchObject({ id: deploy!.id, status: "pending", userId: 42, playable: false });
     const taken = await takeJob(t, runnerToken);
     expect(taken.id).toBe(deploy!.id);
@@ -72,7 +75,10 @@ smoke:
   it("refuses jobs that cannot be played with GitLab's 400", async () => {
     const { project, pipeline } = await pipelineFrom(t, "job:\n  script: x\n");
     const [job] = await jobsOf(t, pipeline.id);
-    expect(await play(project.id, job!.id).catch((e: unknown) => httpErrorFromGrpc(e))).toEqual({ status: 400, body: { message: "400 Bad request - Unplayable Job" } });
+    expect(await play(project.id, job!.id).catch((e: unknown) => httpErrorFromGrpc(e))).toEqual({
+      status: 400,
+      body: { message: "400 Bad request - Unplayable Job" },
+    });
     expect(await play(project.id + 1, job!.id).catch((e: unknown) => httpErrorFromGrpc(e))).toEqual({ status: 404, body: { message: "404 Not found" } });
     await succeed();
   });

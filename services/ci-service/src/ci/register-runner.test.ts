@@ -11,7 +11,17 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const register = (registrationToken: string) =>
-  registerRunner(t.deps)({ registrationToken, description: "legacy", paused: false, locked: false, runUntagged: true, tagList: ["a"], accessLevel: "", maximumTimeout: 0, maintenanceNote: "" });
+  registerRunner(t.deps)({
+    registrationToken,
+    description: "legacy",
+    paused: false,
+    locked: false,
+    runUntagged: true,
+    tagList: ["a"],
+    accessLevel: "",
+    maximumTimeout: 0,
+    maintenanceNote: "",
+  });
 
 describe("RegisterRunner", () => {
   it("is closed without a configured registration token", async () => {

@@ -57,8 +57,26 @@ test:
       { name: "after_script", script: ["echo after"], timeout: 300, when: "always", allowFailure: true },
     ]);
     expect(job!.artifacts).toEqual([
-      { name: "out", untracked: false, paths: ["dist/"], exclude: ["dist/*.tmp"], when: "on_success", artifactType: "archive", artifactFormat: "zip", expireIn: "604800 seconds" },
-      { name: "junit", untracked: false, paths: ["report.xml"], exclude: [], when: "always", artifactType: "junit", artifactFormat: "gzip", expireIn: "604800 seconds" },
+      {
+        name: "out",
+        untracked: false,
+        paths: ["dist/"],
+        exclude: ["dist/*.tmp"],
+        when: "on_success",
+        artifactType: "archive",
+        artifactFormat: "zip",
+        expireIn: "604800 seconds",
+      },
+      {
+        name: "junit",
+        untracked: false,
+        paths: ["report.xml"],
+        exclude: [],
+        when: "always",
+        artifactType: "junit",
+        artifactFormat: "gzip",
+        expireIn: "604800 seconds",
+      },
     ]);
     const vars = Object.fromEntries(job!.variables.map((v) => [v.key, v]));
     expect(vars.CI_JOB_TOKEN).toMatchObject({ value: job!.token, masked: true, public: false });
@@ -74,7 +92,11 @@ test:
     expect(row).toMatchObject({ status: "running", runnerId: r.id });
     expect(row.tokenDigest).not.toContain(job!.token);
     expect(await t.deps.prisma.pipeline.findUniqueOrThrow({ where: { id: pipeline.id } })).toMatchObject({ status: "running" });
-    expect(await t.deps.prisma.runnerManager.findFirstOrThrow({ where: { runnerId: r.id } })).toMatchObject({ systemId: "s_test", version: "1.0.0", ipAddress: "10.0.0.7" });
+    expect(await t.deps.prisma.runnerManager.findFirstOrThrow({ where: { runnerId: r.id } })).toMatchObject({
+      systemId: "s_test",
+      version: "1.0.0",
+      ipAddress: "10.0.0.7",
+    });
     expect(await statuses(t, pipeline.id)).toEqual({ build: "running", test: "created" });
     // The next stage waits: nothing else to hand out.
     expect(await requestAs(t, r.token)).toBeNull();

@@ -64,7 +64,9 @@ describe("RetryJob", () => {
   });
 
   it("retries a failed bridge: the new bridge starts a new child pipeline", async () => {
-    const { project, pipeline } = await pipelineFrom(t, "child:\n  trigger:\n    include: child.yml\n    strategy: depend\n", { "child.yml": "c:\n  script: x\n" });
+    const { project, pipeline } = await pipelineFrom(t, "child:\n  trigger:\n    include: child.yml\n    strategy: depend\n", {
+      "child.yml": "c:\n  script: x\n",
+    });
     await finish("failed");
     const [bridge] = await jobsOf(t, pipeline.id);
     expect(bridge).toMatchObject({ type: "bridge", status: "failed" });

@@ -24,7 +24,8 @@ const finishNext = async (name: string, state: "success" | "failed") => {
 
 describe("RetryPipeline", () => {
   it("retries failed and canceled jobs, resets skipped ones and leaves the successful ones", async () => {
-    const yaml = "stages: [a, b]\nok:\n  stage: a\n  script: x\nbroken:\n  stage: a\n  script: x\nstopped:\n  stage: a\n  script: x\nnext:\n  stage: b\n  script: x\n";
+    const yaml =
+      "stages: [a, b]\nok:\n  stage: a\n  script: x\nbroken:\n  stage: a\n  script: x\nstopped:\n  stage: a\n  script: x\nnext:\n  stage: b\n  script: x\n";
     const { project, pipeline } = await pipelineFrom(t, yaml);
     await finishNext("ok", "success");
     await finishNext("broken", "failed");

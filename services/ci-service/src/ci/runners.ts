@@ -15,7 +15,6 @@ export function newRunnerToken(): string {
   return `glrt-${randomBytes(20).toString("base64url")}`;
 }
 
-
 /** The runner a token belongs to, or GitLab's bare 403 (the runner API never says more). */
 export async function runnerForToken(deps: CiDeps, token: string): Promise<Runner> {
   const runner = token ? await deps.prisma.runner.findUnique({ where: { tokenDigest: tokenDigest(token) } }) : null;

@@ -32,7 +32,10 @@ describe("UpdateJob", () => {
     // The runner retrying its final update gets the same answer.
     expect(await update(job.id, job.token, "success")).toMatchObject({ status: "success" });
     // ...but the token no longer keeps anything alive.
-    expect(await update(job.id, job.token, "running").catch((e: unknown) => httpErrorFromGrpc(e))).toEqual({ status: 403, body: { message: "403 Forbidden - Job is not running" } });
+    expect(await update(job.id, job.token, "running").catch((e: unknown) => httpErrorFromGrpc(e))).toEqual({
+      status: 403,
+      body: { message: "403 Forbidden - Job is not running" },
+    });
     const two = await take();
     await update(two.id, two.token, "success");
     expect(await t.deps.prisma.pipeline.findUniqueOrThrow({ where: { id: pipeline.id } })).toMatchObject({ status: "success" });
@@ -77,7 +80,12 @@ always:
     const flaky = first.name === "flaky" ? first : second;
     const broken = first.name === "flaky" ? second : first;
     await update(flaky.id, flaky.token, "failed", { failureReason: "script_failure", exitCode: 3 });
-    expect(await t.deps.prisma.job.findUniqueOrThrow({ where: { id: flaky.id } })).toMatchObject({ status: "failed", allowFailure: true, exitCode: 3, failureReason: "script_failure" });
+    expect(await t.deps.prisma.job.findUniqueOrThrow({ where: { id: flaky.id } })).toMatchObject({
+      status: "failed",
+      allowFailure: true,
+      exitCode: 3,
+      failureReason: "script_failure",
+    });
     await update(broken.id, broken.token, "failed", { failureReason: "script_failure", exitCode: 1 });
     expect(await statuses(t, pipeline.id)).toEqual({ flaky: "failed", broken: "failed", test: "skipped", "on-failure": "pending", always: "pending" });
     for (let i = 0; i < 2; i++) {

@@ -10,8 +10,18 @@ afterAll(() => t?.close());
 
 it("answers a known token with its runner and records the contact; anything else is 403", async () => {
   const { runner, token } = await createRunner(t.deps)({
-    runnerType: "instance_type", projectId: 0, groupId: 0, description: "", maintenanceNote: "", paused: false, locked: false,
-    runUntagged: true, tagList: [], accessLevel: "", maximumTimeout: 0, createdByUserId: 0,
+    runnerType: "instance_type",
+    projectId: 0,
+    groupId: 0,
+    description: "",
+    maintenanceNote: "",
+    paused: false,
+    locked: false,
+    runUntagged: true,
+    tagList: [],
+    accessLevel: "",
+    maximumTimeout: 0,
+    createdByUserId: 0,
   });
   expect(runner!.contactedAt).toBe("");
   const verified = await verifyRunner(t.deps)({ token, systemId: "s_0123456789ab" });
@@ -19,6 +29,9 @@ it("answers a known token with its runner and records the contact; anything else
   expect(verified.contactedAt).not.toBe("");
   expect((await t.deps.prisma.runner.findUniqueOrThrow({ where: { id: Number(runner!.id) } })).systemId).toBe("s_0123456789ab");
   for (const bad of ["", "glrt-nope", token + "x"]) {
-    await expect(verifyRunner(t.deps)({ token: bad, systemId: "" })).rejects.toMatchObject({ code: status.PERMISSION_DENIED, body: { message: "403 Forbidden" } });
+    await expect(verifyRunner(t.deps)({ token: bad, systemId: "" })).rejects.toMatchObject({
+      code: status.PERMISSION_DENIED,
+      body: { message: "403 Forbidden" },
+    });
   }
 });

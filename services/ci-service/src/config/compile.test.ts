@@ -203,9 +203,33 @@ describe("compilePipeline: a realistic configuration", () => {
 
 describe("compilePipeline never throws on user input", () => {
   const KEYS = [
-    "script", "stage", "when", "start_in", "allow_failure", "needs", "dependencies", "rules", "only", "except",
-    "variables", "artifacts", "retry", "timeout", "tags", "image", "services", "environment", "coverage",
-    "parallel", "trigger", "extends", "inherit", "before_script", "after_script", "interruptible", "resource_group",
+    "script",
+    "stage",
+    "when",
+    "start_in",
+    "allow_failure",
+    "needs",
+    "dependencies",
+    "rules",
+    "only",
+    "except",
+    "variables",
+    "artifacts",
+    "retry",
+    "timeout",
+    "tags",
+    "image",
+    "services",
+    "environment",
+    "coverage",
+    "parallel",
+    "trigger",
+    "extends",
+    "inherit",
+    "before_script",
+    "after_script",
+    "interruptible",
+    "resource_group",
   ];
   const VALUES = ["null", "1", "-1", "x", "[]", "{}", "true", "[1]", "[{}]", "[[[]]]", "{a: {b: c}}", "'/['", "[{if: 1}]"];
 

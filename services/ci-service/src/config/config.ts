@@ -17,10 +17,7 @@ import { inspectList, isHash, isStringArray, type Hash } from "./util.ts";
 export const DEFAULT_STAGES = ["build", "test", "deploy"];
 
 /** Top-level keys that are not jobs. */
-const RESERVED = [
-  "image", "services", "stages", "types", "before_script", "after_script", "variables", "cache",
-  "include", "default", "workflow", "spec",
-];
+const RESERVED = ["image", "services", "stages", "types", "before_script", "after_script", "variables", "cache", "include", "default", "workflow", "spec"];
 /** Keys that may still be set at the top level instead of under `default:`. */
 const LEGACY_DEFAULTS = ["image", "services", "cache", "before_script", "after_script"];
 
@@ -117,7 +114,6 @@ function validateLogic(config: PipelineConfig, errors: Errors): void {
     for (const instance of instancesOf(job)) byName.set(instance.name, job);
   }
   const stageIndex = (name: string) => config.stages.indexOf(byName.get(name)?.stage ?? "");
-
 
   const checkDependency = (job: Definitionish, other: string, type: "need" | "dependency", optional = false) => {
     if (!byName.has(other)) {

@@ -23,10 +23,7 @@ describe("parseDuration", () => {
     expect(parseDuration(input)).toBe(seconds);
   });
 
-  it.each([["never"], ["soon"], [""], ["10 parsecs"], ["h"], [true], [null], [-5]])(
-    "%j is not a duration",
-    (input) => {
-      expect(parseDuration(input)).toBeNull();
-    },
-  );
+  it.each([["never"], ["soon"], [""], ["10 parsecs"], ["h"], [true], [null], [-5]])("%j is not a duration", (input) => {
+    expect(parseDuration(input)).toBeNull();
+  });
 });

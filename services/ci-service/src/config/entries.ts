@@ -6,14 +6,7 @@
  */
 import { isValidUserRegex } from "@quarry/safe-regex";
 import { parseDuration } from "./duration.ts";
-import type {
-  AllowFailure,
-  CompiledArtifacts,
-  CompiledEnvironment,
-  CompiledNeed,
-  CompiledRetry,
-  TriggerInclude,
-} from "./types.ts";
+import type { AllowFailure, CompiledArtifacts, CompiledEnvironment, CompiledNeed, CompiledRetry, TriggerInclude } from "./types.ts";
 import { isHash, isStringArray, type Hash } from "./util.ts";
 
 export type Errors = string[];
@@ -48,11 +41,7 @@ export function parseCommands(value: unknown, location: string, errors: Errors):
 }
 
 /** Scalars become strings; a hash takes its `value` (GitLab's extended variable syntax). */
-export function parseVariables(
-  value: unknown,
-  location: string,
-  errors: Errors,
-): Record<string, string> | undefined {
+export function parseVariables(value: unknown, location: string, errors: Errors): Record<string, string> | undefined {
   if (value === null || value === undefined) return {};
   const message = `${location} config should be a hash of key value pairs, value can be a hash`;
   if (!isHash(value)) {
@@ -61,7 +50,7 @@ export function parseVariables(
   }
   const out: Record<string, string> = {};
   for (const [key, raw] of Object.entries(value)) {
-    const v = isHash(raw) ? raw.value ?? (raw.description !== undefined ? "" : undefined) : raw;
+    const v = isHash(raw) ? (raw.value ?? (raw.description !== undefined ? "" : undefined)) : raw;
     if (typeof v === "string" || typeof v === "number") out[key] = String(v);
     else {
       errors.push(message);
@@ -71,12 +60,7 @@ export function parseVariables(
   return out;
 }
 
-export function parseStringList(
-  value: unknown,
-  location: string,
-  errors: Errors,
-  message = "config should be an array of strings",
-): string[] | undefined {
+export function parseStringList(value: unknown, location: string, errors: Errors, message = "config should be an array of strings"): string[] | undefined {
   if (typeof value === "string") return [value];
   if (isStringArray(value)) return value;
   errors.push(`${location} ${message}`);
@@ -125,10 +109,28 @@ export function parseNeeds(value: unknown, location: string, errors: Errors): Co
 const ARTIFACT_KEYS = ["name", "untracked", "paths", "reports", "when", "expire_in", "expose_as", "exclude", "public", "access"];
 const ARTIFACT_WHEN = ["on_success", "on_failure", "always"] as const;
 const REPORT_KEYS = [
-  "junit", "codequality", "sast", "secret_detection", "dependency_scanning", "container_scanning",
-  "dast", "license_scanning", "performance", "browser_performance", "load_performance",
-  "metrics", "requirements", "terraform", "accessibility", "cluster_image_scanning",
-  "coverage_fuzzing", "api_fuzzing", "dotenv", "cyclonedx", "annotations", "repository_xray",
+  "junit",
+  "codequality",
+  "sast",
+  "secret_detection",
+  "dependency_scanning",
+  "container_scanning",
+  "dast",
+  "license_scanning",
+  "performance",
+  "browser_performance",
+  "load_performance",
+  "metrics",
+  "requirements",
+  "terraform",
+  "accessibility",
+  "cluster_image_scanning",
+  "coverage_fuzzing",
+  "api_fuzzing",
+  "dotenv",
+  "cyclonedx",
+  "annotations",
+  "repository_xray",
 ];
 
 export function parseArtifacts(value: unknown, location: string, errors: Errors): CompiledArtifacts | undefined {
@@ -138,10 +140,7 @@ export function parseArtifacts(value: unknown, location: string, errors: Errors)
   }
   const before = errors.length;
   unknownKeys(value, ARTIFACT_KEYS, location, errors);
-  const list = (key: string) =>
-    value[key] === undefined
-      ? []
-      : parseStringList(value[key], location, errors, `${key} should be an array of strings`) ?? [];
+  const list = (key: string) => (value[key] === undefined ? [] : (parseStringList(value[key], location, errors, `${key} should be an array of strings`) ?? []));
   const paths = list("paths");
   const exclude = list("exclude");
   const when = value.when ?? "on_success";
@@ -193,9 +192,19 @@ function parseReports(value: unknown, location: string, errors: Errors): Compile
 }
 
 const RETRY_WHEN = [
-  "always", "unknown_failure", "script_failure", "api_failure", "stuck_or_timeout_failure",
-  "runner_system_failure", "runner_unsupported", "stale_schedule", "job_execution_timeout",
-  "archived_failure", "unmet_prerequisites", "scheduler_failure", "data_integrity_failure",
+  "always",
+  "unknown_failure",
+  "script_failure",
+  "api_failure",
+  "stuck_or_timeout_failure",
+  "runner_system_failure",
+  "runner_unsupported",
+  "stale_schedule",
+  "job_execution_timeout",
+  "archived_failure",
+  "unmet_prerequisites",
+  "scheduler_failure",
+  "data_integrity_failure",
 ];
 
 export function parseRetry(value: unknown, location: string, errors: Errors): CompiledRetry | undefined {

@@ -89,7 +89,7 @@ describe("parseExpression syntax errors", () => {
     ["($A == 'x'"],
     ["$A == 'x')"],
     ["$A = 'x'"],
-    ["$A == \"unterminated"],
+    ['$A == "unterminated'],
     ["$A =~ /unterminated"],
     ["$A =~ /(/"],
     [""],

@@ -72,23 +72,19 @@ describe("include", () => {
     ["a file without a YAML extension", "include: ci/script.sh\n", "Included file `ci/script.sh` does not have YAML extension!"],
     ["invalid YAML", "include: ci/broken.yml\n", "Included file `ci/broken.yml` does not have valid YAML syntax!"],
     ["a non-hash file", "include: ci/list.yml\n", "Included file `ci/list.yml` does not have valid YAML syntax!"],
-    [
-      "a remote URL",
-      "include: https://example.com/ci.yml\n",
-      "Remote file `https://example.com/ci.yml` could not be fetched because of a socket error!",
-    ],
-    [
-      "remote:",
-      "include:\n  remote: https://example.com/ci.yml\n",
-      "Remote file `https://example.com/ci.yml` could not be fetched because of a socket error!",
-    ],
+    ["a remote URL", "include: https://example.com/ci.yml\n", "Remote file `https://example.com/ci.yml` could not be fetched because of a socket error!"],
+    ["remote:", "include:\n  remote: https://example.com/ci.yml\n", "Remote file `https://example.com/ci.yml` could not be fetched because of a socket error!"],
     ["template:", "include:\n  template: Auto-DevOps.gitlab-ci.yml\n", "Included file `Auto-DevOps.gitlab-ci.yml` is empty or does not exist!"],
     [
       "project:",
       "include:\n  project: group/lib\n  file: ci.yml\n",
       "Project `group/lib` not found or access denied! Make sure any includes in the pipeline configuration are correctly defined.",
     ],
-    ["two accessors", "include:\n  local: a.yml\n  remote: https://x/a.yml\n", 'Include `{"local":"a.yml","remote":"https://x/a.yml"}` needs to match exactly one accessor!'],
+    [
+      "two accessors",
+      "include:\n  local: a.yml\n  remote: https://x/a.yml\n",
+      'Include `{"local":"a.yml","remote":"https://x/a.yml"}` needs to match exactly one accessor!',
+    ],
   ])("reports %s", (_, yaml, message) => {
     expect(compilePipeline(`${yaml}job:\n  script: ls\n`, withFiles(files))).toEqual({ status: "invalid", errors: [message] });
   });
@@ -103,7 +99,9 @@ describe("include", () => {
   it("stops after 150 included files", () => {
     const many: Record<string, string> = {};
     for (let i = 0; i < 151; i++) many[`f${i}.yml`] = `j${i}:\n  script: ls\n`;
-    const yaml = `include:\n${Object.keys(many).map((f) => `  - ${f}\n`).join("")}`;
+    const yaml = `include:\n${Object.keys(many)
+      .map((f) => `  - ${f}\n`)
+      .join("")}`;
     expect(compilePipeline(yaml, withFiles(many))).toEqual({ status: "invalid", errors: ["Maximum of 150 nested includes are allowed!"] });
   });
 });

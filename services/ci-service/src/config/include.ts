@@ -69,9 +69,7 @@ function includeLocations(include: unknown, state: State): string[] {
     if (accessor === "local" && typeof target === "string") paths.push(...resolveLocal(target, state));
     else if (accessor === "remote" && typeof target === "string") remoteError(target, errors);
     else if (accessor === "project") {
-      errors.push(
-        `Project \`${String(target)}\` not found or access denied! Make sure any includes in the pipeline configuration are correctly defined.`,
-      );
+      errors.push(`Project \`${String(target)}\` not found or access denied! Make sure any includes in the pipeline configuration are correctly defined.`);
     } else {
       errors.push(`Included file \`${typeof target === "string" ? target : inspectList([target])}\` is empty or does not exist!`);
     }

@@ -26,20 +26,60 @@ import type { AllowFailure, CompiledEnvironment, CompiledNeed, JobBody, When } f
 import { isHash, isStringArray, type Hash } from "./util.ts";
 
 const PROCESSABLE_KEYS = [
-  "extends", "stage", "only", "except", "rules", "variables", "inherit", "allow_failure", "when",
-  "needs", "resource_group", "environment", "interruptible",
+  "extends",
+  "stage",
+  "only",
+  "except",
+  "rules",
+  "variables",
+  "inherit",
+  "allow_failure",
+  "when",
+  "needs",
+  "resource_group",
+  "environment",
+  "interruptible",
 ];
 const JOB_KEYS = [
-  ...PROCESSABLE_KEYS, "tags", "script", "image", "services", "start_in", "artifacts", "cache",
-  "dependencies", "before_script", "after_script", "hooks", "coverage", "retry", "parallel",
-  "timeout", "release", "id_tokens", "secrets", "pages", "publish", "manual_confirmation",
+  ...PROCESSABLE_KEYS,
+  "tags",
+  "script",
+  "image",
+  "services",
+  "start_in",
+  "artifacts",
+  "cache",
+  "dependencies",
+  "before_script",
+  "after_script",
+  "hooks",
+  "coverage",
+  "retry",
+  "parallel",
+  "timeout",
+  "release",
+  "id_tokens",
+  "secrets",
+  "pages",
+  "publish",
+  "manual_confirmation",
 ];
 const BRIDGE_KEYS = [...PROCESSABLE_KEYS, "trigger", "parallel"];
 
 /** Keys a job takes from `default:` when it does not set them (GitLab's `inherit: true` entries). */
 export const DEFAULT_KEYS = [
-  "after_script", "artifacts", "before_script", "cache", "hooks", "id_tokens", "image",
-  "interruptible", "retry", "services", "tags", "timeout",
+  "after_script",
+  "artifacts",
+  "before_script",
+  "cache",
+  "hooks",
+  "id_tokens",
+  "image",
+  "interruptible",
+  "retry",
+  "services",
+  "tags",
+  "timeout",
 ];
 
 const JOB_WHEN: When[] = ["on_success", "on_failure", "always", "manual", "delayed"];
@@ -82,8 +122,7 @@ export interface BridgeDefinition extends Definition {
 export type Definitionish = JobDefinition | BridgeDefinition;
 
 /** A visible job is a hash with `script` or `trigger` (GitLab's Jobs entry matching). */
-export const isRunnable = (value: unknown): value is Hash =>
-  isHash(value) && (value.script !== undefined || value.trigger !== undefined);
+export const isRunnable = (value: unknown): value is Hash => isHash(value) && (value.script !== undefined || value.trigger !== undefined);
 
 /**
  * Validates the `default:` section (or the legacy top-level keys, under `location`); returns
@@ -221,8 +260,7 @@ export function parseJob(name: string, rawJob: Hash, defaults: Hash, errors: Err
   const inheritVariables = parseInherit(raw.inherit, `${at}:inherit`, errors);
   const rules = hasRules ? (parseRules(raw.rules, at, "job", errors) ?? null) : null;
   const only = raw.only === undefined || raw.only === null ? null : (parsePolicy(raw.only, `${at}:only`, errors) ?? null);
-  const except =
-    raw.except === undefined || raw.except === null ? null : (parsePolicy(raw.except, `${at}:except`, errors) ?? null);
+  const except = raw.except === undefined || raw.except === null ? null : (parsePolicy(raw.except, `${at}:except`, errors) ?? null);
   let interruptible: boolean | null = null;
   if (raw.interruptible !== undefined) {
     if (typeof raw.interruptible === "boolean") interruptible = raw.interruptible;
@@ -233,12 +271,23 @@ export function parseJob(name: string, rawJob: Hash, defaults: Hash, errors: Err
     if (typeof raw.resource_group === "string") resourceGroup = raw.resource_group;
     else errors.push(`${at} resource group should be a string`);
   }
-  const environment =
-    raw.environment === undefined ? null : (parseEnvironment(raw.environment, `${at}:environment`, errors) ?? null);
+  const environment = raw.environment === undefined ? null : (parseEnvironment(raw.environment, `${at}:environment`, errors) ?? null);
 
   const common: Definition = {
-    name, stage, when, startInSeconds, allowFailure, needs, variables, inheritVariables, rules, only, except,
-    interruptible, resourceGroup, environment,
+    name,
+    stage,
+    when,
+    startInSeconds,
+    allowFailure,
+    needs,
+    variables,
+    inheritVariables,
+    rules,
+    only,
+    except,
+    interruptible,
+    resourceGroup,
+    environment,
   };
 
   if (isBridge) {
@@ -249,8 +298,7 @@ export function parseJob(name: string, rawJob: Hash, defaults: Hash, errors: Err
 
   const script = parseCommands(raw.script, `${at}:script`, errors);
   if (script && script.length === 0) errors.push(`${at} script can't be blank`);
-  const commands = (key: string) =>
-    raw[key] === undefined ? [] : (parseCommands(raw[key], `${at}:${key}`, errors) ?? []);
+  const commands = (key: string) => (raw[key] === undefined ? [] : (parseCommands(raw[key], `${at}:${key}`, errors) ?? []));
 
   let dependencies: string[] | null = null;
   if (raw.dependencies !== undefined && raw.dependencies !== null) {

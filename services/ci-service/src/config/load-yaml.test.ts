@@ -39,7 +39,12 @@ describe("loadYaml", () => {
 
   it("stops alias bombs", () => {
     const bomb = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
-    for (let i = 0; i < 8; i++) bomb.push(`${"bcdefghi"[i]}: &${"bcdefghi"[i]} [${Array(10).fill(`*${i === 0 ? "a" : "bcdefghi"[i - 1]}`).join(", ")}]`);
+    for (let i = 0; i < 8; i++)
+      bomb.push(
+        `${"bcdefghi"[i]}: &${"bcdefghi"[i]} [${Array(10)
+          .fill(`*${i === 0 ? "a" : "bcdefghi"[i - 1]}`)
+          .join(", ")}]`,
+      );
     const result = loadYaml(bomb.join("\n"));
     expect(result.ok).toBe(false);
   });

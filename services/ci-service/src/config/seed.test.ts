@@ -10,8 +10,7 @@ function pipeline(yaml: string, ctx: Partial<PipelineContext> = {}): CompiledPip
   return result.pipeline;
 }
 const names = (yaml: string, ctx: Partial<PipelineContext> = {}) => pipeline(yaml, ctx).jobs.map((j) => j.name);
-const job = (yaml: string, name = "job", ctx: Partial<PipelineContext> = {}) =>
-  pipeline(yaml, ctx).jobs.find((j) => j.name === name)!;
+const job = (yaml: string, name = "job", ctx: Partial<PipelineContext> = {}) => pipeline(yaml, ctx).jobs.find((j) => j.name === name)!;
 
 describe("rules", () => {
   const ruled = (rules: string) => `keep:\n  script: ls\njob:\n  script: ls\n  rules:\n${rules}`;
@@ -271,7 +270,8 @@ describe("job attributes", () => {
   });
 
   it("turns variable values into strings and takes `value` from expanded variables", () => {
-    const yaml = 'variables:\n  N: 3\n  DESC: {value: "x", description: "a choice"}\n  EMPTY: {description: "fill me"}\njob:\n  script: ls\n  variables: {F: 1.5}\n';
+    const yaml =
+      'variables:\n  N: 3\n  DESC: {value: "x", description: "a choice"}\n  EMPTY: {description: "fill me"}\njob:\n  script: ls\n  variables: {F: 1.5}\n';
     expect(job(yaml).variables).toEqual({ N: "3", DESC: "x", EMPTY: "", F: "1.5" });
   });
 
@@ -379,7 +379,8 @@ describe("bridges", () => {
   });
 
   it("applies when, allow_failure, needs and rules to bridges", () => {
-    const yaml = "a:\n  stage: build\n  script: ls\nchild:\n  trigger: {include: c.yml}\n  needs: [a]\n  rules:\n    - when: manual\n      allow_failure: true\n";
+    const yaml =
+      "a:\n  stage: build\n  script: ls\nchild:\n  trigger: {include: c.yml}\n  needs: [a]\n  rules:\n    - when: manual\n      allow_failure: true\n";
     expect(pipeline(yaml).bridges[0]).toMatchObject({ when: "manual", allowFailure: true, needs: [{ name: "a" }] });
   });
 });

@@ -9,19 +9,10 @@ import { DEFAULT_ONLY, policyAnySatisfied, policySatisfied } from "./only-except
 import { instancesOf, type Instance } from "./parallel.ts";
 import { predefinedVariables } from "./predefined.ts";
 import { matchRule } from "./rules.ts";
-import type {
-  AllowFailure,
-  CompiledBridge,
-  CompiledJob,
-  CompiledNeed,
-  CompileResult,
-  PipelineContext,
-  When,
-} from "./types.ts";
+import type { AllowFailure, CompiledBridge, CompiledJob, CompiledNeed, CompileResult, PipelineContext, When } from "./types.ts";
 
 export const WORKFLOW_FILTERED = "Pipeline filtered out by workflow rules.";
-export const NO_JOBS =
-  "Pipeline will not run for the selected trigger. The rules configuration prevented any jobs from being added to the pipeline.";
+export const NO_JOBS = "Pipeline will not run for the selected trigger. The rules configuration prevented any jobs from being added to the pipeline.";
 
 interface Seed {
   def: Definitionish;
@@ -107,7 +98,10 @@ export function seedPipeline(config: PipelineConfig, ctx: PipelineContext): Comp
       stages: config.stages,
       jobs,
       bridges,
-      workflow: { name: config.workflow.name && expandVariables(config.workflow.name, { ...predefined, ...workflowVariables, ...ctx.variables }), variables: workflowVariables },
+      workflow: {
+        name: config.workflow.name && expandVariables(config.workflow.name, { ...predefined, ...workflowVariables, ...ctx.variables }),
+        variables: workflowVariables,
+      },
     },
   };
 }

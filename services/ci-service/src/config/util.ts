@@ -2,8 +2,7 @@ import { compileUserRegex, quoteMeta, UntrustedRegexpError } from "@quarry/safe-
 
 export type Hash = Record<string, unknown>;
 
-export const isHash = (v: unknown): v is Hash =>
-  typeof v === "object" && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
+export const isHash = (v: unknown): v is Hash => typeof v === "object" && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
 
 /** Assigns without triggering setters, so a key named `__proto__` stays a plain key. */
 export function setKey(target: Hash, key: string, value: unknown): void {
@@ -21,8 +20,7 @@ export function deepMerge(base: Hash, override: Hash): Hash {
   return out;
 }
 
-export const isStringArray = (v: unknown): v is string[] =>
-  Array.isArray(v) && v.every((x) => typeof x === "string");
+export const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
 
 /**
  * A glob as GitLab matches `rules:changes`, `rules:exists` and wildcard includes (Ruby's
@@ -55,7 +53,10 @@ export function compileGlob(glob: string): { test(path: string): boolean } {
       const end = glob.indexOf("]", i + 1);
       if (end < 0) re += "\\[";
       else {
-        re += `[${glob.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\")}]`;
+        re += `[${glob
+          .slice(i + 1, end)
+          .replace(/^!/, "^")
+          .replace(/\\/g, "\\\\")}]`;
         i = end;
       }
     } else re += quoteMeta(c);
@@ -76,5 +77,4 @@ export const matchesAnyGlob = (globs: readonly string[], paths: readonly string[
 };
 
 /** Ruby's Array#inspect for strings: ["a", "b"]. */
-export const inspectList = (items: readonly unknown[]): string =>
-  `[${items.map((i) => JSON.stringify(i)).join(", ")}]`;
+export const inspectList = (items: readonly unknown[]): string => `[${items.map((i) => JSON.stringify(i)).join(", ")}]`;

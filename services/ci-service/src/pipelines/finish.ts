@@ -55,10 +55,16 @@ export async function finishJobIf(deps: CiDeps, jobId: number, verdict: Verdict,
     const job = await tx.job.findUniqueOrThrow({ where: { id: jobId } });
     if (!["running", "canceling", "pending"].includes(job.status) || !guard.applies(job)) return null;
     const from = job.status as JobStatus;
-    const to = verdict.state === "success" ? fireEvent(from, "success") : verdict.state === "canceled" ? fireEvent(from, "cancel") ?? fireEvent(from, "force_cancel") : fireEvent(from, "drop");
+    const to =
+      verdict.state === "success"
+        ? fireEvent(from, "success")
+        : verdict.state === "canceled"
+          ? (fireEvent(from, "cancel") ?? fireEvent(from, "force_cancel"))
+          : fireEvent(from, "drop");
     if (!to) return null;
     const exitCode = verdict.exitCode ?? null;
-    const reason: FailureReason = to === "failed" ? (verdict.failureReason && isFailureReason(verdict.failureReason) ? verdict.failureReason : "unknown_failure") : "unknown_failure";
+    const reason: FailureReason =
+      to === "failed" ? (verdict.failureReason && isFailureReason(verdict.failureReason) ? verdict.failureReason : "unknown_failure") : "unknown_failure";
     const data: Prisma.JobUpdateInput = {
       status: to,
       finishedAt: now,

@@ -11,8 +11,7 @@ import { isPlayable, isRetryable, type JobStatus, type JobWhen } from "../proces
 const ONLINE_MS = 2 * 60 * 60 * 1000;
 
 const iso = (d: Date | null | undefined): string => d?.toISOString() ?? "";
-const seconds = (from: Date | null, to: Date | null): number | undefined =>
-  from ? ((to ?? new Date()).getTime() - from.getTime()) / 1000 : undefined;
+const seconds = (from: Date | null, to: Date | null): number | undefined => (from ? ((to ?? new Date()).getTime() - from.getTime()) / 1000 : undefined);
 
 /** Mean coverage of the jobs that report one (GitLab's Pipeline#coverage). */
 export function pipelineCoverage(jobs: readonly { coverage: number | null; retried: boolean }[]): number | undefined {
@@ -158,10 +157,7 @@ export function toJobMessage(j: JobWithRelations, ctx: JobMessageContext): JobMe
 }
 
 /** Loads the runners, managers, downstream pipelines and scope settings `jobs` refer to. */
-export async function loadJobMessageContext(
-  prisma: import("../deps.ts").PrismaClient,
-  jobs: readonly Job[],
-): Promise<JobMessageContext> {
+export async function loadJobMessageContext(prisma: import("../deps.ts").PrismaClient, jobs: readonly Job[]): Promise<JobMessageContext> {
   const ids = (pick: (j: Job) => number | null) => [...new Set(jobs.map(pick).filter((v): v is number => v !== null))];
   const [runners, managers, downstream, settings] = await Promise.all([
     prisma.runner.findMany({ where: { id: { in: ids((j) => j.runnerId) } } }),

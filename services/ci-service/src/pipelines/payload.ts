@@ -56,7 +56,16 @@ function artifactUploads(artifacts: CompiledArtifacts | null | undefined): JobPa
   for (const [type, paths] of Object.entries(artifacts.reports ?? {})) {
     if (paths.length === 0) continue;
     // Reports are uploaded whatever the outcome, as GitLab's presenter does.
-    uploads.push({ name: type, untracked: false, paths, exclude: [], when: "always", artifactType: type, artifactFormat: "gzip", expireIn: expireIn(artifacts) });
+    uploads.push({
+      name: type,
+      untracked: false,
+      paths,
+      exclude: [],
+      when: "always",
+      artifactType: type,
+      artifactFormat: "gzip",
+      expireIn: expireIn(artifacts),
+    });
   }
   return uploads;
 }
@@ -157,9 +166,17 @@ export function jobVariables(input: PayloadInput, timeout: number): JobPayloadVa
   if (pipeline.tag) vars.push(["CI_COMMIT_TAG", pipeline.ref]);
   else vars.push(["CI_COMMIT_BRANCH", pipeline.ref]);
   if (options.parallel) vars.push(["CI_NODE_INDEX", String(options.parallel.index)], ["CI_NODE_TOTAL", String(options.parallel.total)]);
-  const out: JobPayloadVariable[] = vars.map(([key, value, flags]) => ({ key, value, public: flags?.public ?? true, masked: flags?.masked ?? false, file: false, raw: false }));
+  const out: JobPayloadVariable[] = vars.map(([key, value, flags]) => ({
+    key,
+    value,
+    public: flags?.public ?? true,
+    masked: flags?.masked ?? false,
+    file: false,
+    raw: false,
+  }));
   // YAML variables, then the pipeline's own (trigger/API variables win, as in GitLab).
-  for (const [key, value] of Object.entries(job.variables as Record<string, string>)) out.push({ key, value, public: true, masked: false, file: false, raw: false });
+  for (const [key, value] of Object.entries(job.variables as Record<string, string>))
+    out.push({ key, value, public: true, masked: false, file: false, raw: false });
   for (const v of pipeline.variables as unknown as PipelineVariable[]) {
     out.push({ key: v.key, value: v.value, public: false, masked: false, file: v.variable_type === "file", raw: false });
   }

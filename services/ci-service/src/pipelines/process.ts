@@ -3,14 +3,7 @@
 // parent's bridge (downstream.ts). GitLab's PipelineProcessWorker + AtomicProcessingService.
 import type { CiDeps } from "../deps.ts";
 import type { Job, Pipeline, Prisma } from "../generated/prisma/client.ts";
-import {
-  isComplete,
-  processPipeline,
-  type JobStatus,
-  type JobWhen,
-  type ProcessableJob,
-  type StatusChange,
-} from "../processing/index.ts";
+import { isComplete, processPipeline, type JobStatus, type JobWhen, type ProcessableJob, type StatusChange } from "../processing/index.ts";
 import { mirrorChildStatus, triggerChildPipeline } from "./downstream.ts";
 
 type Tx = Prisma.TransactionClient;
@@ -47,7 +40,12 @@ export function jobTimestamps(to: JobStatus, now: Date): Prisma.JobUpdateManyMut
 }
 
 /** Stores a pipeline's status derived from its jobs; returns it, with whether it changed. */
-export async function updatePipelineStatus(tx: Tx, pipeline: Pipeline, status: JobStatus, warnings: boolean): Promise<{ pipeline: Pipeline; changed: boolean }> {
+export async function updatePipelineStatus(
+  tx: Tx,
+  pipeline: Pipeline,
+  status: JobStatus,
+  warnings: boolean,
+): Promise<{ pipeline: Pipeline; changed: boolean }> {
   const changed = pipeline.status !== status;
   if (!changed && pipeline.warnings === warnings) return { pipeline, changed };
   const now = new Date();
@@ -82,7 +80,10 @@ export async function processPipelineById(deps: CiDeps, pipelineId: number): Pro
 /** Stores job status changes; a job whose status moved on meanwhile keeps it. */
 export async function applyStatusChanges(tx: Tx, changes: readonly StatusChange[], now = new Date()): Promise<void> {
   for (const change of changes) {
-    await tx.job.updateMany({ where: { id: change.id, status: change.from }, data: { status: change.to, enqueueImmediately: false, ...jobTimestamps(change.to, now) } });
+    await tx.job.updateMany({
+      where: { id: change.id, status: change.from },
+      data: { status: change.to, enqueueImmediately: false, ...jobTimestamps(change.to, now) },
+    });
   }
 }
 

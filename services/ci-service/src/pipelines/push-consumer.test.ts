@@ -13,7 +13,8 @@ afterAll(() => t.close());
 const ZERO = "0".repeat(40);
 const push = (projectId: number, ref: string, after: string, extra: Partial<PushEvent> = {}): PushEvent =>
   ({ event_id: randomUUID(), project_id: projectId, ref, before: ZERO, after, checkout_sha: after, user_id: 3, ref_protected: false, ...extra }) as PushEvent;
-const pipelines = (projectId: number) => t.deps.prisma.pipeline.findMany({ where: { projectId }, orderBy: { id: "asc" }, include: { jobs: { orderBy: { id: "asc" } } } });
+const pipelines = (projectId: number) =>
+  t.deps.prisma.pipeline.findMany({ where: { projectId }, orderBy: { id: "asc" }, include: { jobs: { orderBy: { id: "asc" } } } });
 
 describe("pipelines from push events", () => {
   it("creates one pipeline per event, even when the event is delivered twice", async () => {

@@ -76,7 +76,13 @@ export async function storePipeline(deps: CiDeps, input: NewPipeline): Promise<S
 
   if (result.status === "filtered") return { skipped: "filtered", messages: [result.message] };
   if (result.status === "invalid" && !input.saveOnErrors) return { skipped: "invalid", messages: result.errors };
-  const pipeline = await insertPipeline(deps, input, commit, result.status === "pipeline" ? result.pipeline : null, result.status === "invalid" ? result.errors : []);
+  const pipeline = await insertPipeline(
+    deps,
+    input,
+    commit,
+    result.status === "pipeline" ? result.pipeline : null,
+    result.status === "invalid" ? result.errors : [],
+  );
   return { created: pipeline, compiled: result.status === "pipeline" };
 }
 
@@ -134,10 +140,7 @@ async function insertPipeline(deps: CiDeps, input: NewPipeline, commit: CommitFa
     });
     if (compiled) {
       await tx.job.createMany({
-        data: [
-          ...compiled.jobs.map((j) => jobRow(pipeline, j, "build")),
-          ...compiled.bridges.map((b) => jobRow(pipeline, b, "bridge")),
-        ],
+        data: [...compiled.jobs.map((j) => jobRow(pipeline, j, "build")), ...compiled.bridges.map((b) => jobRow(pipeline, b, "bridge"))],
       });
     }
     return pipeline;

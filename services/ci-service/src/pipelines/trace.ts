@@ -55,7 +55,16 @@ export async function archiveTrace(deps: CiDeps, job: Job): Promise<void> {
   await deps.prisma.$transaction([
     deps.prisma.jobArtifact.upsert({
       where: { jobId_fileType: { jobId: job.id, fileType: "trace" } },
-      create: { jobId: job.id, projectId: job.projectId, fileType: "trace", fileFormat: "raw", filename: TRACE_FILENAME, size: trace.length, fileSha256: sha256, objectKey: key },
+      create: {
+        jobId: job.id,
+        projectId: job.projectId,
+        fileType: "trace",
+        fileFormat: "raw",
+        filename: TRACE_FILENAME,
+        size: trace.length,
+        fileSha256: sha256,
+        objectKey: key,
+      },
       update: { size: trace.length, fileSha256: sha256, objectKey: key },
     }),
     deps.prisma.job.update({ where: { id: job.id }, data: { coverage, traceLength: trace.length } }),

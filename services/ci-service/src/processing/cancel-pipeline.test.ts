@@ -38,10 +38,7 @@ describe("cancelPipeline", () => {
   });
 
   it("a running job whose runner cancels gracefully goes through canceling", () => {
-    const result = cancelPipeline([
-      job(1, "running", { supportsCanceling: true }),
-      job(2, "created", { supportsCanceling: true }),
-    ]);
+    const result = cancelPipeline([job(1, "running", { supportsCanceling: true }), job(2, "created", { supportsCanceling: true })]);
     expect(result.changes).toEqual([
       { id: 1, from: "running", to: "canceling" },
       { id: 2, from: "created", to: "canceled" },
@@ -75,12 +72,10 @@ describe("cancelPipeline", () => {
   });
 
   it("an optional manual job left in a canceled pipeline does not change its status", () => {
-    new Sim(["build", "deploy"], { build: { stage: "build" }, deploy: { stage: "deploy", when: "manual", needs: [] } })
-      .cancel()
-      .expect({
-        pipeline: "canceled",
-        stages: { build: "canceled", deploy: "skipped" },
-        jobs: { build: "canceled", deploy: "manual" },
-      });
+    new Sim(["build", "deploy"], { build: { stage: "build" }, deploy: { stage: "deploy", when: "manual", needs: [] } }).cancel().expect({
+      pipeline: "canceled",
+      stages: { build: "canceled", deploy: "skipped" },
+      jobs: { build: "canceled", deploy: "manual" },
+    });
   });
 });

@@ -1,8 +1,4 @@
-import {
-  type JobStatus,
-  IGNORED_STATUSES,
-  PASSED_WITH_WARNINGS_STATUSES,
-} from "./statuses.ts";
+import { type JobStatus, IGNORED_STATUSES, PASSED_WITH_WARNINGS_STATUSES } from "./statuses.ts";
 
 /**
  * The status of a group of jobs (a stage, a pipeline, or the jobs a job waits for), ported from

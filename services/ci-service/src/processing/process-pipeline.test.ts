@@ -88,10 +88,7 @@ describe("processPipeline", () => {
   });
 
   it("treats needs naming no current job as satisfied (optional needs)", () => {
-    const result = processPipeline([
-      job({ id: 1, name: "build", status: "running" }),
-      job({ id: 2, name: "test", stageIdx: 1, needs: ["absent"] }),
-    ]);
+    const result = processPipeline([job({ id: 1, name: "build", status: "running" }), job({ id: 2, name: "test", stageIdx: 1, needs: ["absent"] })]);
     expect(result.changes).toEqual([{ id: 2, from: "created", to: "pending" }]);
   });
 
@@ -222,13 +219,11 @@ describe("stage-based pipelines", () => {
   });
 
   it("stage_test_on_failure_with_success: on_failure jobs are skipped when all went well", () => {
-    new Sim(STAGES, { build: { stage: "build" }, rollback: { stage: "test", when: "on_failure" } })
-      .finish(["build"], "success")
-      .expect({
-        pipeline: "success",
-        stages: { build: "success", test: "skipped" },
-        jobs: { build: "success", rollback: "skipped" },
-      });
+    new Sim(STAGES, { build: { stage: "build" }, rollback: { stage: "test", when: "on_failure" } }).finish(["build"], "success").expect({
+      pipeline: "success",
+      stages: { build: "success", test: "skipped" },
+      jobs: { build: "success", rollback: "skipped" },
+    });
   });
 
   it("stage_build_cancels_test1_and_test2_have_when: after a canceled job nothing runs and the pipeline is canceled", () => {

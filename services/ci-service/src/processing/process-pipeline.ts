@@ -72,8 +72,7 @@ export function processPipeline(jobs: readonly ProcessableJob[], stored: StoredS
   const changes: StatusChange[] = [];
   const stages: StageStatus[] = [];
 
-  const statusOrSuccess = (group: readonly ProcessableJob[], dag: boolean): JobStatus =>
-    compositeStatus(group, { dag }).status ?? "success";
+  const statusOrSuccess = (group: readonly ProcessableJob[], dag: boolean): JobStatus => compositeStatus(group, { dag }).status ?? "success";
 
   const previousStatus = (job: ProcessableJob): JobStatus =>
     job.needs === null

@@ -33,10 +33,7 @@ export interface StatusChange {
 export const latestJobs = <T extends { retried: boolean }>(jobs: readonly T[]): T[] => jobs.filter((j) => !j.retried);
 
 /** Applies changes to a job list (for callers that chain planning steps, and for tests). */
-export function applyChanges<T extends { id: number; status: JobStatus }>(
-  jobs: readonly T[],
-  changes: readonly StatusChange[],
-): T[] {
+export function applyChanges<T extends { id: number; status: JobStatus }>(jobs: readonly T[], changes: readonly StatusChange[]): T[] {
   const to = new Map(changes.map((c) => [c.id, c.to]));
   return jobs.map((j) => (to.has(j.id) ? { ...j, status: to.get(j.id)! } : j));
 }

@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ProcessableJob } from "./processable.ts";
-import {
-  applyRetryPlan,
-  isPipelineRetryable,
-  playJob,
-  resetSkippedJobs,
-  retryJob,
-  retryPipeline,
-} from "./retry.ts";
+import { applyRetryPlan, isPipelineRetryable, playJob, resetSkippedJobs, retryJob, retryPipeline } from "./retry.ts";
 import { Sim } from "./simulate.test-helper.ts";
 
 const job = (over: Partial<ProcessableJob> & Pick<ProcessableJob, "id" | "name">): ProcessableJob => ({
@@ -47,10 +40,7 @@ describe("resetSkippedJobs (Ci::ResetSkippedJobsService)", () => {
 
 describe("retryJob", () => {
   it("clones a finished job and resets the skipped jobs after it", () => {
-    const jobs = [
-      job({ id: 1, name: "build", status: "failed" }),
-      job({ id: 2, name: "test", stageIdx: 1, status: "skipped" }),
-    ];
+    const jobs = [job({ id: 1, name: "build", status: "failed" }), job({ id: 2, name: "test", stageIdx: 1, status: "skipped" })];
     expect(retryJob(jobs, 1)).toEqual({
       clones: [{ retryOf: 1, enqueueImmediately: false }],
       changes: [{ id: 2, from: "skipped", to: "created" }],
@@ -58,10 +48,7 @@ describe("retryJob", () => {
   });
 
   it("refuses jobs that are not retryable", () => {
-    const jobs = [
-      job({ id: 1, name: "build", status: "running" }),
-      job({ id: 2, name: "old", status: "failed", retried: true }),
-    ];
+    const jobs = [job({ id: 1, name: "build", status: "running" }), job({ id: 2, name: "old", status: "failed", retried: true })];
     expect(retryJob(jobs, 1)).toBeNull();
     expect(retryJob(jobs, 2)).toBeNull();
     expect(retryJob(jobs, 3)).toBeNull();
@@ -129,10 +116,7 @@ describe("playJob", () => {
   });
 
   it("refuses jobs that are not manual", () => {
-    const jobs = [
-      job({ id: 1, name: "build", status: "success" }),
-      job({ id: 2, name: "deploy", when: "manual", status: "running" }),
-    ];
+    const jobs = [job({ id: 1, name: "build", status: "success" }), job({ id: 2, name: "deploy", when: "manual", status: "running" })];
     expect(playJob(jobs, 1)).toBeNull();
     expect(playJob(jobs, 2)).toBeNull();
   });

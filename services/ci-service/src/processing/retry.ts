@@ -80,25 +80,18 @@ export function retryPipeline(jobs: readonly ProcessableJob[]): RetryPlan {
   const clones = current
     .filter((j) => ["failed", "canceled", "canceling"].includes(j.status) && isRetryable(j))
     .map((j) => ({ retryOf: j.id, enqueueImmediately: false }));
-  const changes = current
-    .filter((j) => j.status === "skipped")
-    .map((j) => ({ id: j.id, from: j.status, to: fireEvent(j.status, "process")! }));
+  const changes = current.filter((j) => j.status === "skipped").map((j) => ({ id: j.id, from: j.status, to: fireEvent(j.status, "process")! }));
   return { clones, changes };
 }
 
 /** Pipeline#retryable?: something in it can be retried. */
-export const isPipelineRetryable = (jobs: readonly ProcessableJob[]): boolean =>
-  retryPipeline(jobs).clones.length > 0;
+export const isPipelineRetryable = (jobs: readonly ProcessableJob[]): boolean => retryPipeline(jobs).clones.length > 0;
 
 /**
  * Applies a plan to a job list the way the persistence layer must: originals become `retried`,
  * clones are appended as `created` jobs with new ids, and the changes are applied.
  */
-export function applyRetryPlan(
-  jobs: readonly ProcessableJob[],
-  plan: RetryPlan,
-  newId: (original: ProcessableJob) => number,
-): ProcessableJob[] {
+export function applyRetryPlan(jobs: readonly ProcessableJob[], plan: RetryPlan, newId: (original: ProcessableJob) => number): ProcessableJob[] {
   const to = new Map(plan.changes.map((c) => [c.id, c.to]));
   const cloneOf = new Map(plan.clones.map((c) => [c.retryOf, c]));
   const out: ProcessableJob[] = jobs.map((j) => ({

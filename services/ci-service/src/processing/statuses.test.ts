@@ -63,9 +63,7 @@ describe("fireEvent", () => {
 
   it("moves resource-waiting and preparing jobs on to pending", () => {
     expect(fireEvent("waiting_for_resource", "enqueue_waiting_for_resource")).toBe("pending");
-    expect(fireEvent("waiting_for_resource", "enqueue_waiting_for_resource", { unmetPrerequisites: true })).toBe(
-      "preparing",
-    );
+    expect(fireEvent("waiting_for_resource", "enqueue_waiting_for_resource", { unmetPrerequisites: true })).toBe("preparing");
     expect(fireEvent("preparing", "enqueue_preparing")).toBe("pending");
     expect(fireEvent("scheduled", "enqueue_scheduled")).toBe("pending");
     expect(fireEvent("scheduled", "unschedule")).toBe("manual");

@@ -12,14 +12,7 @@ export const WHEN_VALUES = ["on_success", "on_failure", "always", "manual", "nev
 export type JobWhen = (typeof WHEN_VALUES)[number];
 
 /** What canceling a pipeline touches. `canceling` is already on its way; `manual` jobs are left alone. */
-export const CANCELABLE_STATUSES: readonly JobStatus[] = [
-  "created",
-  "waiting_for_resource",
-  "preparing",
-  "pending",
-  "running",
-  "scheduled",
-];
+export const CANCELABLE_STATUSES: readonly JobStatus[] = ["created", "waiting_for_resource", "preparing", "pending", "running", "scheduled"];
 /** A job in one of these may be retried (a new job is created; the old one becomes `retried`). */
 export const RETRYABLE_STATUSES: readonly JobStatus[] = ["success", "failed", "canceled", "canceling"];
 /** An allowed failure in one of these counts as "success with warnings". */

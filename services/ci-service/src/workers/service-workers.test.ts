@@ -51,7 +51,16 @@ describe("startCiService", () => {
     const job = await seedJob(prisma, pipeline, { status: "running", startedAt: new Date(), lastRunnerContactAt: silentSince });
     await objectStore.put("expired/archive.zip", "zip");
     await prisma.jobArtifact.create({
-      data: { jobId: job.id, projectId: 1, fileType: "archive", fileFormat: "zip", filename: "artifacts.zip", size: 3, objectKey: "expired/archive.zip", expireAt: new Date(Date.now() - 1000) },
+      data: {
+        jobId: job.id,
+        projectId: 1,
+        fileType: "archive",
+        fileFormat: "zip",
+        filename: "artifacts.zip",
+        size: 3,
+        objectKey: "expired/archive.zip",
+        expireAt: new Date(Date.now() - 1000),
+      },
     });
 
     await eventually(async () => (await prisma.job.findUniqueOrThrow({ where: { id: job.id } })).status === "failed");

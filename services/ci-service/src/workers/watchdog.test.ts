@@ -24,7 +24,10 @@ const read = async (key: string) => {
 describe("stuck-job watchdog", () => {
   it("fails a running job whose runner went silent, archives its trace and moves the pipeline on", async () => {
     const silence = t.deps.settings.runnerSilenceTimeoutSeconds;
-    const { pipeline } = await pipelineFrom(t, "stages: [a, b]\nsilent:\n  stage: a\n  script: x\nalive:\n  stage: a\n  script: x\ncleanup:\n  stage: b\n  script: x\n  when: on_failure\n");
+    const { pipeline } = await pipelineFrom(
+      t,
+      "stages: [a, b]\nsilent:\n  stage: a\n  script: x\nalive:\n  stage: a\n  script: x\ncleanup:\n  stage: b\n  script: x\n  when: on_failure\n",
+    );
     const silent = await take();
     const alive = await take();
     await appendTrace(t.deps)({ jobId: silent.id, token: silent.token, offset: 0, data: Buffer.from("started\n") });

@@ -17,7 +17,11 @@ describe("ListLabels", () => {
     await t.client.CreateLabel({ actor: t.admin, parent: groupParent(top.id), name: "company", color: "#00f" });
     const all = await t.client.ListLabels({ actor: t.anonymous, parent: projectParent(project.id), includeAncestorGroups: true });
     expect(all.labels.map((l) => l.name)).toEqual(["area", "bug", "company"]);
-    expect(all.labels.map((l) => [l.projectId, l.groupId])).toEqual([[0, sub.id], [project.id, 0], [0, top.id]]);
+    expect(all.labels.map((l) => [l.projectId, l.groupId])).toEqual([
+      [0, sub.id],
+      [project.id, 0],
+      [0, top.id],
+    ]);
     expect(all.pageInfo).toEqual({ total: 3, page: 1, perPage: 20 });
     const own = await t.client.ListLabels({ actor: t.anonymous, parent: projectParent(project.id), includeAncestorGroups: false });
     expect(own.labels.map((l) => l.name)).toEqual(["bug"]);
@@ -34,7 +38,12 @@ describe("ListLabels", () => {
   it("searches titles and descriptions (words of three characters or more partially, shorter queries exactly) and pages", async () => {
     const project = await t.project();
     const parent = projectParent(project.id);
-    for (const [name, description] of [["frontend", "UI work"], ["backend", "server side"], ["ui", undefined], ["docs", "documentation of the UI"]] as const) {
+    for (const [name, description] of [
+      ["frontend", "UI work"],
+      ["backend", "server side"],
+      ["ui", undefined],
+      ["docs", "documentation of the UI"],
+    ] as const) {
       await t.client.CreateLabel({ actor: t.admin, parent, name, color: "#123456", description });
     }
     const names = async (search: string) => (await t.client.ListLabels({ actor: t.admin, parent, search })).labels.map((l) => l.name);

@@ -37,7 +37,6 @@ export function pipelineMessage(over: Partial<Pipeline> = {}): Pipeline {
 
 export const root = { id: 1, username: "root", name: "Administrator", state: "active" } as User;
 
-
 export function jobMessage(over: Partial<Job> = {}): Job {
   return {
     id: 88,
@@ -105,4 +104,15 @@ export function jobMessage(over: Partial<Job> = {}): Job {
   } as Job;
 }
 
-export const rootProfile = { ...root, createdAt: "2025-01-01T00:00:00.000Z", bio: "", location: "", publicEmail: "", websiteUrl: "", organization: "", jobTitle: "", pronouns: "", bot: false } as User;
+export const rootProfile = {
+  ...root,
+  createdAt: "2025-01-01T00:00:00.000Z",
+  bio: "",
+  location: "",
+  publicEmail: "",
+  websiteUrl: "",
+  organization: "",
+  jobTitle: "",
+  pronouns: "",
+  bot: false,
+} as User;

@@ -31,7 +31,13 @@ describe("commit entities", () => {
   it("adds stats, status, project_id and last_pipeline in GitLab's order", () => {
     const detail = commitDetailEntity(commit, { additions: 1, deletions: 2, total: 3 }, "http://x/p", 7, null);
     expect(Object.keys(detail).slice(-5)).toEqual(["web_url", "stats", "status", "project_id", "last_pipeline"]);
-    expect(detail).toMatchObject({ created_at: commit.committedDate, stats: { additions: 1, deletions: 2, total: 3 }, status: null, project_id: 7, last_pipeline: null });
+    expect(detail).toMatchObject({
+      created_at: commit.committedDate,
+      stats: { additions: 1, deletions: 2, total: 3 },
+      status: null,
+      project_id: 7,
+      last_pipeline: null,
+    });
     expect(commitDetailEntity(commit, null, "http://x/p", 7, null)).not.toHaveProperty("stats");
     expect(commitWithStatsEntity(commit, null, "http://x/p").stats).toEqual({ additions: 0, deletions: 0, total: 0 });
   });
@@ -42,7 +48,12 @@ describe("commit entities", () => {
   });
 
   it("shapes SSH and X.509 signatures like GitLab, unverified", () => {
-    expect(commitSignatureEntity({ signatureType: "SSH", gpgKeyPrimaryKeyid: "" })).toEqual({ signature_type: "SSH", verification_status: "unverified", key: null, commit_source: "gitaly" });
+    expect(commitSignatureEntity({ signatureType: "SSH", gpgKeyPrimaryKeyid: "" })).toEqual({
+      signature_type: "SSH",
+      verification_status: "unverified",
+      key: null,
+      commit_source: "gitaly",
+    });
     expect(commitSignatureEntity({ signatureType: "X509", gpgKeyPrimaryKeyid: "" })).toEqual({
       signature_type: "X509",
       verification_status: "unverified",
@@ -54,11 +65,24 @@ describe("commit entities", () => {
 });
 
 describe("diff entity", () => {
-  const base = { diff: "@@ -1 +0,0 @@\n-x\n", newPath: "a", oldPath: "a", aMode: "100644", bMode: "0", newFile: false, renamedFile: false, deletedFile: true, tooLarge: false, collapsed: false };
+  const base = {
+    diff: "@@ -1 +0,0 @@\n-x\n",
+    newPath: "a",
+    oldPath: "a",
+    aMode: "100644",
+    bMode: "0",
+    newFile: false,
+    renamedFile: false,
+    deletedFile: true,
+    tooLarge: false,
+    collapsed: false,
+  };
 
   it("adds unified headers, /dev/null for a deleted side; leaves empty and binary diffs alone", () => {
     expect(unidiff(base)).toBe("--- a/a\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n");
-    expect(unidiff({ ...base, deletedFile: false, renamedFile: true, oldPath: "old", newPath: "new", diff: "@@ -1 +1 @@\n-x\n+y\n" })).toBe("--- a/old\n+++ b/new\n@@ -1 +1 @@\n-x\n+y\n");
+    expect(unidiff({ ...base, deletedFile: false, renamedFile: true, oldPath: "old", newPath: "new", diff: "@@ -1 +1 @@\n-x\n+y\n" })).toBe(
+      "--- a/old\n+++ b/new\n@@ -1 +1 @@\n-x\n+y\n",
+    );
     expect(unidiff({ ...base, diff: "" })).toBe("");
     expect(unidiff({ ...base, diff: "Binary files a/a and /dev/null differ\n" })).toBe("Binary files a/a and /dev/null differ\n");
     expect(diffEntity(base, { unidiff: true }).diff).toBe(unidiff(base));

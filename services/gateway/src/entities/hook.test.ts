@@ -46,13 +46,28 @@ const base: Hook = {
 describe("hookEntity", () => {
   it("project hooks: project_id, no group switches, empty strings as null, no secrets", () => {
     const e = hookEntity({ ...base, projectId: 9 }) as Record<string, unknown>;
-    expect(e).toMatchObject({ id: 3, project_id: 9, url_variables: [{ key: "p" }], custom_headers: [], disabled_until: null, push_events_branch_filter: null, custom_webhook_template: null });
+    expect(e).toMatchObject({
+      id: 3,
+      project_id: 9,
+      url_variables: [{ key: "p" }],
+      custom_headers: [],
+      disabled_until: null,
+      push_events_branch_filter: null,
+      custom_webhook_template: null,
+    });
     for (const k of ["group_id", "subgroup_events", "token", "uuid", "token_set"]) expect(e).not.toHaveProperty(k);
   });
 
   it("group hooks: group_id and the group switches", () => {
     const e = hookEntity({ ...base, groupId: 4, disabledUntil: "2026-01-02T00:00:00.000Z", alertStatus: "temporarily_disabled" }) as Record<string, unknown>;
-    expect(e).toMatchObject({ group_id: 4, subgroup_events: true, emoji_events: false, member_events: false, project_events: false, disabled_until: "2026-01-02T00:00:00.000Z" });
+    expect(e).toMatchObject({
+      group_id: 4,
+      subgroup_events: true,
+      emoji_events: false,
+      member_events: false,
+      project_events: false,
+      disabled_until: "2026-01-02T00:00:00.000Z",
+    });
     expect(e).not.toHaveProperty("project_id");
   });
 });

@@ -114,12 +114,34 @@ describe("bridgeEntity", () => {
     const child = pipelineMessage({ id: 42, source: "parent_pipeline", parentPipelineId: 41, status: "running" });
     const bridge = bridgeEntity(jobMessage({ type: "bridge", status: "success", name: "trigger", downstreamPipeline: child }), users, urls);
     expect(Object.keys(bridge)).toEqual([
-      "id", "status", "stage", "name", "ref", "tag", "coverage", "allow_failure", "created_at", "started_at", "finished_at", "erased_at",
-      "duration", "queued_duration", "user", "commit", "pipeline", "source", "web_url", "project", "downstream_pipeline",
+      "id",
+      "status",
+      "stage",
+      "name",
+      "ref",
+      "tag",
+      "coverage",
+      "allow_failure",
+      "created_at",
+      "started_at",
+      "finished_at",
+      "erased_at",
+      "duration",
+      "queued_duration",
+      "user",
+      "commit",
+      "pipeline",
+      "source",
+      "web_url",
+      "project",
+      "downstream_pipeline",
     ]);
     expect(bridge.downstream_pipeline).toEqual(pipelineBasic(child, urls));
     // The bridge belongs to the parent pipeline: its source is the parent's, not the child's.
     expect(bridge.source).toBe("push");
-    expect(bridgeEntity(jobMessage({ type: "bridge", downstreamPipeline: null }), users, urls)).toMatchObject({ downstream_pipeline: null, failure_reason: "script_failure" });
+    expect(bridgeEntity(jobMessage({ type: "bridge", downstreamPipeline: null }), users, urls)).toMatchObject({
+      downstream_pipeline: null,
+      failure_reason: "script_failure",
+    });
   });
 });

@@ -58,7 +58,16 @@ describe("pipeline entities", () => {
   });
 
   it("leaves out what a pipeline that has not run yet does not have", () => {
-    const created = pipelineMessage({ status: "created", startedAt: "", finishedAt: "", committedAt: "", duration: undefined, queuedDuration: undefined, coverage: undefined, yamlErrors: "bad" });
+    const created = pipelineMessage({
+      status: "created",
+      startedAt: "",
+      finishedAt: "",
+      committedAt: "",
+      duration: undefined,
+      queuedDuration: undefined,
+      coverage: undefined,
+      yamlErrors: "bad",
+    });
     expect(pipelineEntity(created, null, urls)).toMatchObject({
       user: null,
       started_at: null,
@@ -69,7 +78,10 @@ describe("pipeline entities", () => {
       coverage: null,
       yaml_errors: "bad",
     });
-    expect(pipelineEntity(pipelineMessage({ status: "running", finishedAt: "", queuedDuration: 0.4 }), null, urls)).toMatchObject({ duration: null, queued_duration: null });
+    expect(pipelineEntity(pipelineMessage({ status: "running", finishedAt: "", queuedDuration: 0.4 }), null, urls)).toMatchObject({
+      duration: null,
+      queued_duration: null,
+    });
   });
 
   it("builds GitLab's detailed status: extensions for warnings, delayed and blocked pipelines, illustrations where statuses have one", () => {
@@ -88,7 +100,11 @@ describe("pipeline entities", () => {
       tooltip: "manual action",
       favicon: "/assets/ci_favicons/favicon_status_manual.png",
     });
-    expect(pipelineDetailedStatus(pipelineMessage({ status: "scheduled" }), urls)).toMatchObject({ text: "Delayed", label: "waiting for delayed job", group: "scheduled" });
+    expect(pipelineDetailedStatus(pipelineMessage({ status: "scheduled" }), urls)).toMatchObject({
+      text: "Delayed",
+      label: "waiting for delayed job",
+      group: "scheduled",
+    });
     expect(pipelineDetailedStatus(pipelineMessage({ status: "pending" }), urls)).toMatchObject({
       icon: "status_pending",
       text: "Pending",

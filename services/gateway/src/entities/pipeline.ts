@@ -103,7 +103,8 @@ export function pipelineDetailedStatus(p: Pipeline, u: CiUrls) {
   const core = CORE_STATUSES[p.status] ?? CORE_STATUSES.created!;
   const illustration = ILLUSTRATIONS[p.status];
   const status = { text: core.text, label: core.label, icon: core.icon, group: p.status in CORE_STATUSES ? p.status : "created" };
-  if (p.status === "success" && p.warnings) Object.assign(status, { text: "Warning", label: "passed with warnings", icon: "status_warning", group: "success-with-warnings" });
+  if (p.status === "success" && p.warnings)
+    Object.assign(status, { text: "Warning", label: "passed with warnings", icon: "status_warning", group: "success-with-warnings" });
   if (p.status === "scheduled") Object.assign(status, { text: "Delayed", label: "waiting for delayed job" });
   if (p.status === "manual") Object.assign(status, { text: "Blocked", label: "waiting for manual action" });
   return {

@@ -57,7 +57,20 @@ export function projectFull(p: Project, urls: Urls, extras: ProjectExtras = {}) 
     empty_repo: extras.emptyRepo ?? false,
     archived: p.archived,
     visibility: p.visibility,
-    ...(p.owner ? { owner: { id: Number(p.owner.id), username: p.owner.username, name: p.owner.name, state: p.owner.state, locked: false, avatar_url: avatarUrl(urls, "user", p.owner.id, p.owner.avatar), web_url: webUrl(urls, p.owner.username), created_at: p.owner.createdAt } } : {}),
+    ...(p.owner
+      ? {
+          owner: {
+            id: Number(p.owner.id),
+            username: p.owner.username,
+            name: p.owner.name,
+            state: p.owner.state,
+            locked: false,
+            avatar_url: avatarUrl(urls, "user", p.owner.id, p.owner.avatar),
+            web_url: webUrl(urls, p.owner.username),
+            created_at: p.owner.createdAt,
+          },
+        }
+      : {}),
     resolve_outdated_diff_discussions: false,
     container_registry_enabled: false,
     container_registry_access_level: "disabled",

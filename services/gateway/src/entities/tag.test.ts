@@ -21,7 +21,10 @@ describe("tagEntity", () => {
   it("shows lightweight tags without message and created_at, annotated ones with them", () => {
     const light = tagEntity({ name: "v1", annotated: false, message: "", target: commit.id, createdAt: "", commit }, "http://q/p");
     expect(light).toMatchObject({ name: "v1", message: null, target: commit.id, created_at: null, release: null, protected: false, commit: { id: commit.id } });
-    const annotated = tagEntity({ name: "v2", annotated: true, message: "", target: "t".repeat(40), createdAt: "2026-01-02T00:00:00+00:00", commit: null }, "http://q/p");
+    const annotated = tagEntity(
+      { name: "v2", annotated: true, message: "", target: "t".repeat(40), createdAt: "2026-01-02T00:00:00+00:00", commit: null },
+      "http://q/p",
+    );
     expect(annotated).toMatchObject({ message: "", created_at: "2026-01-02T00:00:00+00:00", commit: null });
   });
 });
@@ -43,7 +46,11 @@ describe("tagSignatureEntity", () => {
         x509_issuer: { id: null, subject: "CN=CA", subject_key_identifier: "AA:BB", crl_url: "http://crl.example/ca.crl" },
       },
     });
-    const big = tagSignatureEntity({ signatureType: "X509", verificationStatus: "unverified", x509Certificate: { ...cert, serialNumber: "123456789012345678901234567890" } });
+    const big = tagSignatureEntity({
+      signatureType: "X509",
+      verificationStatus: "unverified",
+      x509Certificate: { ...cert, serialNumber: "123456789012345678901234567890" },
+    });
     expect(big).toMatchObject({ x509_certificate: { serial_number: "123456789012345678901234567890" } });
     expect(tagSignatureEntity({ signatureType: "X509", verificationStatus: "unverified", x509Certificate: null })).toMatchObject({ x509_certificate: null });
   });

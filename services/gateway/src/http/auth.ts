@@ -26,7 +26,15 @@ function tokenFrom(req: Request): string | undefined {
 }
 
 function toPrincipal(r: AuthenticateResponse__Output): Principal {
-  return { userId: Number(r.user?.id), username: r.user?.username ?? "", name: r.user?.name ?? "", email: r.user?.email ?? "", isAdmin: Boolean(r.user?.isAdmin), tokenId: Number(r.tokenId), scopes: r.scopes };
+  return {
+    userId: Number(r.user?.id),
+    username: r.user?.username ?? "",
+    name: r.user?.name ?? "",
+    email: r.user?.email ?? "",
+    isAdmin: Boolean(r.user?.isAdmin),
+    tokenId: Number(r.tokenId),
+    scopes: r.scopes,
+  };
 }
 
 /**

@@ -3,7 +3,8 @@ import { parseHashArray } from "./form.ts";
 
 describe("parseHashArray", () => {
   it("starts a new element at each repeated key, as Rack does", () => {
-    const body = "branch=main&actions[][action]=create&actions[][file_path]=a&actions[][action]=update&actions[][file_path]=b&actions[][content]=y&actions[][action]=delete&actions[][file_path]=c";
+    const body =
+      "branch=main&actions[][action]=create&actions[][file_path]=a&actions[][action]=update&actions[][file_path]=b&actions[][content]=y&actions[][action]=delete&actions[][file_path]=c";
     expect(parseHashArray(body, "actions")).toEqual([
       { action: "create", file_path: "a" },
       { action: "update", file_path: "b", content: "y" },

@@ -104,9 +104,6 @@ export async function assertJobTokenScope(deps: GatewayDeps, req: Request, targe
   const job = req.principal?.jobToken;
   if (!job || job.projectId === targetProjectId) return;
   const sourceGroupIds = await groupIdsOf(deps, req, job.projectId, req.principal!.userId);
-  const { allowed } = await deps.ci.CheckJobTokenAccess(
-    { targetProjectId, sourceProjectId: job.projectId, sourceGroupIds },
-    { requestId: req.requestId },
-  );
+  const { allowed } = await deps.ci.CheckJobTokenAccess({ targetProjectId, sourceProjectId: job.projectId, sourceGroupIds }, { requestId: req.requestId });
   if (!allowed) throw notFound("Project");
 }

@@ -52,7 +52,12 @@ export function writeKeysetHeaders(
   setKeysetHeaders(
     req,
     res,
-    { perPage, lastId: last ? Number(last.id) : null, hasMore: total > items.length, param: cursorStyle === "cursor" ? "cursor" : sort === "asc" ? "id_after" : "id_before" },
+    {
+      perPage,
+      lastId: last ? Number(last.id) : null,
+      hasMore: total > items.length,
+      param: cursorStyle === "cursor" ? "cursor" : sort === "asc" ? "id_after" : "id_before",
+    },
     deps.config.externalUrl,
   );
 }

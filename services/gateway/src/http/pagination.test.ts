@@ -57,7 +57,7 @@ describe("countless pagination headers", () => {
     const h = countless("/api/v4/projects/1/repository/commits?page=2&per_page=5", { page: 2, perPage: 5, hasMore: true });
     expect(h).toEqual({ "X-Page": "2", "X-Per-Page": "5", "X-Next-Page": "3", "X-Prev-Page": "1", Link: expect.any(String) });
     expect(h.Link!.split(", ").map((l) => /rel="(\w+)"/.exec(l)![1])).toEqual(["prev", "next", "first"]);
-    expect(h.Link).toContain("<https://git.example.com/api/v4/projects/1/repository/commits?page=3&per_page=5>; rel=\"next\"");
+    expect(h.Link).toContain('<https://git.example.com/api/v4/projects/1/repository/commits?page=3&per_page=5>; rel="next"');
     const end = countless("/api/v4/projects/1/repository/commits", { page: 1, perPage: 20, hasMore: false });
     expect(end).toMatchObject({ "X-Next-Page": "", "X-Prev-Page": "" });
     expect(end.Link).toBe('<https://git.example.com/api/v4/projects/1/repository/commits?page=1&per_page=20>; rel="first"');

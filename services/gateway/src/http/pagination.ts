@@ -78,12 +78,7 @@ export function setPaginationHeaders(req: Request, res: Response, info: PageInfo
  * e.g. commits): no X-Total, X-Total-Pages or "last" link; the next page is known from whether
  * more items exist.
  */
-export function setCountlessPaginationHeaders(
-  req: Request,
-  res: Response,
-  info: { page: number; perPage: number; hasMore: boolean },
-  baseUrl: string,
-): void {
+export function setCountlessPaginationHeaders(req: Request, res: Response, info: { page: number; perPage: number; hasMore: boolean }, baseUrl: string): void {
   const next = info.hasMore ? info.page + 1 : null;
   const prev = info.page > 1 ? info.page - 1 : null;
   res.setHeader("X-Page", String(info.page));

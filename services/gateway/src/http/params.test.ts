@@ -57,7 +57,9 @@ describe("limits and ids", () => {
   });
 
   it("keeps other integers within what a service takes", () => {
-    expect(errorOf(() => parseParams({ access_level: p.int() }, { access_level: "2147483648" })).body).toEqual({ error: "access_level does not have a valid value" });
+    expect(errorOf(() => parseParams({ access_level: p.int() }, { access_level: "2147483648" })).body).toEqual({
+      error: "access_level does not have a valid value",
+    });
   });
 
   it("words oversized values as GitLab does: Grape's validators, then ActiveRecord's", () => {

@@ -37,7 +37,11 @@ const bounded = (max: number, verdict: Verdict) =>
     if (s.length > max) ctx.addIssue(refuse(verdict));
   });
 
-const integer = () => z.union([z.number(), z.string().regex(/^-?\d+$/)]).transform(Number).pipe(z.number().int());
+const integer = () =>
+  z
+    .union([z.number(), z.string().regex(/^-?\d+$/)])
+    .transform(Number)
+    .pipe(z.number().int());
 
 /**
  * Parameter schemas. Every route declares its inputs with these; values may arrive as JSON,
@@ -46,7 +50,13 @@ const integer = () => z.union([z.number(), z.string().regex(/^-?\d+$/)]).transfo
 export const p = {
   string: () => z.string(),
   /** An integer a service can take (PostgreSQL's integer range): levels, counts, timeouts. */
-  int: () => integer().pipe(z.number().min(-MAX_INT32 - 1).max(MAX_INT32)),
+  int: () =>
+    integer().pipe(
+      z
+        .number()
+        .min(-MAX_INT32 - 1)
+        .max(MAX_INT32),
+    ),
   /**
    * A record id: any integer is well-formed (as Grape's Integer), but one outside 1..2^31-1
    * names no record, so it is `404 <what> Not Found` (GitLab's bare `404 Not found` without

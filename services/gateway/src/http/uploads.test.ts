@@ -37,7 +37,10 @@ const form = (doc?: string | Blob, filename = "é.txt") => {
 describe("multipartParser", () => {
   it("gives a declared file part (UTF-8 name) with the fields parsed as before", async () => {
     const res = await fetch(`${base}/with-file`, { method: "POST", body: form("hello") });
-    expect(await res.json()).toEqual({ body: { name: "x", tags: ["a", "b"] }, file: { filename: "é.txt", mimeType: "text/plain", data: "hello", truncated: false } });
+    expect(await res.json()).toEqual({
+      body: { name: "x", tags: ["a", "b"] },
+      file: { filename: "é.txt", mimeType: "text/plain", data: "hello", truncated: false },
+    });
   });
 
   it("keeps no more than maxBytes of a longer part, reads the rest of the body, and says so", async () => {

@@ -86,7 +86,9 @@ export function multipartParser(o: { fieldSize: number; routes: FileRoute[] }): 
   }));
   return (req, res, next) => {
     const match = withFiles.find(({ route }) => route.method === req.method && route.path.test(req.path));
-    (match?.handler ?? fieldsOnly)(req, res, (err?: unknown) => next(err && !(err as { status?: unknown }).status ? Object.assign(err as object, { status: 400 }) : err));
+    (match?.handler ?? fieldsOnly)(req, res, (err?: unknown) =>
+      next(err && !(err as { status?: unknown }).status ? Object.assign(err as object, { status: 400 }) : err),
+    );
   };
 }
 

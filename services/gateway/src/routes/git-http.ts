@@ -70,9 +70,7 @@ export function gitHttpRouter(deps: GatewayDeps): Router {
     const service = req.params[1] as Service;
     await serve(req, res, service, async (diskPath, gitProtocol, auth) => {
       const call: grpc.ClientDuplexStream<object, { data: Buffer }> =
-        service === "git-upload-pack"
-          ? deps.gitHttp.UploadPack(callMetadata(req))
-          : deps.gitHttp.ReceivePack(callMetadata(req));
+        service === "git-upload-pack" ? deps.gitHttp.UploadPack(callMetadata(req)) : deps.gitHttp.ReceivePack(callMetadata(req));
       const first =
         service === "git-upload-pack"
           ? { diskPath, gitProtocol }
@@ -191,7 +189,12 @@ async function sendBody(call: grpc.ClientDuplexStream<object, unknown>, first: o
  * end of an empty answer), so a failure before any output still becomes a proper HTTP error;
  * a failure later rejects with headers sent, and the caller cuts the connection.
  */
-function relay(call: grpc.ClientReadableStream<{ data: Buffer }> | grpc.ClientDuplexStream<object, { data: Buffer }>, res: Response, contentType: string, prefix: Buffer): Promise<void> {
+function relay(
+  call: grpc.ClientReadableStream<{ data: Buffer }> | grpc.ClientDuplexStream<object, { data: Buffer }>,
+  res: Response,
+  contentType: string,
+  prefix: Buffer,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const start = () => {
       if (res.headersSent) return;

@@ -131,7 +131,10 @@ describe("executeHook", () => {
       expect(s).toMatchObject({ recentFailures: 5, backoffCount: 2 });
       expect(s.disabledUntil!.getTime() - t0).toBeGreaterThanOrEqual(120_000);
 
-      await f.svc.deps.prisma.webHook.update({ where: { id: hook.id }, data: { recentFailures: PERMANENTLY_DISABLED_AFTER - 1, disabledUntil: new Date(Date.now() - 1000) } });
+      await f.svc.deps.prisma.webHook.update({
+        where: { id: hook.id },
+        data: { recentFailures: PERMANENTLY_DISABLED_AFTER - 1, disabledUntil: new Date(Date.now() - 1000) },
+      });
       await executeHook(f.svc.deps, hook, delivery());
       expect(await state()).toMatchObject({ recentFailures: 40, permanentlyDisabled: true, disabledUntil: null });
       expect((await f.client.GetHook({ owner: { projectId: 1 }, hookId: hook.id })).alertStatus).toBe("disabled");

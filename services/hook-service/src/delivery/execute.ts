@@ -80,7 +80,6 @@ function send(deps: HookDeps, url: URL, headers: Record<string, string>, body: s
   });
 }
 
-
 /** Records a failure or success in the hook's auto-disabling state. */
 async function recordOutcome(deps: HookDeps, hookId: number, success: boolean): Promise<void> {
   if (success) {

@@ -81,7 +81,11 @@ describe("group member events", () => {
     await f.bus.publish(Subjects.userUpdateForGroup, { ...memberEvent("user_update_for_group", 2), group_access: "Developer" });
     await f.bus.publish(Subjects.userRemoveFromGroup, memberEvent("user_remove_from_group", 2));
     await waitFor(() => at("/top").length === 3, { message: "update and remove at /top" });
-    expect(at("/top").map((q) => JSON.parse(q.body).event_name).sort()).toEqual(["user_add_to_group", "user_remove_from_group", "user_update_for_group"]);
+    expect(
+      at("/top")
+        .map((q) => JSON.parse(q.body).event_name)
+        .sort(),
+    ).toEqual(["user_add_to_group", "user_remove_from_group", "user_update_for_group"]);
     expect(at("/top").every((q) => q.headers["x-service-event"] === "Member Hook")).toBe(true);
     expect(at("/deep")).toHaveLength(1);
     expect(at("/mid-off")).toEqual([]);

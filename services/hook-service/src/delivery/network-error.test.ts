@@ -33,7 +33,9 @@ describe("networkErrorMessage", () => {
 
   it("takes the default port of the scheme and unbrackets IPv6 hosts", () => {
     const refused = Object.assign(new Error("connect ECONNREFUSED ::1:443"), { code: "ECONNREFUSED" });
-    expect(networkErrorMessage(refused, new URL("https://[::1]/"))).toBe('Failed to open TCP connection to ::1:443 (Connection refused - connect(2) for "::1" port 443)');
+    expect(networkErrorMessage(refused, new URL("https://[::1]/"))).toBe(
+      'Failed to open TCP connection to ::1:443 (Connection refused - connect(2) for "::1" port 443)',
+    );
   });
 
   it("words a peer that closes before answering as Ruby's end of file", async () => {

@@ -34,10 +34,13 @@ describe("fan-out and delivery worker", () => {
     await f.bus.publish(Subjects.push, event, { msgId: "again" }); // a redelivery / republish
     await waitFor(() => at(p).length >= 1, { message: "push delivery" });
     await f.bus.publish(Subjects.tagPush, pushEvent(p, { kind: "tag_push" }));
-    const rows = await waitFor(async () => {
-      const all = await f.svc.deps.prisma.webHookDelivery.findMany({ where: { hook: { projectId: p } }, orderBy: { id: "asc" } });
-      return all.length === 2 && all.every((d) => d.state !== "pending") && all;
-    }, { message: "both deliveries done" });
+    const rows = await waitFor(
+      async () => {
+        const all = await f.svc.deps.prisma.webHookDelivery.findMany({ where: { hook: { projectId: p } }, orderBy: { id: "asc" } });
+        return all.length === 2 && all.every((d) => d.state !== "pending") && all;
+      },
+      { message: "both deliveries done" },
+    );
     expect(rows.map((d) => [d.hookId, d.trigger, d.state])).toEqual([
       [pushHook, "push_hooks", "delivered"],
       [tagHook, "tag_push_hooks", "delivered"],
@@ -87,10 +90,13 @@ describe("fan-out and delivery worker", () => {
     const dropped = await f.svc.deps.prisma.webHookDelivery.create({ data: { hookId: perm, eventId: "d", trigger: "push_hooks", payload: {}, ...keys(2) } });
     f.svc.deps.wake();
     await waitFor(async () => (await f.svc.deps.prisma.webHookDelivery.findUniqueOrThrow({ where: { id: dropped.id } })).state === "dropped");
-    await waitFor(async () => {
-      const w = await f.svc.deps.prisma.webHookDelivery.findUniqueOrThrow({ where: { id: waiting.id } });
-      return w.nextAttemptAt.getTime() === until.getTime() && w.state === "pending" && w.attempts === 0;
-    }, { message: "rescheduled to disabled_until" });
+    await waitFor(
+      async () => {
+        const w = await f.svc.deps.prisma.webHookDelivery.findUniqueOrThrow({ where: { id: waiting.id } });
+        return w.nextAttemptAt.getTime() === until.getTime() && w.state === "pending" && w.attempts === 0;
+      },
+      { message: "rescheduled to disabled_until" },
+    );
     expect(at(p)).toHaveLength(1);
   });
 
@@ -122,7 +128,9 @@ describe("fan-out and delivery worker", () => {
       await f.svc.deps.prisma.webHookDelivery.createMany({ data });
       second.deps.wake();
       f.svc.deps.wake();
-      await waitFor(async () => (await f.svc.deps.prisma.webHookDelivery.count({ where: { hookId: id, state: "delivered" } })) === 30, { message: "all delivered" });
+      await waitFor(async () => (await f.svc.deps.prisma.webHookDelivery.count({ where: { hookId: id, state: "delivered" } })) === 30, {
+        message: "all delivered",
+      });
       expect(at(p)).toHaveLength(30);
       expect(new Set(at(p).map((q) => q.headers["idempotency-key"])).size).toBe(30);
     } finally {
@@ -152,10 +160,13 @@ describe("fan-out and delivery worker", () => {
       const keys = { idempotencyKey: idempotencyKey("restart", hook.id), eventUuid: idempotencyKey("restart", 0) };
       await first.deps.prisma.webHookDelivery.create({ data: { hookId: hook.id, eventId: "restart", trigger: "push_hooks", payload: { n: 1 }, ...keys } });
       first.deps.wake();
-      const pending = await waitFor(async () => {
-        const d = await first.deps.prisma.webHookDelivery.findFirst({ where: { hookId: hook.id } });
-        return d?.attempts === 1 && d;
-      }, { message: "first attempt" });
+      const pending = await waitFor(
+        async () => {
+          const d = await first.deps.prisma.webHookDelivery.findFirst({ where: { hookId: hook.id } });
+          return d?.attempts === 1 && d;
+        },
+        { message: "first attempt" },
+      );
       await first.stop();
       expect(pending.state).toBe("pending");
       expect(pending.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + 3000_000);

@@ -21,7 +21,10 @@ export async function claimDeliveries(deps: HookDeps, limit = BATCH): Promise<We
       FOR UPDATE SKIP LOCKED`;
     if (!rows.length) return [];
     const ids = rows.map((r) => r.id);
-    await tx.webHookDelivery.updateMany({ where: { id: { in: ids } }, data: { nextAttemptAt: new Date(now.getTime() + deps.settings.timeoutMs + LEASE_MARGIN_MS) } });
+    await tx.webHookDelivery.updateMany({
+      where: { id: { in: ids } },
+      data: { nextAttemptAt: new Date(now.getTime() + deps.settings.timeoutMs + LEASE_MARGIN_MS) },
+    });
     return tx.webHookDelivery.findMany({ where: { id: { in: ids } }, orderBy: { id: "asc" } });
   });
 }

@@ -3,7 +3,11 @@ import { status } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFixture, type Fixture } from "../test-fixture.ts";
 
-const errorOf = async (p: Promise<unknown>) => (await p.then(() => null, (e: unknown) => e)) as { code: number; metadata: { get(k: string): unknown[] } } | null;
+const errorOf = async (p: Promise<unknown>) =>
+  (await p.then(
+    () => null,
+    (e: unknown) => e,
+  )) as { code: number; metadata: { get(k: string): unknown[] } } | null;
 const body = (e: { metadata: { get(k: string): unknown[] } } | null) => JSON.parse(String(e!.metadata.get(ERROR_BODY_KEY)[0]));
 
 describe("CreateHook", () => {
@@ -61,10 +65,19 @@ describe("CreateHook", () => {
     [{ url: "http://127.0.0.1/{a}/{b}", urlVariables: [{ key: "a", value: "1" }] }, { url: ['Invalid URL template. Missing keys: ["b"]'] }],
     [{ url: "http://127.0.0.1/", customHeaders: [{ key: "Bad Header", value: "v" }] }, { custom_headers: ["must be a valid json schema"] }],
     [{ url: "http://127.0.0.1/", urlVariables: [{ key: "a", value: "" }] }, { url_variables: ["must be a valid json schema"] }],
-    [{ url: "http://127.0.0.1/", branchFilterStrategy: "regex", pushEventsBranchFilter: "[" }, { push_events_branch_filter: ["not valid RE2 syntax: missing ]: ["] }],
+    [
+      { url: "http://127.0.0.1/", branchFilterStrategy: "regex", pushEventsBranchFilter: "[" },
+      { push_events_branch_filter: ["not valid RE2 syntax: missing ]: ["] },
+    ],
     // JavaScript would take these; RE2 (GitLab's engine, linear time) has no backreferences or lookahead.
-    [{ url: "http://127.0.0.1/", branchFilterStrategy: "regex", pushEventsBranchFilter: "^(a)\\1$" }, { push_events_branch_filter: ["not valid RE2 syntax: invalid escape sequence: \\1"] }],
-    [{ url: "http://127.0.0.1/", branchFilterStrategy: "regex", pushEventsBranchFilter: "^(?!main)" }, { push_events_branch_filter: ["not valid RE2 syntax: invalid perl operator: (?!"] }],
+    [
+      { url: "http://127.0.0.1/", branchFilterStrategy: "regex", pushEventsBranchFilter: "^(a)\\1$" },
+      { push_events_branch_filter: ["not valid RE2 syntax: invalid escape sequence: \\1"] },
+    ],
+    [
+      { url: "http://127.0.0.1/", branchFilterStrategy: "regex", pushEventsBranchFilter: "^(?!main)" },
+      { push_events_branch_filter: ["not valid RE2 syntax: invalid perl operator: (?!"] },
+    ],
     [{ url: "http://127.0.0.1/", branchFilterStrategy: "some" }, { branch_filter_strategy: ["is not included in the list"] }],
   ])("refuses %j", async (input, message) => {
     const before = await f.svc.deps.prisma.webHook.count();
@@ -103,6 +116,8 @@ describe("CreateHook", () => {
 
   it("needs exactly one owner", async () => {
     expect((await errorOf(f.client.CreateHook({ owner: {}, input: { url: "http://127.0.0.1/" } })))?.code).toBe(status.INVALID_ARGUMENT);
-    expect((await errorOf(f.client.CreateHook({ owner: { projectId: 1, groupId: 1 }, input: { url: "http://127.0.0.1/" } })))?.code).toBe(status.INVALID_ARGUMENT);
+    expect((await errorOf(f.client.CreateHook({ owner: { projectId: 1, groupId: 1 }, input: { url: "http://127.0.0.1/" } })))?.code).toBe(
+      status.INVALID_ARGUMENT,
+    );
   });
 });

@@ -17,7 +17,18 @@ describe("DeleteHook", () => {
       data: { hookId: id, eventId: "e", trigger: "push_hooks", payload: {}, nextAttemptAt: new Date(Date.now() + 3600_000), ...keys },
     });
     await f.svc.deps.prisma.webHookLog.create({
-      data: { hookId: id, trigger: "push_hooks", url: "u", requestHeaders: {}, requestData: {}, responseHeaders: {}, responseBody: "", responseStatus: "200", executionDuration: 0.1, ...keys },
+      data: {
+        hookId: id,
+        trigger: "push_hooks",
+        url: "u",
+        requestHeaders: {},
+        requestData: {},
+        responseHeaders: {},
+        responseBody: "",
+        responseStatus: "200",
+        executionDuration: 0.1,
+        ...keys,
+      },
     });
     const err = await f.client.DeleteHook({ owner: { projectId: 4 }, hookId: id }).catch((e: { code: number }) => e);
     expect((err as { code: number }).code).toBe(status.NOT_FOUND);

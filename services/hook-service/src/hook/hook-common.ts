@@ -58,7 +58,7 @@ export function sealSecrets(deps: Pick<HookDeps, "box">, s: HookSecrets): Uint8A
 export function ownerWhere(owner: HookOwner | null | undefined): { projectId: number } | { groupId: number } {
   const projectId = Number(owner?.projectId ?? 0);
   const groupId = Number(owner?.groupId ?? 0);
-  if ((projectId > 0) === (groupId > 0)) throw paramError("owner must name a project or a group");
+  if (projectId > 0 === groupId > 0) throw paramError("owner must name a project or a group");
   return projectId > 0 ? { projectId } : { groupId };
 }
 

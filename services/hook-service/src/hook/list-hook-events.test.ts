@@ -52,7 +52,18 @@ describe("ListHookEvents", () => {
       });
     }
     await f.svc.deps.prisma.webHookLog.create({
-      data: { hookId: Number(other.id), trigger: "push_hooks", url: "u", requestHeaders: {}, requestData: {}, responseHeaders: {}, responseBody: "", responseStatus: "200", executionDuration: 0, ...keys },
+      data: {
+        hookId: Number(other.id),
+        trigger: "push_hooks",
+        url: "u",
+        requestHeaders: {},
+        requestData: {},
+        responseHeaders: {},
+        responseBody: "",
+        responseStatus: "200",
+        executionDuration: 0,
+        ...keys,
+      },
     });
     const list = (q: { status?: string; page?: number; perPage?: number }) => f.client.ListHookEvents({ owner: { projectId: 2 }, hookId: hook.id, ...q });
 

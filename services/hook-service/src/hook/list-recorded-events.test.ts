@@ -16,12 +16,17 @@ describe("ListRecordedEvents", () => {
   beforeAll(async () => {
     db = await createTestDatabase("hook_list");
     bus = new InProcessBus({ log: silentLogger() });
-    svc = await startHookService({ databaseUrl: db.url, grpcAddress: "127.0.0.1:0",
+    svc = await startHookService({
+      databaseUrl: db.url,
+      grpcAddress: "127.0.0.1:0",
       identityServiceAddress: "127.0.0.1:1",
       repoServiceAddress: "127.0.0.1:1",
       deadlineMs: 5_000,
       encryptionKey: "k".repeat(32),
-      allowLocalRequests: true, bus, log: silentLogger() });
+      allowLocalRequests: true,
+      bus,
+      log: silentLogger(),
+    });
     client = createClient(hookV1.HookService, svc.address, { deadlineMs: 10_000 });
     // 1100 rows, inserted in id order: every third one is a "push".
     await svc.deps.prisma.recordedEvent.createMany({

@@ -21,7 +21,11 @@ describe("checkRateLimit", () => {
   });
 
   const deps = () => ({ prisma, settings: DEFAULT_HOOK_SETTINGS });
-  const outcome = (key: string, at: Date) => checkRateLimit(deps(), key, at).then(() => "ok", (e: { code: number }) => e.code);
+  const outcome = (key: string, at: Date) =>
+    checkRateLimit(deps(), key, at).then(
+      () => "ok",
+      (e: { code: number }) => e.code,
+    );
 
   it("allows 5 in a window that opens with the first request, then refuses until it has passed", async () => {
     const t0 = new Date("2030-01-01T10:00:59.500Z"); // a calendar minute boundary falls inside the window

@@ -47,7 +47,11 @@ describe("ResendHookEvent", () => {
     expect(await resend()).toEqual({ responseStatus: 200 });
     const sent = r.requests.slice(-2);
     for (const q of sent) {
-      expect(q.headers).toMatchObject({ "idempotency-key": "44444444-4444-4444-8444-444444444444", "x-service-event-uuid": "55555555-5555-4555-8555-555555555555", "x-service-event": "Tag Push Hook" });
+      expect(q.headers).toMatchObject({
+        "idempotency-key": "44444444-4444-4444-8444-444444444444",
+        "x-service-event-uuid": "55555555-5555-4555-8555-555555555555",
+        "x-service-event": "Tag Push Hook",
+      });
       expect(JSON.parse(q.body)).toEqual({ object_kind: "tag_push" });
     }
     expect((await f.client.GetHook({ owner: { projectId: 6 }, hookId: id })).alertStatus).toBe("executable");
@@ -61,18 +65,24 @@ describe("ResendHookEvent", () => {
     expect(await resend(2)).toEqual({ responseStatus: 200 }); // another user
     const otherHook = await f.client.CreateHook({ owner: { projectId: 6 }, input: { url: r.url } });
     const otherLog = await logFor(Number(otherHook.id));
-    expect(await f.client.ResendHookEvent({ owner: { projectId: 6 }, hookId: otherHook.id, hookEventId: Number(otherLog.id), userId: 1 })).toEqual({ responseStatus: 200 });
+    expect(await f.client.ResendHookEvent({ owner: { projectId: 6 }, hookId: otherHook.id, hookEventId: Number(otherLog.id), userId: 1 })).toEqual({
+      responseStatus: 200,
+    });
   });
 
   it("422 when the receiver cannot be reached; NOT_FOUND for another hook's record", async () => {
     const hook = await f.client.CreateHook({ owner: { projectId: 7 }, input: { url: "http://127.0.0.1:1/" } });
     const log = await logFor(Number(hook.id));
-    const err = (await f.client.ResendHookEvent({ owner: { projectId: 7 }, hookId: hook.id, hookEventId: Number(log.id), userId: 1 }).catch((e: unknown) => e)) as GrpcErr;
+    const err = (await f.client
+      .ResendHookEvent({ owner: { projectId: 7 }, hookId: hook.id, hookEventId: Number(log.id), userId: 1 })
+      .catch((e: unknown) => e)) as GrpcErr;
     expect(err.code).toBe(status.FAILED_PRECONDITION);
     expect(String(err.metadata.get("quarry-http-status")[0])).toBe("422");
     expect(err.details).toMatch(/^Failed to open TCP connection to 127.0.0.1:1 \(Connection refused/);
     const other = await f.client.CreateHook({ owner: { projectId: 7 }, input: { url: r.url } });
-    const missing = (await f.client.ResendHookEvent({ owner: { projectId: 7 }, hookId: other.id, hookEventId: Number(log.id), userId: 1 }).catch((e: unknown) => e)) as GrpcErr;
+    const missing = (await f.client
+      .ResendHookEvent({ owner: { projectId: 7 }, hookId: other.id, hookEventId: Number(log.id), userId: 1 })
+      .catch((e: unknown) => e)) as GrpcErr;
     expect(missing.code).toBe(status.NOT_FOUND);
   });
 });

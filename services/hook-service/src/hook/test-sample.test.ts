@@ -96,7 +96,11 @@ describe("test delivery samples", () => {
   });
 
   it("422 without a commit or, for a group hook, without a project; {} for other triggers", async () => {
-    const err = (p: Promise<unknown>) => p.then(() => null, (e: { message?: string; code?: number }) => e);
+    const err = (p: Promise<unknown>) =>
+      p.then(
+        () => null,
+        (e: { message?: string; code?: number }) => e,
+      );
     const noCommit = await err(buildTestSample(fakeDeps({ commits: [] }).deps, projectHook, "push_events", ada));
     expect(noCommit).toMatchObject({ code: 9 }); // FAILED_PRECONDITION, HTTP 422
     expect(String(noCommit?.message)).toContain("Ensure the project has at least one commit.");

@@ -24,13 +24,29 @@ describe("UpdateHook", () => {
   it("changes only what is given and keeps omitted secrets", async () => {
     const id = await create();
     const hook = await f.client.UpdateHook({ owner: { projectId: 8 }, hookId: id, input: { name: "n", tagPushEvents: true } });
-    expect(hook).toMatchObject({ name: "n", tagPushEvents: true, pushEvents: true, url: "http://127.0.0.1:9/{v}", customHeaderKeys: ["X-H"], urlVariableKeys: ["v"] });
+    expect(hook).toMatchObject({
+      name: "n",
+      tagPushEvents: true,
+      pushEvents: true,
+      url: "http://127.0.0.1:9/{v}",
+      customHeaderKeys: ["X-H"],
+      urlVariableKeys: ["v"],
+    });
     expect(await secretsOf(id)).toEqual({ token: "t1", headers: { "X-H": "h1" }, variables: { v: "x" } });
     // Given headers and variables are merged by name (GitLab's update_hook_params); an empty token clears it.
     const merged = await f.client.UpdateHook({
       owner: { projectId: 8 },
       hookId: id,
-      input: { token: "", setCustomHeaders: true, customHeaders: [{ key: "X-New", value: "n" }, { key: "X-H", value: "h2" }], setUrlVariables: true, urlVariables: [{ key: "w", value: "z" }] },
+      input: {
+        token: "",
+        setCustomHeaders: true,
+        customHeaders: [
+          { key: "X-New", value: "n" },
+          { key: "X-H", value: "h2" },
+        ],
+        setUrlVariables: true,
+        urlVariables: [{ key: "w", value: "z" }],
+      },
     });
     expect(merged).toMatchObject({ customHeaderKeys: ["X-H", "X-New"], urlVariableKeys: ["v", "w"] });
     expect(await secretsOf(id)).toEqual({ token: null, headers: { "X-H": "h2", "X-New": "n" }, variables: { v: "x", w: "z" } });
@@ -59,7 +75,11 @@ describe("UpdateHook", () => {
     expect((await f.client.GetHook({ owner: { projectId: 8 }, hookId: id })).alertStatus).toBe("disabled");
     const hook = await f.client.UpdateHook({ owner: { projectId: 8 }, hookId: id, input: {} });
     expect(hook.alertStatus).toBe("executable");
-    expect(await f.svc.deps.prisma.webHook.findUniqueOrThrow({ where: { id } })).toMatchObject({ recentFailures: 0, backoffCount: 0, permanentlyDisabled: false });
+    expect(await f.svc.deps.prisma.webHook.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      recentFailures: 0,
+      backoffCount: 0,
+      permanentlyDisabled: false,
+    });
   });
 
   it("is NOT_FOUND for another owner's hook", async () => {

@@ -14,8 +14,13 @@ describe("AddMember", () => {
     const m = await f.c.AddMember({ actor: owner, source: src, username: "DEVON", accessLevel: 30, expiresAt: "2099-01-01" });
     expect(m).toMatchObject({ accessLevel: 30, expiresAt: "2099-01-01", user: { id: dev.userId } });
     expect(m.createdBy?.id).toBe(owner.userId);
-    expect(await failure(f.c.AddMember({ actor: owner, source: src, userId: dev.userId, accessLevel: 30 }))).toEqual({ status: 409, body: { message: "Member already exists" } });
-    expect((await failure(f.c.AddMember({ actor: owner, source: src, userId: dev.userId, accessLevel: 33 }))).body).toEqual({ error: "access_level does not have a valid value" });
+    expect(await failure(f.c.AddMember({ actor: owner, source: src, userId: dev.userId, accessLevel: 30 }))).toEqual({
+      status: 409,
+      body: { message: "Member already exists" },
+    });
+    expect((await failure(f.c.AddMember({ actor: owner, source: src, userId: dev.userId, accessLevel: 33 }))).body).toEqual({
+      error: "access_level does not have a valid value",
+    });
     expect((await failure(f.c.AddMember({ actor: owner, source: src, userId: 999999, accessLevel: 30 }))).status).toBe(404);
   });
 

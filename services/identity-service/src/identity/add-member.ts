@@ -28,7 +28,14 @@ export const addMember =
       });
       if (existing) throw conflict("Member already exists");
       const row = await tx.member.create({
-        data: { sourceType: src.sourceType, sourceId: src.sourceId, userId: user.id, accessLevel: req.accessLevel, expiresAt, createdById: actor.userId || null },
+        data: {
+          sourceType: src.sourceType,
+          sourceId: src.sourceId,
+          userId: user.id,
+          accessLevel: req.accessLevel,
+          expiresAt,
+          createdById: actor.userId || null,
+        },
         include: { user: true },
       });
       if (src.isGroup) await enqueueGroupMemberEvent(tx, "user_add_to_group", row);

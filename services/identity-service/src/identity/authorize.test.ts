@@ -40,8 +40,7 @@ describe("Authorize", () => {
 
   it("answers CI actions: jobs readable as code is, builds and pipelines for Developers, pipeline deletion for Owners", async () => {
     const owner = await f.user();
-    const ask = (actor: { userId: number; isAdmin: boolean }, project: number, action: string) =>
-      f.c.Authorize({ actor, action, project: String(project) });
+    const ask = (actor: { userId: number; isAdmin: boolean }, project: number, action: string) => f.c.Authorize({ actor, action, project: String(project) });
     const priv = await f.c.CreateProject({ actor: owner, name: "ci-private", visibility: "private" });
     const pub = await f.c.CreateProject({ actor: owner, name: "ci-public", visibility: "public" });
     const members: Record<number, { userId: number; isAdmin: boolean }> = {};

@@ -21,12 +21,18 @@ describe("checkAvatar", () => {
 
   it("accepts 200 KiB exactly and refuses one byte more, with GitLab's words", () => {
     expect(checkAvatar({ remove: false, filename: "a.png", data: png(AVATAR_MAX_BYTES) })).toMatchObject({ filename: "a.png", contentType: "image/png" });
-    expect(() => checkAvatar({ remove: false, filename: "a.png", data: png(AVATAR_MAX_BYTES + 1) })).toThrow(expect.objectContaining({ body: { message: { avatar: [TOO_BIG] } } }));
+    expect(() => checkAvatar({ remove: false, filename: "a.png", data: png(AVATAR_MAX_BYTES + 1) })).toThrow(
+      expect.objectContaining({ body: { message: { avatar: [TOO_BIG] } } }),
+    );
   });
 
   it("refuses other extensions, content that is no accepted image, and content of another type than the extension", () => {
-    expect(() => checkAvatar({ remove: false, filename: "a.svg", data: png() })).toThrow(expect.objectContaining({ body: { message: { avatar: [UNSUPPORTED] } } }));
-    expect(() => checkAvatar({ remove: false, filename: "a.png", data: Buffer.from("just text") })).toThrow(expect.objectContaining({ body: { message: { avatar: [UNSUPPORTED] } } }));
+    expect(() => checkAvatar({ remove: false, filename: "a.svg", data: png() })).toThrow(
+      expect.objectContaining({ body: { message: { avatar: [UNSUPPORTED] } } }),
+    );
+    expect(() => checkAvatar({ remove: false, filename: "a.png", data: Buffer.from("just text") })).toThrow(
+      expect.objectContaining({ body: { message: { avatar: [UNSUPPORTED] } } }),
+    );
     expect(() => checkAvatar({ remove: false, filename: "a.png", data: jpeg() })).toThrow(
       expect.objectContaining({ body: { message: { avatar: ["Content type does not match file extension"] } } }),
     );
@@ -65,12 +71,18 @@ describe("avatar writes", () => {
     const owner = await f.user();
     const p = await f.c.CreateProject({ actor: owner, name: `w${Date.now()}` });
     const before = await objects();
-    expect(await failure(f.c.UpdateProject({ actor: owner, idOrPath: String(p.id), description: "changed", avatar: { filename: "a.png", data: png(AVATAR_MAX_BYTES + 1) } }))).toEqual({
+    expect(
+      await failure(
+        f.c.UpdateProject({ actor: owner, idOrPath: String(p.id), description: "changed", avatar: { filename: "a.png", data: png(AVATAR_MAX_BYTES + 1) } }),
+      ),
+    ).toEqual({
       status: 400,
       body: { message: { avatar: [TOO_BIG] } },
     });
     // A valid avatar with an invalid name: the image stored meanwhile is removed again.
-    expect((await failure(f.c.UpdateProject({ actor: owner, idOrPath: String(p.id), path: "-bad", avatar: { filename: "a.png", data: png() } }))).status).toBe(400);
+    expect((await failure(f.c.UpdateProject({ actor: owner, idOrPath: String(p.id), path: "-bad", avatar: { filename: "a.png", data: png() } }))).status).toBe(
+      400,
+    );
     expect((await failure(f.c.CreateProject({ actor: owner, name: p.name, avatar: { filename: "a.png", data: png() } }))).status).toBe(400);
     const row = await f.deps.prisma.project.findUniqueOrThrow({ where: { id: Number(p.id) } });
     expect(row).toMatchObject({ description: "", avatar: null, avatarKey: null });
@@ -84,7 +96,13 @@ describe("avatar writes", () => {
     const updated = await f.c.UpdateUser({ actor: f.admin, id: u.userId, avatar: { filename: "two.jpg", data: jpeg() } });
     expect(updated.avatar).toBe("two.jpg");
     expect(await f.deps.avatars.stat(first)).toBeNull();
-    const created = await f.c.CreateUser({ actor: f.admin, username: `av${Date.now()}`, email: `av${Date.now()}@example.com`, name: "Av", avatar: { filename: "new.png", data: png() } });
+    const created = await f.c.CreateUser({
+      actor: f.admin,
+      username: `av${Date.now()}`,
+      email: `av${Date.now()}@example.com`,
+      name: "Av",
+      avatar: { filename: "new.png", data: png() },
+    });
     expect(created.avatar).toBe("new.png");
   });
 

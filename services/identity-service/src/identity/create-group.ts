@@ -26,70 +26,73 @@ export const createGroup =
     const visibility = req.visibility || "private";
     validateVisibility(visibility);
     if (req.projectCreationLevel && !(req.projectCreationLevel in CREATION_LEVEL)) throw paramError("project_creation_level does not have a valid value");
-    if (req.subgroupCreationLevel && !(SUBGROUP_CREATION_LEVELS as readonly string[]).includes(req.subgroupCreationLevel)) throw paramError("subgroup_creation_level does not have a valid value");
+    if (req.subgroupCreationLevel && !(SUBGROUP_CREATION_LEVELS as readonly string[]).includes(req.subgroupCreationLevel))
+      throw paramError("subgroup_creation_level does not have a valid value");
 
-    const group = await withAvatarWrites(deps.avatars, (avatars) => deps.prisma.$transaction(async (tx) => {
-      let parent: Awaited<ReturnType<typeof visibleGroup>>["group"] | null = null;
-      if (parentId) {
-        const found = await visibleGroup(tx, actor, String(parentId));
-        parent = found.group;
-        const needed = CREATION_LEVEL[parent.subgroupCreationLevel] ?? AccessLevel.MAINTAINER;
-        if (!actor.isAdmin && found.level < needed) throw forbidden();
-        if (VISIBILITY_LEVEL[visibility]! > VISIBILITY_LEVEL[parent.visibility]!) {
-          throw badRequest({ visibility_level: [`${visibility} is not allowed since the parent group has a ${parent.visibility} visibility.`] });
+    const group = await withAvatarWrites(deps.avatars, (avatars) =>
+      deps.prisma.$transaction(async (tx) => {
+        let parent: Awaited<ReturnType<typeof visibleGroup>>["group"] | null = null;
+        if (parentId) {
+          const found = await visibleGroup(tx, actor, String(parentId));
+          parent = found.group;
+          const needed = CREATION_LEVEL[parent.subgroupCreationLevel] ?? AccessLevel.MAINTAINER;
+          if (!actor.isAdmin && found.level < needed) throw forbidden();
+          if (VISIBILITY_LEVEL[visibility]! > VISIBILITY_LEVEL[parent.visibility]!) {
+            throw badRequest({ visibility_level: [`${visibility} is not allowed since the parent group has a ${parent.visibility} visibility.`] });
+          }
+        } else if (!actor.isAdmin) {
+          const me = await tx.user.findUnique({ where: { id: actor.userId }, select: { canCreateGroup: true } });
+          if (!me?.canCreateGroup) throw forbidden();
         }
-      } else if (!actor.isAdmin) {
-        const me = await tx.user.findUnique({ where: { id: actor.userId }, select: { canCreateGroup: true } });
-        if (!me?.canCreateGroup) throw forbidden();
-      }
-      // After the permission checks, before any write (GitLab validates the record it may create).
-      const avatar = checkAvatar(req.avatar);
-      const fullPath = parent ? `${parent.fullPath}/${req.path}` : req.path;
-      const taken = await tx.namespace.findUnique({ where: { fullPathLower: fullPath.toLowerCase() }, select: { id: true } });
-      if (taken) throw badRequest(`Failed to save group {:path=>["has already been taken"]}`);
-      const created = await tx.namespace.create({
-        data: {
-          name: req.name,
-          path: req.path,
-          kind: "group",
-          parentId: parent?.id ?? null,
-          fullPath,
-          fullPathLower: fullPath.toLowerCase(),
-          fullName: parent ? `${parent.fullName} / ${req.name}` : req.name,
-          visibility,
-          description: req.description,
-          projectCreationLevel: req.projectCreationLevel || "developer",
-          subgroupCreationLevel: req.subgroupCreationLevel || "maintainer",
-          requestAccessEnabled: req.requestAccessEnabled ?? true,
-          defaultBranch: req.defaultBranch,
-        },
-      });
-      const withIds = await tx.namespace.update({
-        where: { id: created.id },
-        data: {
-          traversalIds: [...(parent?.traversalIds ?? []), created.id],
-          ...(avatar && !avatar.remove ? await avatars.stage("group", created.id, avatar, null) : {}),
-        },
-      });
-      // The creator owns the group.
-      const owner = await tx.member.create({
-        data: { sourceType: "namespace", sourceId: created.id, userId: actor.userId, accessLevel: AccessLevel.OWNER, createdById: actor.userId },
-        include: { user: true },
-      });
-      await enqueueEvent(tx, Subjects.groupCreate, {
-        event_name: "group_create",
-        created_at: created.createdAt.toISOString(),
-        updated_at: created.updatedAt.toISOString(),
-        group_id: created.id,
-        name: created.name,
-        path: created.path,
-        full_path: created.fullPath,
-        parent_id: created.parentId,
-      });
-      // GitLab's add_owner is a member create: its event reaches the parent groups' member hooks.
-      await enqueueGroupMemberEvent(tx, "user_add_to_group", owner);
-      return withIds;
-    }));
+        // After the permission checks, before any write (GitLab validates the record it may create).
+        const avatar = checkAvatar(req.avatar);
+        const fullPath = parent ? `${parent.fullPath}/${req.path}` : req.path;
+        const taken = await tx.namespace.findUnique({ where: { fullPathLower: fullPath.toLowerCase() }, select: { id: true } });
+        if (taken) throw badRequest(`Failed to save group {:path=>["has already been taken"]}`);
+        const created = await tx.namespace.create({
+          data: {
+            name: req.name,
+            path: req.path,
+            kind: "group",
+            parentId: parent?.id ?? null,
+            fullPath,
+            fullPathLower: fullPath.toLowerCase(),
+            fullName: parent ? `${parent.fullName} / ${req.name}` : req.name,
+            visibility,
+            description: req.description,
+            projectCreationLevel: req.projectCreationLevel || "developer",
+            subgroupCreationLevel: req.subgroupCreationLevel || "maintainer",
+            requestAccessEnabled: req.requestAccessEnabled ?? true,
+            defaultBranch: req.defaultBranch,
+          },
+        });
+        const withIds = await tx.namespace.update({
+          where: { id: created.id },
+          data: {
+            traversalIds: [...(parent?.traversalIds ?? []), created.id],
+            ...(avatar && !avatar.remove ? await avatars.stage("group", created.id, avatar, null) : {}),
+          },
+        });
+        // The creator owns the group.
+        const owner = await tx.member.create({
+          data: { sourceType: "namespace", sourceId: created.id, userId: actor.userId, accessLevel: AccessLevel.OWNER, createdById: actor.userId },
+          include: { user: true },
+        });
+        await enqueueEvent(tx, Subjects.groupCreate, {
+          event_name: "group_create",
+          created_at: created.createdAt.toISOString(),
+          updated_at: created.updatedAt.toISOString(),
+          group_id: created.id,
+          name: created.name,
+          path: created.path,
+          full_path: created.fullPath,
+          parent_id: created.parentId,
+        });
+        // GitLab's add_owner is a member create: its event reaches the parent groups' member hooks.
+        await enqueueGroupMemberEvent(tx, "user_add_to_group", owner);
+        return withIds;
+      }),
+    );
     deps.outbox.kick();
     return groupToProto(group, AccessLevel.OWNER);
   };

@@ -36,7 +36,10 @@ describe("CreateProject", () => {
     const u = await f.user();
     await f.c.CreateProject({ actor: u, name: "dup" });
     const before = await f.deps.prisma.project.count();
-    expect(await failure(f.c.CreateProject({ actor: u, name: "dup" }))).toEqual({ status: 400, body: { message: { name: ["has already been taken"], path: ["has already been taken"] } } });
+    expect(await failure(f.c.CreateProject({ actor: u, name: "dup" }))).toEqual({
+      status: 400,
+      body: { message: { name: ["has already been taken"], path: ["has already been taken"] } },
+    });
     expect(await f.deps.prisma.project.count()).toBe(before);
   });
 

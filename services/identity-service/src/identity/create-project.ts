@@ -34,88 +34,94 @@ export const createProject =
     const ownerUserId = Number(req.ownerUserId) || 0;
     if (ownerUserId && !actor.isAdmin) throw forbidden();
 
-    const project = await withAvatarWrites(deps.avatars, (avatars) => deps.prisma.$transaction(
-      async (tx) => {
-        const namespaceId = Number(req.namespaceId) || 0;
-        let namespace: Namespace | null;
-        if (namespaceId) {
-          namespace = await tx.namespace.findUnique({ where: { id: namespaceId } });
-          if (!namespace) throw notFound("Namespace");
-          if (namespace.kind === "group") {
-            const { level } = await visibleGroup(tx, actor, String(namespace.id));
-            const needed = CREATION_LEVEL[namespace.projectCreationLevel] ?? AccessLevel.DEVELOPER;
-            if (!actor.isAdmin && level < needed) throw forbidden();
-            if (VISIBILITY_LEVEL[visibility]! > VISIBILITY_LEVEL[namespace.visibility]!) {
-              throw badRequest({ visibility_level: [`${visibility} is not allowed in a ${namespace.visibility} group.`] });
+    const project = await withAvatarWrites(deps.avatars, (avatars) =>
+      deps.prisma.$transaction(
+        async (tx) => {
+          const namespaceId = Number(req.namespaceId) || 0;
+          let namespace: Namespace | null;
+          if (namespaceId) {
+            namespace = await tx.namespace.findUnique({ where: { id: namespaceId } });
+            if (!namespace) throw notFound("Namespace");
+            if (namespace.kind === "group") {
+              const { level } = await visibleGroup(tx, actor, String(namespace.id));
+              const needed = CREATION_LEVEL[namespace.projectCreationLevel] ?? AccessLevel.DEVELOPER;
+              if (!actor.isAdmin && level < needed) throw forbidden();
+              if (VISIBILITY_LEVEL[visibility]! > VISIBILITY_LEVEL[namespace.visibility]!) {
+                throw badRequest({ visibility_level: [`${visibility} is not allowed in a ${namespace.visibility} group.`] });
+              }
+            } else if (namespace.ownerId !== actor.userId && !actor.isAdmin) {
+              throw forbidden();
             }
-          } else if (namespace.ownerId !== actor.userId && !actor.isAdmin) {
-            throw forbidden();
+          } else {
+            const owner = ownerUserId || actor.userId;
+            namespace = await tx.namespace.findUnique({ where: { ownerId: owner } });
+            if (!namespace) throw notFound("User");
           }
-        } else {
-          const owner = ownerUserId || actor.userId;
-          namespace = await tx.namespace.findUnique({ where: { ownerId: owner } });
-          if (!namespace) throw notFound("User");
-        }
-        // After the permission checks, before any write (GitLab validates the record it may create).
-        const avatar = checkAvatar(req.avatar);
-        const clash = await tx.project.findFirst({
-          where: { namespaceId: namespace.id, OR: [{ pathLower: path.toLowerCase() }, { name }] },
-          select: { name: true, pathLower: true },
-        });
-        if (clash) {
-          const message: Record<string, string[]> = {};
-          if (clash.name === name) message.name = ["has already been taken"];
-          if (clash.pathLower === path.toLowerCase()) message.path = ["has already been taken"];
-          throw badRequest(message);
-        }
-        const creatorId = ownerUserId || actor.userId;
-        let created = await tx.project.create({
-          data: {
-            namespaceId: namespace.id,
-            name,
-            path,
-            pathLower: path.toLowerCase(),
-            description: req.description,
-            visibility,
-            defaultBranch: req.defaultBranch || namespace.defaultBranch || "main",
-            creatorId,
-            topics: req.topics,
-            requestAccessEnabled: req.requestAccessEnabled ?? true,
-            ciConfigPath: req.ciConfigPath,
-          },
-          include: projectInclude,
-        });
-        // A personal project's owner is its Owner member, as in GitLab.
-        if (namespace.kind === "user" && namespace.ownerId) {
-          await tx.member.create({
-            data: { sourceType: "project", sourceId: created.id, userId: namespace.ownerId, accessLevel: AccessLevel.OWNER, createdById: actor.userId },
+          // After the permission checks, before any write (GitLab validates the record it may create).
+          const avatar = checkAvatar(req.avatar);
+          const clash = await tx.project.findFirst({
+            where: { namespaceId: namespace.id, OR: [{ pathLower: path.toLowerCase() }, { name }] },
+            select: { name: true, pathLower: true },
           });
-        }
-        if (avatar && !avatar.remove) {
-          created = await tx.project.update({ where: { id: created.id }, data: await avatars.stage("project", created.id, avatar, null), include: projectInclude });
-        }
-        await enqueueProjectCreate(tx, created);
-        const author = await tx.user.findUniqueOrThrow({ where: { id: creatorId }, select: { name: true, email: true } });
-        try {
-          await deps.repo.CreateRepository({
-            projectId: created.id,
-            diskPath: diskPathFor(created.id),
-            defaultBranch: created.defaultBranch,
-            initializeWithReadme: req.initializeWithReadme,
-            author: { name: author.name, email: author.email },
-            projectName: created.name,
-            projectDescription: created.description,
+          if (clash) {
+            const message: Record<string, string[]> = {};
+            if (clash.name === name) message.name = ["has already been taken"];
+            if (clash.pathLower === path.toLowerCase()) message.path = ["has already been taken"];
+            throw badRequest(message);
+          }
+          const creatorId = ownerUserId || actor.userId;
+          let created = await tx.project.create({
+            data: {
+              namespaceId: namespace.id,
+              name,
+              path,
+              pathLower: path.toLowerCase(),
+              description: req.description,
+              visibility,
+              defaultBranch: req.defaultBranch || namespace.defaultBranch || "main",
+              creatorId,
+              topics: req.topics,
+              requestAccessEnabled: req.requestAccessEnabled ?? true,
+              ciConfigPath: req.ciConfigPath,
+            },
+            include: projectInclude,
           });
-        } catch (err) {
-          deps.log.error({ err, projectId: created.id }, "repository creation failed");
-          // repo-service unreachable → 503; anything else it reported → 500.
-          const unavailable = (err as { code?: number }).code === status.UNAVAILABLE;
-          throw new ServiceError(unavailable ? status.UNAVAILABLE : status.INTERNAL, { message: "Failed to create repository" }, unavailable ? 503 : 500);
-        }
-        return created;
-      },
-      { timeout: 60_000, maxWait: 10_000 },
-    ));
+          // A personal project's owner is its Owner member, as in GitLab.
+          if (namespace.kind === "user" && namespace.ownerId) {
+            await tx.member.create({
+              data: { sourceType: "project", sourceId: created.id, userId: namespace.ownerId, accessLevel: AccessLevel.OWNER, createdById: actor.userId },
+            });
+          }
+          if (avatar && !avatar.remove) {
+            created = await tx.project.update({
+              where: { id: created.id },
+              data: await avatars.stage("project", created.id, avatar, null),
+              include: projectInclude,
+            });
+          }
+          await enqueueProjectCreate(tx, created);
+          const author = await tx.user.findUniqueOrThrow({ where: { id: creatorId }, select: { name: true, email: true } });
+          try {
+            await deps.repo.CreateRepository({
+              projectId: created.id,
+              diskPath: diskPathFor(created.id),
+              defaultBranch: created.defaultBranch,
+              initializeWithReadme: req.initializeWithReadme,
+              author: { name: author.name, email: author.email },
+              projectName: created.name,
+              projectDescription: created.description,
+            });
+          } catch (err) {
+            deps.log.error({ err, projectId: created.id }, "repository creation failed");
+            // repo-service unreachable → 503; anything else it reported → 500.
+            const unavailable = (err as { code?: number }).code === status.UNAVAILABLE;
+            throw new ServiceError(unavailable ? status.UNAVAILABLE : status.INTERNAL, { message: "Failed to create repository" }, unavailable ? 503 : 500);
+          }
+          return created;
+        },
+        { timeout: 60_000, maxWait: 10_000 },
+      ),
+    );
     deps.outbox.kick();
     const groupLevel = project.namespace.kind === "group" ? await namespaceLevel(deps.prisma, actor.userId, project.namespace) : 0;
     const projectLevel = project.namespace.ownerId === actor.userId ? AccessLevel.OWNER : 0;

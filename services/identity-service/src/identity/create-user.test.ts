@@ -18,15 +18,26 @@ describe("CreateUser", () => {
   });
 
   it("refuses duplicates case-insensitively with 409 and non-administrators with 403", async () => {
-    expect(await failure(f.c.CreateUser({ actor: f.admin, username: "carol", email: "x@example.com", name: "X" }))).toEqual({ status: 409, body: { message: "Username has already been taken" } });
-    expect(await failure(f.c.CreateUser({ actor: f.admin, username: "other", email: "CAROL@example.com", name: "X" }))).toEqual({ status: 409, body: { message: "Email has already been taken" } });
+    expect(await failure(f.c.CreateUser({ actor: f.admin, username: "carol", email: "x@example.com", name: "X" }))).toEqual({
+      status: 409,
+      body: { message: "Username has already been taken" },
+    });
+    expect(await failure(f.c.CreateUser({ actor: f.admin, username: "other", email: "CAROL@example.com", name: "X" }))).toEqual({
+      status: 409,
+      body: { message: "Email has already been taken" },
+    });
     const plain = await f.user();
     expect((await failure(f.c.CreateUser({ actor: plain, username: "z", email: "z@example.com", name: "Z" }))).status).toBe(403);
   });
 
   it("validates input and writes nothing on failure", async () => {
-    expect(await failure(f.c.CreateUser({ actor: f.admin, username: "", email: "a@b.co", name: "A" }))).toEqual({ status: 400, body: { error: "username is missing" } });
-    expect((await failure(f.c.CreateUser({ actor: f.admin, username: "bad name", email: "a@b.co", name: "A" }))).body).toEqual({ error: "username does not have a valid value" });
+    expect(await failure(f.c.CreateUser({ actor: f.admin, username: "", email: "a@b.co", name: "A" }))).toEqual({
+      status: 400,
+      body: { error: "username is missing" },
+    });
+    expect((await failure(f.c.CreateUser({ actor: f.admin, username: "bad name", email: "a@b.co", name: "A" }))).body).toEqual({
+      error: "username does not have a valid value",
+    });
     expect((await failure(f.c.CreateUser({ actor: f.admin, username: "ok", email: "not-an-email", name: "A" }))).status).toBe(400);
     expect(await f.deps.prisma.user.count({ where: { usernameLower: "ok" } })).toBe(0);
   });
@@ -35,7 +46,9 @@ describe("CreateUser", () => {
     const u = await f.c.CreateUser({ actor: f.admin, username: "erin", email: "erin@example.com", name: "Erin", provider: "ldapmain", externUid: "uid=erin" });
     expect(u.identities).toEqual([{ provider: "ldapmain", externUid: "uid=erin" }]);
     expect((await f.c.GetUser({ actor: f.admin, id: u.id })).identities).toEqual([{ provider: "ldapmain", externUid: "uid=erin" }]);
-    const taken = await failure(f.c.CreateUser({ actor: f.admin, username: "erin2", email: "erin2@example.com", name: "E", provider: "ldapmain", externUid: "UID=ERIN" }));
+    const taken = await failure(
+      f.c.CreateUser({ actor: f.admin, username: "erin2", email: "erin2@example.com", name: "E", provider: "ldapmain", externUid: "UID=ERIN" }),
+    );
     expect(taken.status).toBe(400);
     expect(await f.deps.prisma.user.count({ where: { usernameLower: "erin2" } })).toBe(0);
   });

@@ -77,30 +77,35 @@ export const createUser =
     if (req.password && req.password.length < 8) throw paramError("password is too short (minimum is 8 characters)");
     const identity = identityInput(req.provider, req.externUid);
     const avatar = checkAvatar(req.avatar);
-    const user = await withAvatarWrites(deps.avatars, (avatars) => deps.prisma.$transaction(async (tx) => {
-      const inserted = await insertUser(
-        tx,
-        {
-          username: req.username,
-          email: req.email,
-          name: req.name,
-          password: req.password,
-          admin: req.admin,
-          confirmed: true,
-          createdById: actorOf(req.actor).userId,
-        },
-        {
-          ...profileData(req.profile),
-          ...(req.external !== undefined ? { external: req.external } : {}),
-          ...(req.canCreateGroup !== undefined ? { canCreateGroup: req.canCreateGroup } : {}),
-          ...(req.projectsLimit !== undefined ? { projectsLimit: req.projectsLimit } : {}),
-        },
-      );
-      const withAvatar = avatar && !avatar.remove ? { ...inserted, ...(await tx.user.update({ where: { id: inserted.id }, data: await avatars.stage("user", inserted.id, avatar, null) })) } : inserted;
-      if (!identity) return withAvatar;
-      await upsertIdentity(tx, inserted.id, identity);
-      return { ...withAvatar, identities: [identity] };
-    }));
+    const user = await withAvatarWrites(deps.avatars, (avatars) =>
+      deps.prisma.$transaction(async (tx) => {
+        const inserted = await insertUser(
+          tx,
+          {
+            username: req.username,
+            email: req.email,
+            name: req.name,
+            password: req.password,
+            admin: req.admin,
+            confirmed: true,
+            createdById: actorOf(req.actor).userId,
+          },
+          {
+            ...profileData(req.profile),
+            ...(req.external !== undefined ? { external: req.external } : {}),
+            ...(req.canCreateGroup !== undefined ? { canCreateGroup: req.canCreateGroup } : {}),
+            ...(req.projectsLimit !== undefined ? { projectsLimit: req.projectsLimit } : {}),
+          },
+        );
+        const withAvatar =
+          avatar && !avatar.remove
+            ? { ...inserted, ...(await tx.user.update({ where: { id: inserted.id }, data: await avatars.stage("user", inserted.id, avatar, null) })) }
+            : inserted;
+        if (!identity) return withAvatar;
+        await upsertIdentity(tx, inserted.id, identity);
+        return { ...withAvatar, identities: [identity] };
+      }),
+    );
     deps.outbox.kick();
     return userToProto(user);
   };

@@ -23,7 +23,12 @@ export const deleteGroup =
       const namespaces = await tx.namespace.findMany({ where: { traversalIds: { has: group.id } }, select: { id: true, avatarKey: true } });
       const namespaceIds = namespaces.map((n) => n.id);
       await tx.member.deleteMany({
-        where: { OR: [{ sourceType: "namespace", sourceId: { in: namespaceIds } }, { sourceType: "project", sourceId: { in: projects.map((p) => p.id) } }] },
+        where: {
+          OR: [
+            { sourceType: "namespace", sourceId: { in: namespaceIds } },
+            { sourceType: "project", sourceId: { in: projects.map((p) => p.id) } },
+          ],
+        },
       });
       await tx.namespace.delete({ where: { id: group.id } }); // cascades to subgroups and projects
       return { projectIds: projects.map((p) => p.id), avatarKeys: [...projects, ...namespaces].map((r) => r.avatarKey) };

@@ -37,7 +37,13 @@ describe("GetAvatar", () => {
 
   it("serves a public group's avatar to anonymous callers; removal makes it 404 and drops the bytes", async () => {
     const owner = await f.user();
-    const g = await f.c.CreateGroup({ actor: f.admin, name: `G${Date.now()}`, path: `g${Date.now()}`, visibility: "public", avatar: { filename: "g.png", data: png() } });
+    const g = await f.c.CreateGroup({
+      actor: f.admin,
+      name: `G${Date.now()}`,
+      path: `g${Date.now()}`,
+      visibility: "public",
+      avatar: { filename: "g.png", data: png() },
+    });
     expect((await f.c.GetAvatar({ actor: f.anonymous, model: "group", id: g.id, filename: "g.png" })).contentType).toBe("image/png");
     const key = (await f.deps.prisma.namespace.findUniqueOrThrow({ where: { id: Number(g.id) } })).avatarKey!;
     const removed = await f.c.UpdateGroup({ actor: f.admin, idOrPath: String(g.id), avatar: { remove: true } });

@@ -11,7 +11,10 @@ describe("GetMember", () => {
     await f.c.CreateGroup({ actor: owner, name: "GM", path: "gm" });
     const p = await f.c.CreateProject({ actor: owner, name: "gmp", namespaceId: (await f.c.GetGroup({ actor: owner, idOrPath: "gm" })).id });
     const src = { kind: "project", idOrPath: String(p.id) };
-    expect(await failure(f.c.GetMember({ actor: owner, source: src, userId: owner.userId }))).toEqual({ status: 404, body: { message: "404 Member Not Found" } });
+    expect(await failure(f.c.GetMember({ actor: owner, source: src, userId: owner.userId }))).toEqual({
+      status: 404,
+      body: { message: "404 Member Not Found" },
+    });
     expect((await f.c.GetMember({ actor: owner, source: src, userId: owner.userId, includeInherited: true })).accessLevel).toBe(50);
   });
 });

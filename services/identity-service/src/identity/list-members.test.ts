@@ -17,7 +17,10 @@ describe("ListMembers", () => {
     expect(direct.members.map((m) => m.user?.username)).toEqual(["dora"]);
     const all = await f.c.ListMembers({ actor: dev, source: src, includeInherited: true });
     expect(all.members.map((m) => [m.user?.id, m.accessLevel, Number(m.inheritedFromGroupId)])).toEqual(
-      expect.arrayContaining([[owner.userId, 50, Number(g.id)], [dev.userId, 30, 0]]),
+      expect.arrayContaining([
+        [owner.userId, 50, Number(g.id)],
+        [dev.userId, 30, 0],
+      ]),
     );
     expect((await f.c.ListMembers({ actor: dev, source: src, includeInherited: true, query: "dor" })).members).toHaveLength(1);
   });

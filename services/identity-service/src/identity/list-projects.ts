@@ -40,12 +40,7 @@ export const listProjects =
     if (req.search) {
       const contains = { contains: req.search, mode: "insensitive" as const };
       and.push({
-        OR: [
-          { name: contains },
-          { path: contains },
-          { description: contains },
-          ...(req.searchNamespaces ? [{ namespace: { fullPath: contains } }] : []),
-        ],
+        OR: [{ name: contains }, { path: contains }, { description: contains }, ...(req.searchNamespaces ? [{ namespace: { fullPath: contains } }] : [])],
       });
     }
     if (req.visibility) and.push({ visibility: req.visibility });

@@ -18,7 +18,10 @@ describe("RemoveMember", () => {
     await f.c.RemoveMember({ actor: a, source: src, userId: a.userId });
     await f.c.RemoveMember({ actor: owner, source: src, userId: b.userId });
     expect((await f.c.ListMembers({ actor: owner, source: src })).members.map((m) => m.user?.id)).toEqual([owner.userId]);
-    expect(await failure(f.c.RemoveMember({ actor: owner, source: src, userId: owner.userId }))).toEqual({ status: 409, body: { message: "You cannot remove the sole owner of a group" } });
+    expect(await failure(f.c.RemoveMember({ actor: owner, source: src, userId: owner.userId }))).toEqual({
+      status: 409,
+      body: { message: "You cannot remove the sole owner of a group" },
+    });
     const p = await f.c.CreateProject({ actor: owner, name: "personal" });
     expect((await failure(f.c.RemoveMember({ actor: f.admin, source: { kind: "project", idOrPath: String(p.id) }, userId: owner.userId }))).status).toBe(403);
   });

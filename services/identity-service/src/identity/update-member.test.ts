@@ -12,7 +12,10 @@ describe("UpdateMember", () => {
     const src = { kind: "group", idOrPath: "um" };
     const u = await f.user();
     await f.c.AddMember({ actor: owner, source: src, userId: u.userId, accessLevel: 20 });
-    expect(await f.c.UpdateMember({ actor: owner, source: src, userId: u.userId, accessLevel: 40, expiresAt: "2099-02-02" })).toMatchObject({ accessLevel: 40, expiresAt: "2099-02-02" });
+    expect(await f.c.UpdateMember({ actor: owner, source: src, userId: u.userId, accessLevel: 40, expiresAt: "2099-02-02" })).toMatchObject({
+      accessLevel: 40,
+      expiresAt: "2099-02-02",
+    });
     expect((await failure(f.c.UpdateMember({ actor: owner, source: src, userId: owner.userId, accessLevel: 40 }))).status).toBe(409);
     expect((await failure(f.c.UpdateMember({ actor: u, source: src, userId: u.userId, accessLevel: 50 }))).status).toBe(403);
     expect((await failure(f.c.UpdateMember({ actor: owner, source: src, userId: 424242, accessLevel: 30 }))).status).toBe(404);

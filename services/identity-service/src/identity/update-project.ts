@@ -15,56 +15,60 @@ export const updateProject =
   (deps: IdentityDeps) =>
   async (req: UpdateProjectRequest__Output): Promise<ProjectMsg> => {
     const actor = actorOf(req.actor);
-    const result = await withAvatarWrites(deps.avatars, (avatars) => deps.prisma.$transaction(
-      async (tx) => {
-        const { project, levels } = await visibleProject(tx, actor, req.idOrPath);
-        requireLevel(actor, levels.effective, AccessLevel.MAINTAINER);
-        const avatar = checkAvatar(req.avatar);
-        const data: Prisma.ProjectUpdateInput = {};
-        if (req.description !== undefined) data.description = req.description;
-        if (req.archived !== undefined) data.archived = req.archived;
-        if (req.requestAccessEnabled !== undefined) data.requestAccessEnabled = req.requestAccessEnabled;
-        if (req.ciConfigPath !== undefined) data.ciConfigPath = req.ciConfigPath;
-        if (req.topicsSet) data.topics = req.topics;
-        if (req.name !== undefined && req.name !== project.name) {
-          validateName(req.name);
-          const clash = await tx.project.findFirst({ where: { namespaceId: project.namespaceId, name: req.name, NOT: { id: project.id } } });
-          if (clash) throw badRequest({ name: ["has already been taken"] });
-          data.name = req.name;
-        }
-        if (req.path !== undefined && req.path !== project.path) {
-          if (!actor.isAdmin && levels.effective < AccessLevel.OWNER) throw forbidden();
-          validatePath(req.path);
-          const clash = await tx.project.findFirst({ where: { namespaceId: project.namespaceId, pathLower: req.path.toLowerCase(), NOT: { id: project.id } } });
-          if (clash) throw badRequest({ path: ["has already been taken"] });
-          data.path = req.path;
-          data.pathLower = req.path.toLowerCase();
-        }
-        if (req.visibility !== undefined && req.visibility !== project.visibility) {
-          if (!actor.isAdmin && levels.effective < AccessLevel.OWNER) throw forbidden();
-          validateVisibility(req.visibility);
-          if (project.namespace.kind === "group" && VISIBILITY_LEVEL[req.visibility]! > VISIBILITY_LEVEL[project.namespace.visibility]!) {
-            throw badRequest({ visibility_level: [`${req.visibility} is not allowed in a ${project.namespace.visibility} group.`] });
+    const result = await withAvatarWrites(deps.avatars, (avatars) =>
+      deps.prisma.$transaction(
+        async (tx) => {
+          const { project, levels } = await visibleProject(tx, actor, req.idOrPath);
+          requireLevel(actor, levels.effective, AccessLevel.MAINTAINER);
+          const avatar = checkAvatar(req.avatar);
+          const data: Prisma.ProjectUpdateInput = {};
+          if (req.description !== undefined) data.description = req.description;
+          if (req.archived !== undefined) data.archived = req.archived;
+          if (req.requestAccessEnabled !== undefined) data.requestAccessEnabled = req.requestAccessEnabled;
+          if (req.ciConfigPath !== undefined) data.ciConfigPath = req.ciConfigPath;
+          if (req.topicsSet) data.topics = req.topics;
+          if (req.name !== undefined && req.name !== project.name) {
+            validateName(req.name);
+            const clash = await tx.project.findFirst({ where: { namespaceId: project.namespaceId, name: req.name, NOT: { id: project.id } } });
+            if (clash) throw badRequest({ name: ["has already been taken"] });
+            data.name = req.name;
           }
-          data.visibility = req.visibility;
-        }
-        if (req.defaultBranch !== undefined && req.defaultBranch !== project.defaultBranch) {
-          // HEAD must name an existing branch once the repository has commits.
-          try {
-            await deps.repo.SetDefaultBranch({ diskPath: diskPathFor(project.id), branch: req.defaultBranch, mustExist: true });
-          } catch (err) {
-            if ((err as { code?: number }).code === 5 || (err as { code?: number }).code === 3) {
-              throw badRequest({ base: [`Could not change HEAD: branch '${req.defaultBranch}' does not exist`] });
+          if (req.path !== undefined && req.path !== project.path) {
+            if (!actor.isAdmin && levels.effective < AccessLevel.OWNER) throw forbidden();
+            validatePath(req.path);
+            const clash = await tx.project.findFirst({
+              where: { namespaceId: project.namespaceId, pathLower: req.path.toLowerCase(), NOT: { id: project.id } },
+            });
+            if (clash) throw badRequest({ path: ["has already been taken"] });
+            data.path = req.path;
+            data.pathLower = req.path.toLowerCase();
+          }
+          if (req.visibility !== undefined && req.visibility !== project.visibility) {
+            if (!actor.isAdmin && levels.effective < AccessLevel.OWNER) throw forbidden();
+            validateVisibility(req.visibility);
+            if (project.namespace.kind === "group" && VISIBILITY_LEVEL[req.visibility]! > VISIBILITY_LEVEL[project.namespace.visibility]!) {
+              throw badRequest({ visibility_level: [`${req.visibility} is not allowed in a ${project.namespace.visibility} group.`] });
             }
-            throw err;
+            data.visibility = req.visibility;
           }
-          data.defaultBranch = req.defaultBranch;
-        }
-        if (avatar) Object.assign(data, await avatars.stage("project", project.id, avatar, project.avatarKey));
-        const row = await tx.project.update({ where: { id: project.id }, data, include: projectInclude });
-        return { row, levels };
-      },
-      { timeout: 30_000 },
-    ));
+          if (req.defaultBranch !== undefined && req.defaultBranch !== project.defaultBranch) {
+            // HEAD must name an existing branch once the repository has commits.
+            try {
+              await deps.repo.SetDefaultBranch({ diskPath: diskPathFor(project.id), branch: req.defaultBranch, mustExist: true });
+            } catch (err) {
+              if ((err as { code?: number }).code === 5 || (err as { code?: number }).code === 3) {
+                throw badRequest({ base: [`Could not change HEAD: branch '${req.defaultBranch}' does not exist`] });
+              }
+              throw err;
+            }
+            data.defaultBranch = req.defaultBranch;
+          }
+          if (avatar) Object.assign(data, await avatars.stage("project", project.id, avatar, project.avatarKey));
+          const row = await tx.project.update({ where: { id: project.id }, data, include: projectInclude });
+          return { row, levels };
+        },
+        { timeout: 30_000 },
+      ),
+    );
     return projectToProto(result.row, result.levels);
   };

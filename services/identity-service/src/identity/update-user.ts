@@ -18,43 +18,45 @@ export const updateUser =
     const id = Number(req.id);
     if (!actor.isAdmin) throw forbidden();
     identityInput(req.provider, req.externUid); // all or none, before any write
-    const updated = await withAvatarWrites(deps.avatars, (avatars) => deps.prisma.$transaction(async (tx) => {
-      const user = await tx.user.findUnique({ where: { id }, include: { namespace: true } });
-      if (!user) throw notFound("User");
-      const avatar = checkAvatar(req.avatar);
-      const data: Prisma.UserUpdateInput = profileData(req.profile);
-      if (req.username !== undefined && req.username !== user.username) {
-        await assertUsernameFree(tx, req.username, id);
-        data.username = req.username;
-        data.usernameLower = req.username.toLowerCase();
-        // The personal namespace follows the username (its projects' paths move with it).
-        await tx.namespace.update({
-          where: { id: user.namespace!.id },
-          data: { path: req.username, fullPath: req.username, fullPathLower: req.username.toLowerCase() },
-        });
-      }
-      if (req.email !== undefined) {
-        validateEmail(req.email);
-        await assertEmailFree(tx, req.email, id);
-        data.email = req.email.toLowerCase();
-      }
-      if (req.name !== undefined) {
-        validateName(req.name);
-        data.name = req.name;
-        await tx.namespace.update({ where: { id: user.namespace!.id }, data: { name: req.name, fullName: req.name } });
-      }
-      if (req.password !== undefined) {
-        if (req.password.length < 8) throw paramError("password is too short (minimum is 8 characters)");
-        data.passwordDigest = await hashPassword(req.password);
-      }
-      if (req.admin !== undefined) data.isAdmin = req.admin;
-      if (req.external !== undefined) data.external = req.external;
-      if (req.canCreateGroup !== undefined) data.canCreateGroup = req.canCreateGroup;
-      if (req.projectsLimit !== undefined) data.projectsLimit = req.projectsLimit;
-      const identity = identityInput(req.provider, req.externUid);
-      if (identity) await upsertIdentity(tx, id, identity);
-      if (avatar) Object.assign(data, await avatars.stage("user", id, avatar, user.avatarKey));
-      return tx.user.update({ where: { id }, data, include: userInclude });
-    }));
+    const updated = await withAvatarWrites(deps.avatars, (avatars) =>
+      deps.prisma.$transaction(async (tx) => {
+        const user = await tx.user.findUnique({ where: { id }, include: { namespace: true } });
+        if (!user) throw notFound("User");
+        const avatar = checkAvatar(req.avatar);
+        const data: Prisma.UserUpdateInput = profileData(req.profile);
+        if (req.username !== undefined && req.username !== user.username) {
+          await assertUsernameFree(tx, req.username, id);
+          data.username = req.username;
+          data.usernameLower = req.username.toLowerCase();
+          // The personal namespace follows the username (its projects' paths move with it).
+          await tx.namespace.update({
+            where: { id: user.namespace!.id },
+            data: { path: req.username, fullPath: req.username, fullPathLower: req.username.toLowerCase() },
+          });
+        }
+        if (req.email !== undefined) {
+          validateEmail(req.email);
+          await assertEmailFree(tx, req.email, id);
+          data.email = req.email.toLowerCase();
+        }
+        if (req.name !== undefined) {
+          validateName(req.name);
+          data.name = req.name;
+          await tx.namespace.update({ where: { id: user.namespace!.id }, data: { name: req.name, fullName: req.name } });
+        }
+        if (req.password !== undefined) {
+          if (req.password.length < 8) throw paramError("password is too short (minimum is 8 characters)");
+          data.passwordDigest = await hashPassword(req.password);
+        }
+        if (req.admin !== undefined) data.isAdmin = req.admin;
+        if (req.external !== undefined) data.external = req.external;
+        if (req.canCreateGroup !== undefined) data.canCreateGroup = req.canCreateGroup;
+        if (req.projectsLimit !== undefined) data.projectsLimit = req.projectsLimit;
+        const identity = identityInput(req.provider, req.externUid);
+        if (identity) await upsertIdentity(tx, id, identity);
+        if (avatar) Object.assign(data, await avatars.stage("user", id, avatar, user.avatarKey));
+        return tx.user.update({ where: { id }, data, include: userInclude });
+      }),
+    );
     return userToProto(updated);
   };

@@ -4,16 +4,29 @@ import { badRequest, paramError } from "@quarry/grpc";
 // GitLab's path rule: letters, digits, '_', '-', '.'; starts with a letter, digit or '_';
 // does not end in '.git' or '.atom' and does not start or end with a special character.
 const PATH_RE = /^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/;
-const RESERVED_TOP_LEVEL = new Set(["api", "admin", "dashboard", "explore", "groups", "help", "users", "projects", "-", "public", "assets", "uploads", "search", "oauth", "profile", "s", "404.html", "500.html"]);
+const RESERVED_TOP_LEVEL = new Set([
+  "api",
+  "admin",
+  "dashboard",
+  "explore",
+  "groups",
+  "help",
+  "users",
+  "projects",
+  "-",
+  "public",
+  "assets",
+  "uploads",
+  "search",
+  "oauth",
+  "profile",
+  "s",
+  "404.html",
+  "500.html",
+]);
 
 export function validatePath(path: string, field = "path", topLevel = false): void {
-  if (
-    !PATH_RE.test(path) ||
-    /[._-]$/.test(path) ||
-    /\.(git|atom)$/i.test(path) ||
-    path.includes("..") ||
-    path.length > 255
-  ) {
+  if (!PATH_RE.test(path) || /[._-]$/.test(path) || /\.(git|atom)$/i.test(path) || path.includes("..") || path.length > 255) {
     throw badRequest({ [field]: ["can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'"] });
   }
   if (topLevel && RESERVED_TOP_LEVEL.has(path.toLowerCase())) {

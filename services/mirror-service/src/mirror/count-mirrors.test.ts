@@ -18,7 +18,16 @@ describe("CountMirrors", () => {
   beforeAll(async () => {
     db = await createTestDatabase("mirror_count");
     bus = new InProcessBus({ log });
-    svc = await startMirrorService({ databaseUrl: db.url, grpcAddress: "127.0.0.1:0", repoServiceAddress: "127.0.0.1:1", deadlineMs: 5_000, encryptionKey: "k".repeat(32), allowLocalRequests: true, bus, log });
+    svc = await startMirrorService({
+      databaseUrl: db.url,
+      grpcAddress: "127.0.0.1:0",
+      repoServiceAddress: "127.0.0.1:1",
+      deadlineMs: 5_000,
+      encryptionKey: "k".repeat(32),
+      allowLocalRequests: true,
+      bus,
+      log,
+    });
     client = createClient(mirrorV1.MirrorService, svc.address, { deadlineMs: 10_000 });
   });
 
@@ -80,9 +89,7 @@ describe("CountMirrors", () => {
     };
     try {
       for (const service of ["quarry.mirror.v1.MirrorService", ""]) {
-        const res = await new Promise<{ status: string | number }>((resolve, reject) =>
-          h.check({ service }, (err, r) => (err ? reject(err) : resolve(r))),
-        );
+        const res = await new Promise<{ status: string | number }>((resolve, reject) => h.check({ service }, (err, r) => (err ? reject(err) : resolve(r))));
         expect([1, "SERVING"]).toContain(res.status);
       }
     } finally {

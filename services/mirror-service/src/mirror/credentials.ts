@@ -43,14 +43,7 @@ export function generateSshKeyPair(comment: string): { publicKey: string; privat
   const seed = Buffer.from(privateKey.export({ format: "jwk" }).d!, "base64url");
   const pubBlob = Buffer.concat([sshString("ssh-ed25519"), sshString(pub)]);
   const check = randomBytes(4).readUInt32BE();
-  let priv = Buffer.concat([
-    uint32(check),
-    uint32(check),
-    sshString("ssh-ed25519"),
-    sshString(pub),
-    sshString(Buffer.concat([seed, pub])),
-    sshString(comment),
-  ]);
+  let priv = Buffer.concat([uint32(check), uint32(check), sshString("ssh-ed25519"), sshString(pub), sshString(Buffer.concat([seed, pub])), sshString(comment)]);
   const pad = (8 - (priv.length % 8)) % 8;
   priv = Buffer.concat([priv, Buffer.from(Array.from({ length: pad }, (_, i) => i + 1))]);
   const body = Buffer.concat([

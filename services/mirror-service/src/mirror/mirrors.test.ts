@@ -20,7 +20,11 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const fail = (p: Promise<unknown>) => p.then(() => ({}) as Record<string, unknown>, (e: Record<string, unknown>) => e);
+const fail = (p: Promise<unknown>) =>
+  p.then(
+    () => ({}) as Record<string, unknown>,
+    (e: Record<string, unknown>) => e,
+  );
 const body = (e: Record<string, unknown>) => JSON.parse(String((e.metadata as { get(k: string): unknown[] }).get(ERROR_BODY_KEY)[0]));
 
 describe("mirror CRUD", () => {
@@ -52,7 +56,13 @@ describe("mirror CRUD", () => {
   });
 
   it("keeps a git user visible and a URL without credentials as it is", async () => {
-    const ssh = await client.CreateMirror({ projectId: 2, diskPath: "@hashed/aa/bb/y.git", url: "ssh://git@example.com/a.git", authMethod: "ssh_public_key", enabled: true });
+    const ssh = await client.CreateMirror({
+      projectId: 2,
+      diskPath: "@hashed/aa/bb/y.git",
+      url: "ssh://git@example.com/a.git",
+      authMethod: "ssh_public_key",
+      enabled: true,
+    });
     expect(ssh.url).toBe("ssh://git@example.com/a.git");
     const plain = await client.CreateMirror({ projectId: 2, diskPath: "@hashed/aa/bb/y.git", url: "https://example.com/p.git" });
     expect(plain.url).toBe("https://example.com/p.git");
@@ -60,7 +70,8 @@ describe("mirror CRUD", () => {
   });
 
   it("refuses bad URLs with GitLab's url errors, and private addresses unless allowed", async () => {
-    const bad = async (c: PromiseClient<MirrorServiceDefinition>, url: string) => body(await fail(c.CreateMirror({ projectId: 3, diskPath: "@hashed/a/b/c.git", url })));
+    const bad = async (c: PromiseClient<MirrorServiceDefinition>, url: string) =>
+      body(await fail(c.CreateMirror({ projectId: 3, diskPath: "@hashed/a/b/c.git", url })));
     expect(await bad(client, "ftp://foo:bar@test.com")).toEqual({ message: { url: ["is blocked: Only allowed schemes are http, https, ssh, git"] } });
     expect(await bad(client, "not a url")).toEqual({ message: { url: ["is blocked: URI is invalid"] } });
     expect(await bad(strict, "http://127.0.0.1:9/x.git")).toEqual({ message: { url: ["is blocked: Requests to localhost are not allowed"] } });
@@ -69,7 +80,9 @@ describe("mirror CRUD", () => {
   });
 
   it("validates auth_method and the regex; only_protected_branches wins over a regex", async () => {
-    expect(body(await fail(client.CreateMirror({ projectId: 4, diskPath: "@hashed/a/b/c.git", url: "https://example.com/x.git", authMethod: "magic" })))).toEqual({
+    expect(
+      body(await fail(client.CreateMirror({ projectId: 4, diskPath: "@hashed/a/b/c.git", url: "https://example.com/x.git", authMethod: "magic" }))),
+    ).toEqual({
       message: { auth_method: ["is not included in the list"] },
     });
     const badRegex = async (mirrorBranchRegex: string) =>
@@ -78,9 +91,10 @@ describe("mirror CRUD", () => {
     // JavaScript takes these; RE2 (GitLab's engine, linear time) has no backreferences or lookahead.
     expect(await badRegex("^(r)\\1")).toEqual({ message: { mirror_branch_regex: ["not valid RE2 syntax: invalid escape sequence: \\1"] } });
     expect(await badRegex("^(?!wip)")).toEqual({ message: { mirror_branch_regex: ["not valid RE2 syntax: invalid perl operator: (?!"] } });
-    expect((await client.CreateMirror({ projectId: 4, diskPath: "@hashed/a/b/c.git", url: "https://example.com/y.git", mirrorBranchRegex: "(?i)^RELEASE" })).mirrorBranchRegex).toBe(
-      "(?i)^RELEASE",
-    );
+    expect(
+      (await client.CreateMirror({ projectId: 4, diskPath: "@hashed/a/b/c.git", url: "https://example.com/y.git", mirrorBranchRegex: "(?i)^RELEASE" }))
+        .mirrorBranchRegex,
+    ).toBe("(?i)^RELEASE");
     const m = await client.CreateMirror({ projectId: 4, diskPath: "@hashed/a/b/c.git", url: "https://example.com/x.git", mirrorBranchRegex: "^release" });
     expect(m.mirrorBranchRegex).toBe("^release");
     const p = await client.UpdateMirror({ projectId: 4, mirrorId: m.id, onlyProtectedBranches: true });
@@ -88,7 +102,9 @@ describe("mirror CRUD", () => {
     expect(p.mirrorBranchRegex).toBeUndefined();
     const r = await client.UpdateMirror({ projectId: 4, mirrorId: m.id, mirrorBranchRegex: "^main$" });
     expect(r).toMatchObject({ onlyProtectedBranches: false, mirrorBranchRegex: "^main$" });
-    expect(body(await fail(client.UpdateMirror({ projectId: 4, mirrorId: m.id, authMethod: "magic" })))).toEqual({ message: { auth_method: ["is not included in the list"] } });
+    expect(body(await fail(client.UpdateMirror({ projectId: 4, mirrorId: m.id, authMethod: "magic" })))).toEqual({
+      message: { auth_method: ["is not included in the list"] },
+    });
   });
 
   it("updates only the given fields; deletes; another project's mirror is 404 Not found", async () => {

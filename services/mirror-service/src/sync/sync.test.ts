@@ -28,15 +28,29 @@ async function mirrored(o: { enabled?: boolean; keepDivergentRefs?: boolean } = 
   const project = await newProject(t);
   const name = `sync-${++n}`;
   const url = remote.createRepository(name).replace("http://", `http://${USER}:${PASSWORD}@`);
-  return { project, name, url, create: (client: Awaited<ReturnType<MirrorTestContext["startMirror"]>>["client"]) =>
-    client.CreateMirror({ projectId: project.projectId, diskPath: project.diskPath, url, enabled: o.enabled ?? true, keepDivergentRefs: o.keepDivergentRefs }) };
+  return {
+    project,
+    name,
+    url,
+    create: (client: Awaited<ReturnType<MirrorTestContext["startMirror"]>>["client"]) =>
+      client.CreateMirror({
+        projectId: project.projectId,
+        diskPath: project.diskPath,
+        url,
+        enabled: o.enabled ?? true,
+        keepDivergentRefs: o.keepDivergentRefs,
+      }),
+  };
 }
 
 const settled = (client: Awaited<ReturnType<MirrorTestContext["startMirror"]>>["client"], projectId: number, mirrorId: number) =>
-  waitFor(async () => {
-    const m = await client.GetMirror({ projectId, mirrorId });
-    return m.updateStatus === "finished" || m.updateStatus === "failed" ? m : null;
-  }, { message: "mirror sync to end" });
+  waitFor(
+    async () => {
+      const m = await client.GetMirror({ projectId, mirrorId });
+      return m.updateStatus === "finished" || m.updateStatus === "failed" ? m : null;
+    },
+    { message: "mirror sync to end" },
+  );
 
 describe("mirror sync", () => {
   it("a forced sync pushes everything and records success", async () => {
@@ -84,7 +98,12 @@ describe("mirror sync", () => {
     await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((r) => closed.close(() => r()));
-    const gone = await client.CreateMirror({ projectId: s.project.projectId, diskPath: s.project.diskPath, url: `http://${USER}:${PASSWORD}@127.0.0.1:${port}/x.git`, enabled: true });
+    const gone = await client.CreateMirror({
+      projectId: s.project.projectId,
+      diskPath: s.project.diskPath,
+      url: `http://${USER}:${PASSWORD}@127.0.0.1:${port}/x.git`,
+      enabled: true,
+    });
     await client.SyncMirror({ projectId: s.project.projectId, mirrorId: gone.id });
     const down = await settled(client, s.project.projectId, gone.id);
     expect(down.updateStatus).toBe("failed");
@@ -110,17 +129,25 @@ describe("mirror sync", () => {
     const s = await mirrored();
     const m = await s.create(client);
     const seen: number[] = [];
-    const sub = await t.bus.subscribe<{ mirror_id: number }>(Subjects.mirrorSync, async (msg) => void seen.push(msg.data.mirror_id), { durable: `count-${m.id}` });
+    const sub = await t.bus.subscribe<{ mirror_id: number }>(Subjects.mirrorSync, async (msg) => void seen.push(msg.data.mirror_id), {
+      durable: `count-${m.id}`,
+    });
     try {
       // Pretend a sync is running: requests only set the flag, and nothing is published.
-      await svc.deps.prisma.remoteMirror.update({ where: { id: m.id }, data: { updateStatus: "started", syncToken: "other", leaseExpiresAt: new Date(Date.now() + 600_000) } });
+      await svc.deps.prisma.remoteMirror.update({
+        where: { id: m.id },
+        data: { updateStatus: "started", syncToken: "other", leaseExpiresAt: new Date(Date.now() + 600_000) },
+      });
       await client.SyncMirror({ projectId: s.project.projectId, mirrorId: m.id });
       await client.SyncMirror({ projectId: s.project.projectId, mirrorId: m.id });
       let row = await svc.deps.prisma.remoteMirror.findUniqueOrThrow({ where: { id: m.id } });
       expect(row).toMatchObject({ updateStatus: "started", syncAgain: true });
       expect(seen.filter((id) => id === m.id)).toEqual([]);
       // Scheduled (message presumably in flight): another request adds nothing.
-      await svc.deps.prisma.remoteMirror.update({ where: { id: m.id }, data: { updateStatus: "scheduled", syncToken: null, leaseExpiresAt: null, syncAgain: false } });
+      await svc.deps.prisma.remoteMirror.update({
+        where: { id: m.id },
+        data: { updateStatus: "scheduled", syncToken: null, leaseExpiresAt: null, syncAgain: false },
+      });
       await client.SyncMirror({ projectId: s.project.projectId, mirrorId: m.id });
       row = await svc.deps.prisma.remoteMirror.findUniqueOrThrow({ where: { id: m.id } });
       expect(row.syncAgain).toBe(false);
@@ -143,7 +170,12 @@ describe("mirror sync", () => {
       await prisma.remoteMirror.update({ where: { id: ma.id }, data: { updateStatus: "scheduled" } });
       await prisma.remoteMirror.update({
         where: { id: mb.id },
-        data: { updateStatus: "started", syncToken: "dead-worker", lastUpdateStartedAt: new Date(Date.now() - 120_000), leaseExpiresAt: new Date(Date.now() - 1_000) },
+        data: {
+          updateStatus: "started",
+          syncToken: "dead-worker",
+          lastUpdateStartedAt: new Date(Date.now() - 120_000),
+          leaseExpiresAt: new Date(Date.now() - 1_000),
+        },
       });
     } finally {
       await prisma.$disconnect();

@@ -38,7 +38,13 @@ export async function pushEventInput(gitDir: string, u: RefCommand, f: PushEvent
     if (isNullSha(u.newSha)) return { ...base, commits: [], totalCommitsCount: 0 };
     const sha = await resolveCommit(gitDir, u.newSha);
     const commits = sha ? await logCommits(gitDir, ["--max-count=1", "--end-of-options", sha, "--"]) : [];
-    return { ...base, checkoutSha: sha || null, message: await tagMessage(gitDir, u.ref, u.newSha), commits: await withChangedPaths(gitDir, commits), totalCommitsCount: commits.length };
+    return {
+      ...base,
+      checkoutSha: sha || null,
+      message: await tagMessage(gitDir, u.ref, u.newSha),
+      commits: await withChangedPaths(gitDir, commits),
+      totalCommitsCount: commits.length,
+    };
   }
   return null;
 }
@@ -62,7 +68,9 @@ async function branchCommits(gitDir: string, u: RefCommand, isDefault: boolean, 
 
 /** The annotation of the annotated tag `ref` points at (without a signature), null for a lightweight tag. */
 async function tagMessage(gitDir: string, ref: string, sha: string): Promise<string | null> {
-  const { stdout } = await git(["for-each-ref", "--format=%(refname)%00%(objectname)%00%(objecttype)%00%(contents:subject)%00%(contents:body)%00", ref], { gitDir });
+  const { stdout } = await git(["for-each-ref", "--format=%(refname)%00%(objectname)%00%(objecttype)%00%(contents:subject)%00%(contents:body)%00", ref], {
+    gitDir,
+  });
   for (const record of stdout.split("\0\n")) {
     const [name, object, type, subject = "", body = ""] = record.split("\0");
     if (name !== ref || object !== sha) continue;

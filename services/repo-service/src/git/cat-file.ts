@@ -257,10 +257,11 @@ export class CatFilePool {
   private evictIdle(): void {
     const now = Date.now();
     for (const list of this.byRepo.values()) {
-      for (const p of [...list]) if (!p.alive || (p.pending === 0 && now - p.idleSince >= this.idleMs)) {
-        p.close();
-        this.remove(p);
-      }
+      for (const p of [...list])
+        if (!p.alive || (p.pending === 0 && now - p.idleSince >= this.idleMs)) {
+          p.close();
+          this.remove(p);
+        }
     }
   }
 

@@ -34,12 +34,20 @@ beforeAll(() => {
   // and times that go backwards (a parent newer than its child), in several zones.
   const rand = random(42);
   for (let i = 0; i < 70; i++) {
-    const parents = i === 0 ? [] : [...new Set(Array.from({ length: 1 + Math.floor(rand() * (rand() < 0.7 ? 1 : 3)) }, () => all[Math.floor(rand() * all.length)]!))];
+    const parents =
+      i === 0 ? [] : [...new Set(Array.from({ length: 1 + Math.floor(rand() * (rand() < 0.7 ? 1 : 3)) }, () => all[Math.floor(rand() * all.length)]!))];
     const hour = 10 + Math.floor(rand() * 4);
     const zone = ZONES[Math.floor(rand() * ZONES.length)]!;
     const date = `2026-11-21T${hour}:00:00${zone}`;
     const message = i % 7 === 0 ? `Commit ${i}\n\nBody.\n\nSigned-off-by: A <a@example.com>\n` : `Commit ${i}\n`;
-    all.push(makeCommit(dir, { message, parents, author: { name: `Author ${i % 3}`, email: `a${i % 3}@example.com`, date }, committer: { name: "Committer", email: "c@example.com", date } }));
+    all.push(
+      makeCommit(dir, {
+        message,
+        parents,
+        author: { name: `Author ${i % 3}`, email: `a${i % 3}@example.com`, date },
+        committer: { name: "Committer", email: "c@example.com", date },
+      }),
+    );
   }
 });
 afterAll(() => {
@@ -81,7 +89,10 @@ describe("parseCommitObject / toApiCommit", () => {
   it("decodes a commit written in another encoding, as git log re-encodes it", async () => {
     const tree = gitIn(dir, "rev-parse", `${all[0]}^{tree}`);
     const body = Buffer.concat([
-      Buffer.from(`tree ${tree}\nauthor J\xfcrgen <j@example.com> 1700000000 +0100\ncommitter J\xfcrgen <j@example.com> 1700000000 +0100\nencoding ISO-8859-1\n\n`, "latin1"),
+      Buffer.from(
+        `tree ${tree}\nauthor J\xfcrgen <j@example.com> 1700000000 +0100\ncommitter J\xfcrgen <j@example.com> 1700000000 +0100\nencoding ISO-8859-1\n\n`,
+        "latin1",
+      ),
       Buffer.from("Gr\xfc\xdfe\n", "latin1"),
     ]);
     const sha = execFileSync("git", ["--git-dir", dir, "hash-object", "-t", "commit", "-w", "--stdin"], { input: body, encoding: "utf8" }).trim();

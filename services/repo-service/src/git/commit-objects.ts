@@ -40,7 +40,10 @@ function parseIdent(line: string): Ident {
   const lt = line.indexOf("<");
   const gt = lt === -1 ? -1 : line.indexOf(">", lt);
   if (lt === -1 || gt === -1) return { name: line.trim(), email: "", date: isoDate(0, "+0000"), time: 0 };
-  const [ts = "0", tz = "+0000"] = line.slice(gt + 1).trim().split(/\s+/);
+  const [ts = "0", tz = "+0000"] = line
+    .slice(gt + 1)
+    .trim()
+    .split(/\s+/);
   const time = Number(ts) || 0;
   return { name: line.slice(0, lt).trim(), email: line.slice(lt + 1, gt), date: isoDate(time, tz), time };
 }

@@ -21,7 +21,8 @@ beforeAll(() => {
     author: { name: "Ada Lovelace", email: "ada@example.com", date: "2026-11-21T10:00:00+00:00" },
   });
   second = makeCommit(dir, {
-    message: "Fix it\n\nLonger body.\n\nSigned-off-by: Ada <ada@example.com>\nCo-authored-by: Bob <bob@example.com>\nSigned-off-by: Carol <carol@example.com>\n",
+    message:
+      "Fix it\n\nLonger body.\n\nSigned-off-by: Ada <ada@example.com>\nCo-authored-by: Bob <bob@example.com>\nSigned-off-by: Carol <carol@example.com>\n",
     parents: [root],
     author: { name: "Ada Lovelace", email: "ada@example.com", date: "2026-11-21T12:30:00+02:00" },
     committer: { name: "Grace Hopper", email: "grace@example.com", date: "2026-11-22T08:15:30-05:00" },
@@ -46,7 +47,8 @@ describe("readRefCommits", () => {
       id: second,
       shortId: second.slice(0, 8),
       title: "Fix it",
-      message: "Fix it\n\nLonger body.\n\nSigned-off-by: Ada <ada@example.com>\nCo-authored-by: Bob <bob@example.com>\nSigned-off-by: Carol <carol@example.com>\n",
+      message:
+        "Fix it\n\nLonger body.\n\nSigned-off-by: Ada <ada@example.com>\nCo-authored-by: Bob <bob@example.com>\nSigned-off-by: Carol <carol@example.com>\n",
       authorName: "Ada Lovelace",
       authorEmail: "ada@example.com",
       authoredDate: "2026-11-21T12:30:00+02:00",

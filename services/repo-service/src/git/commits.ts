@@ -54,7 +54,19 @@ export function commitTitle(message: string): string {
 
 /** A commit from the fields of REF_FIELDS / LOG_FORMAT, in that order. */
 export function toCommit(f: readonly string[]): Commit {
-  const [id = "", , , authorName = "", authorEmail = "", authoredDate = "", committerName = "", committerEmail = "", committedDate = "", parents = "", message = ""] = f;
+  const [
+    id = "",
+    ,
+    ,
+    authorName = "",
+    authorEmail = "",
+    authoredDate = "",
+    committerName = "",
+    committerEmail = "",
+    committedDate = "",
+    parents = "",
+    message = "",
+  ] = f;
   return {
     id,
     shortId: id.slice(0, SHORT_ID_LENGTH),
@@ -131,10 +143,7 @@ export async function mergedInto(gitDir: string, target: string, patterns: reado
   const merged = new Map<string, string>();
   if (!target || !patterns.length) return merged;
   try {
-    const { stdout } = await git(
-      ["for-each-ref", `--merged=${branchRef(target)}`, "--format=%(objectname)%00%(refname)%00", ...patterns],
-      { gitDir },
-    );
+    const { stdout } = await git(["for-each-ref", `--merged=${branchRef(target)}`, "--format=%(objectname)%00%(refname)%00", ...patterns], { gitDir });
     const fields = stdout.split("\0");
     for (let i = 0; i + 1 < fields.length; i += 2) merged.set(fields[i + 1]!, fields[i]!.replace(/^\n/, ""));
   } catch (err) {

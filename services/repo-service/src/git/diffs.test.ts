@@ -38,7 +38,7 @@ beforeAll(async () => {
       "bin.dat": "\x00\x01\x03",
       "type.txt": { content: "a.txt", mode: "120000" },
       "big.txt": lines(200, "big"),
-      "sub": { submodule: sub },
+      sub: { submodule: sub },
     }),
   });
 });
@@ -51,7 +51,17 @@ describe("readDiffs", () => {
     const r = await readDiffs(dir, before, after);
     expect(r).toMatchObject({ overflow: false, timedOut: false });
     const d = byPath(r.diffs);
-    expect(r.diffs.map((x) => x.newPath).sort()).toEqual(["a.txt", "big.txt", "bin.dat", "dir/renamed.txt", "gone.txt", "mode.sh", "new.txt", "sub", "type.txt"]);
+    expect(r.diffs.map((x) => x.newPath).sort()).toEqual([
+      "a.txt",
+      "big.txt",
+      "bin.dat",
+      "dir/renamed.txt",
+      "gone.txt",
+      "mode.sh",
+      "new.txt",
+      "sub",
+      "type.txt",
+    ]);
     expect(d["a.txt"]).toEqual({
       oldPath: "a.txt",
       newPath: "a.txt",
@@ -69,7 +79,11 @@ describe("readDiffs", () => {
     expect(d["dir/renamed.txt"]).toMatchObject({ oldPath: "moved.txt", renamedFile: true, diff: expect.stringMatching(/^@@ .*\n\+extra\n$/s) });
     expect(d["mode.sh"]).toMatchObject({ aMode: "100644", bMode: "100755", diff: "" });
     expect(d["bin.dat"]).toMatchObject({ diff: "Binary files a/bin.dat and b/bin.dat differ\n" });
-    expect(d["type.txt"]).toMatchObject({ aMode: "100644", bMode: "120000", diff: "@@ -1 +0,0 @@\n-was a file\n@@ -0,0 +1 @@\n+a.txt\n\\ No newline at end of file\n" });
+    expect(d["type.txt"]).toMatchObject({
+      aMode: "100644",
+      bMode: "120000",
+      diff: "@@ -1 +0,0 @@\n-was a file\n@@ -0,0 +1 @@\n+a.txt\n\\ No newline at end of file\n",
+    });
     expect(d.sub).toMatchObject({ aMode: "0", bMode: "160000", newFile: true, diff: expect.stringContaining("+Subproject commit ") });
     expect(d["big.txt"]!.diff.split("\n")).toHaveLength(203);
   });
@@ -200,7 +214,14 @@ describe("readDiffs on a wtWork-tree history", () => {
     const { diffs } = await readDiffs(wtGitDir, wtCommits.root!, wtCommits.changes!);
     const byPath = Object.fromEntries(diffs.map((d) => [d.newPath, d]));
     expect(Object.keys(byPath).sort()).toEqual(["README.md", "bin.dat", "empty.txt", "gone.txt", "kind", "src/b.txt", "tool.sh", "with space/ünï.txt"]);
-    expect(byPath["README.md"]).toMatchObject({ diff: "@@ -1 +1,3 @@\n # Title\n+\n+More.\n", aMode: "100644", bMode: "100644", newFile: false, deletedFile: false, renamedFile: false });
+    expect(byPath["README.md"]).toMatchObject({
+      diff: "@@ -1 +1,3 @@\n # Title\n+\n+More.\n",
+      aMode: "100644",
+      bMode: "100644",
+      newFile: false,
+      deletedFile: false,
+      renamedFile: false,
+    });
     expect(byPath["src/b.txt"]).toMatchObject({
       oldPath: "src/a.txt",
       renamedFile: true,
@@ -213,7 +234,10 @@ describe("readDiffs on a wtWork-tree history", () => {
     expect(byPath["bin.dat"]).toMatchObject({ newFile: true, diff: "Binary files /dev/null and b/bin.dat differ\n" });
     expect(byPath["empty.txt"]).toMatchObject({ newFile: true, diff: "", bMode: "100644" });
     // file → symlink: one entry carrying both halves of git's patch
-    expect(byPath.kind).toMatchObject({ aMode: "100644", bMode: "120000", diff: "@@ -1 +0,0 @@\n-a file\n@@ -0,0 +1 @@\n+README.md\n\\ No newline at end of file\n" });
+    expect(byPath.kind).toMatchObject({
+      aMode: "100644",
+      bMode: "120000",
+      diff: "@@ -1 +0,0 @@\n-a file\n@@ -0,0 +1 @@\n+README.md\n\\ No newline at end of file\n",
+    });
   });
 });
-

@@ -55,9 +55,7 @@ export const COMMIT_DIFF_LIMITS: DiffLimits = {
 
 /** The empty tree of the repository's hash (known to git without being stored). */
 export function emptyTree(oidLike: string): string {
-  return oidLike.length === 64
-    ? "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"
-    : "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+  return oidLike.length === 64 ? "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321" : "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 }
 
 /** How long both diff processes together may take before the comparison gives up on patches. */
@@ -222,12 +220,7 @@ class PatchSections {
  * `limits` and `timeoutMs`. Files whose patch was not produced in time, or that come after the
  * limits were reached, are collapsed with an empty diff.
  */
-export async function readDiffs(
-  gitDir: string,
-  base: string,
-  head: string,
-  o: DiffOptions = {},
-): Promise<DiffResult> {
+export async function readDiffs(gitDir: string, base: string, head: string, o: DiffOptions = {}): Promise<DiffResult> {
   const limits = o.limits ?? COMPARE_DIFF_LIMITS;
   const env = o.env ?? {};
   const abort = new AbortController();
@@ -278,7 +271,21 @@ export async function readDiffs(
     });
     const patched = entries.length
       ? await streamGit(
-          ["--git-dir", gitDir, "diff-tree", "-r", "-p", "--no-color", "--no-ext-diff", "--full-index", "--no-commit-id", RENAMES, "--end-of-options", base, head],
+          [
+            "--git-dir",
+            gitDir,
+            "diff-tree",
+            "-r",
+            "-p",
+            "--no-color",
+            "--no-ext-diff",
+            "--full-index",
+            "--no-commit-id",
+            RENAMES,
+            "--end-of-options",
+            base,
+            head,
+          ],
           { env, signal: abort.signal },
           (c) => sections.push(c),
         )

@@ -39,7 +39,10 @@ export class CommandReader {
       }
       if (length < 4) throw badRequest("malformed pkt-line");
       if (buf.length < at + length) break;
-      const line = buf.toString("utf8", at + 4, at + length).split("\0", 1)[0]!.replace(/\n$/, "");
+      const line = buf
+        .toString("utf8", at + 4, at + length)
+        .split("\0", 1)[0]!
+        .replace(/\n$/, "");
       const m = COMMAND.exec(line);
       if (m) this.commands.push({ oldSha: m[1]!, newSha: m[2]!, ref: m[3]! });
       at += length;

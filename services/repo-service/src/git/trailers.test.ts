@@ -26,7 +26,8 @@ const interpretTrailers = (message: string, ...flags: string[]) => fromGitOutput
 const MESSAGES: Record<string, string> = {
   "Signed-off-by twice": "Fix the parser\n\nIt was broken.\n\nSigned-off-by: Ada <ada@example.com>\nSigned-off-by: Bob <bob@example.com>\n",
   "Co-authored-by and others": "Add feature\n\nCo-authored-by: Ada <ada@example.com>\nReviewed-by: Bob\nCo-authored-by: Carol <carol@example.com>\n",
-  "non-trailer last paragraph": "Title\n\nFixes: nothing\n\nThis paragraph is prose, not trailers.\nSigned-off-by: Ada <ada@example.com>\nMore prose here.\nAnd more.\nAnd more still.\n",
+  "non-trailer last paragraph":
+    "Title\n\nFixes: nothing\n\nThis paragraph is prose, not trailers.\nSigned-off-by: Ada <ada@example.com>\nMore prose here.\nAnd more.\nAnd more still.\n",
   "continuation lines": "Title\n\nBody.\n\nKey: first part\n  second part\n\tthird part\nOther: value\n",
   "title only, looking like a trailer": "Signed-off-by: Ada <ada@example.com>\n",
   "title paragraph of two lines": "Key: value\nOther: value\n",
@@ -40,9 +41,9 @@ const MESSAGES: Record<string, string> = {
   "continuation after a non-trailer": "Title\n\nKey: value\nnot a trailer\n  indented\n",
   "leading indented line": "Title\n\n  indented: x\nKey: value\n",
   "no final newline": "Title\n\nKey: value\nOther: last",
-  "CRLF": "Title\r\n\r\nKey: value\r\nOther: v\r\n",
+  CRLF: "Title\r\n\r\nKey: value\r\nOther: v\r\n",
   "old Conflicts block": "Merge branch 'x'\n\nKey: value\n\nConflicts:\n\tfile.c\n\tother.c\n",
-  "scissors": "Title\n\nKey: value\n# ------------------------ >8 ------------------------\nIgnored: yes\n",
+  scissors: "Title\n\nKey: value\n# ------------------------ >8 ------------------------\nIgnored: yes\n",
   "divider inside the message": "Title\n\nKey: before\n---\nbelow the rule\n\nAfter: rule\n",
   "prototype keys": "Title\n\nconstructor: a\nhasOwnProperty: b\nconstructor: c\n",
   "underscore is not a token character": "Title\n\nKey: value\n__proto__: b\n",

@@ -36,7 +36,10 @@ const blob = (content: string) => execFileSync("git", ["--git-dir", dir, "hash-o
 /** The same change made the way git does it: a temporary index (read-tree, update-index, write-tree). */
 function gitIndexTree(commit: string, changes: [string, TreeEntry | null][]): string {
   const env = { ...process.env, GIT_INDEX_FILE: path.join(scratch, `index-${n}`) };
-  const run = (args: string[], input = "") => execFileSync("git", ["--git-dir", dir, ...args], { env, input }).toString().trim();
+  const run = (args: string[], input = "") =>
+    execFileSync("git", ["--git-dir", dir, ...args], { env, input })
+      .toString()
+      .trim();
   run(["read-tree", commit]);
   run(["update-index", "-z", "--index-info"], changes.map(([p, e]) => (e ? `${e.mode} ${e.oid}\t${p}\0` : `0 ${"0".repeat(40)}\t${p}\0`)).join(""));
   const tree = run(["write-tree"]);
@@ -45,7 +48,12 @@ function gitIndexTree(commit: string, changes: [string, TreeEntry | null][]): st
 }
 
 async function edited(commit: string, changes: [string, TreeEntry | null][]): Promise<{ edit: TreeEdit; tree: string }> {
-  const edit = await TreeEdit.load(catFile, dir, commit, changes.map(([p]) => p));
+  const edit = await TreeEdit.load(
+    catFile,
+    dir,
+    commit,
+    changes.map(([p]) => p),
+  );
   for (const [p, e] of changes) {
     if (e) edit.set(p, e);
     else edit.remove(p);
@@ -76,7 +84,10 @@ describe("TreeEdit", () => {
   });
 
   it("drops directories left empty, up to the root, as git stores no empty directories", async () => {
-    const changes: [string, TreeEntry | null][] = [["vendor/big/a.txt", null], ["docs/guide/intro.md", null]];
+    const changes: [string, TreeEntry | null][] = [
+      ["vendor/big/a.txt", null],
+      ["docs/guide/intro.md", null],
+    ];
     const { tree, edit } = await edited(base, changes);
     expect(tree).toBe(gitIndexTree(base, changes));
     expect(gitIn(dir, "ls-tree", "--name-only", tree)).toBe("README.md\ndocs\nsrc");
@@ -119,7 +130,12 @@ describe("TreeEdit", () => {
     const mktree = (entries: Buffer) => execFileSync("git", ["--git-dir", dir, "mktree", "-z"], { input: entries }).toString().trim();
     const inner = mktree(Buffer.concat([Buffer.from(`100644 blob ${blobId}\t`), odd, Buffer.from("\0")]));
     const root = mktree(Buffer.from(`040000 tree ${inner}\tdir\0`));
-    const commit = execFileSync("git", ["--git-dir", dir, "commit-tree", root], { input: "odd\n", env: { ...process.env, GIT_AUTHOR_NAME: "A", GIT_AUTHOR_EMAIL: "a@example.com", GIT_COMMITTER_NAME: "A", GIT_COMMITTER_EMAIL: "a@example.com" } }).toString().trim();
+    const commit = execFileSync("git", ["--git-dir", dir, "commit-tree", root], {
+      input: "odd\n",
+      env: { ...process.env, GIT_AUTHOR_NAME: "A", GIT_AUTHOR_EMAIL: "a@example.com", GIT_COMMITTER_NAME: "A", GIT_COMMITTER_EMAIL: "a@example.com" },
+    })
+      .toString()
+      .trim();
     const { tree } = await edited(commit, [["dir/plain.txt", { mode: "100644", oid: blob("plain\n") }]]);
     const listed = execFileSync("git", ["--git-dir", dir, "ls-tree", "-z", "--name-only", `${tree}:dir`]);
     expect(listed.toString("latin1").split("\0").filter(Boolean)).toEqual(["plain.txt", odd.toString("latin1")]);

@@ -58,9 +58,7 @@ export function serializeTree(entries: ReadonlyMap<string, TreeEntry>): Buffer {
     const kb = key(b, y);
     return ka < kb ? -1 : ka > kb ? 1 : 0;
   });
-  return Buffer.concat(
-    sorted.flatMap(([name, e]) => [Buffer.from(`${e.mode.replace(/^0+/, "")} ${name}\0`, "latin1"), Buffer.from(e.oid, "hex")]),
-  );
+  return Buffer.concat(sorted.flatMap(([name, e]) => [Buffer.from(`${e.mode.replace(/^0+/, "")} ${name}\0`, "latin1"), Buffer.from(e.oid, "hex")]));
 }
 
 /**

@@ -60,21 +60,13 @@ export function parseTree(data: Buffer, oidBytes: number, dir: string): TreeEntr
  * `git ls-tree -r -t`). Subtrees of one level are read concurrently (pipelined requests).
  * Null when `treeRev` does not exist; an empty list when it names something other than a tree.
  */
-export async function readTreeEntries(
-  catFile: CatFilePool,
-  gitDir: string,
-  treeRev: string,
-  dir: string,
-  recursive: boolean,
-): Promise<TreeEntry[] | null> {
+export async function readTreeEntries(catFile: CatFilePool, gitDir: string, treeRev: string, dir: string, recursive: boolean): Promise<TreeEntry[] | null> {
   const tree = await catFile.read(gitDir, treeRev);
   if (!tree) return null;
   if (tree.type !== "tree") return [];
   const entries = parseTree(tree.data, tree.oid.length / 2, dir);
   if (!recursive) return entries;
-  const below = await Promise.all(
-    entries.map((e) => (e.type === "tree" ? readTreeEntries(catFile, gitDir, e.oid, e.path, true) : Promise.resolve([]))),
-  );
+  const below = await Promise.all(entries.map((e) => (e.type === "tree" ? readTreeEntries(catFile, gitDir, e.oid, e.path, true) : Promise.resolve([]))));
   return entries.flatMap((e, i) => [e, ...(below[i] ?? [])]);
 }
 

@@ -49,7 +49,10 @@ export async function installPushHooks(storageRoot: string): Promise<PushHooks> 
   const parent = path.join(storageRoot, "+tmp");
   await mkdir(parent, { recursive: true });
   const dir = await mkdtemp(path.join(parent, "push-"));
-  for (const [name, script] of [["pre-receive", PRE_RECEIVE], ["post-receive", POST_RECEIVE]] as const) {
+  for (const [name, script] of [
+    ["pre-receive", PRE_RECEIVE],
+    ["post-receive", POST_RECEIVE],
+  ] as const) {
     const file = path.join(dir, name);
     await writeFile(file, script);
     await chmod(file, 0o755);

@@ -37,12 +37,14 @@ export class BranchProtection {
 
   /** The project's rules, plus bare patterns (maintainers only) a caller adds. */
   static async load(deps: RepoDeps, projectId: number, extraPatterns: readonly string[] = []): Promise<BranchProtection> {
-    const rows = projectId
-      ? await deps.prisma.protectedBranch.findMany({ where: { projectId }, include: { accessLevels: true } })
-      : [];
+    const rows = projectId ? await deps.prisma.protectedBranch.findMany({ where: { projectId }, include: { accessLevels: true } }) : [];
     const rules = rows.map(toRule);
     for (const name of extraPatterns) {
-      rules.push({ name, allowForcePush: false, levels: { push: [AccessLevel.MAINTAINER], merge: [AccessLevel.MAINTAINER], unprotect: [AccessLevel.MAINTAINER] } });
+      rules.push({
+        name,
+        allowForcePush: false,
+        levels: { push: [AccessLevel.MAINTAINER], merge: [AccessLevel.MAINTAINER], unprotect: [AccessLevel.MAINTAINER] },
+      });
     }
     return new BranchProtection(rules);
   }

@@ -125,7 +125,6 @@ export function requireContext(context: PushContext | null): PushContext {
   return context;
 }
 
-
 /**
  * The branch-name filter of ListBranches, checked when built; takes the names sorted and keeps
  * their order. `search` works like GitLab's GitRefsFinder: a case-insensitive substring, with an

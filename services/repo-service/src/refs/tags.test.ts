@@ -11,7 +11,22 @@ describe("compareVersions", () => {
 describe("isValidTagName", () => {
   it("takes git's ref rules and GitLab's reserved prefixes", async () => {
     for (const ok of ["v1", "release/1.0", "ünicode", "a-b_c", `${"a".repeat(250)}/${"a".repeat(250)}`]) expect(await isValidTagName(ok), ok).toBe(true);
-    for (const bad of ["", "HEAD", "-x", "refs/tags/x", "refs/heads/x", "refs/remotes/x", "a b", "a..b", "a.lock", "a/", "@", "x^", "a".repeat(251), `x/${"é".repeat(126)}`]) {
+    for (const bad of [
+      "",
+      "HEAD",
+      "-x",
+      "refs/tags/x",
+      "refs/heads/x",
+      "refs/remotes/x",
+      "a b",
+      "a..b",
+      "a.lock",
+      "a/",
+      "@",
+      "x^",
+      "a".repeat(251),
+      `x/${"é".repeat(126)}`,
+    ]) {
       expect(await isValidTagName(bad), bad).toBe(false);
     }
   });

@@ -25,7 +25,12 @@ beforeEach(async () => {
 });
 
 type Action = Partial<CommitFileAction> & { action: string; filePath: string };
-const action = (a: Action) => ({ previousPath: "", lastCommitId: "", ...a, content: a.content === undefined ? undefined : Buffer.from(a.content as string | Buffer) });
+const action = (a: Action) => ({
+  previousPath: "",
+  lastCommitId: "",
+  ...a,
+  content: a.content === undefined ? undefined : Buffer.from(a.content as string | Buffer),
+});
 const request = (actions: Action[], o: Partial<CommitFilesRequest__Output> = {}): CommitFilesRequest__Output => ({
   diskPath: repo.diskPath,
   context: pushContext(repo.projectId),
@@ -48,7 +53,15 @@ describe("CommitFiles", () => {
   it("commits a new file on top of the branch, as the acting user, with GitLab's push event", async () => {
     const written = await run([{ action: "create", filePath: "docs/new.md", content: "a\nb\n" }]);
     const head = gitIn(repo.dir, "rev-parse", "refs/heads/main");
-    expect(written.commit).toMatchObject({ id: head, parentIds: [base], message: "Change things", title: "Change things", authorName: "Ada Lovelace", authorEmail: "ada@example.com", committerName: "Ada Lovelace" });
+    expect(written.commit).toMatchObject({
+      id: head,
+      parentIds: [base],
+      message: "Change things",
+      title: "Change things",
+      authorName: "Ada Lovelace",
+      authorEmail: "ada@example.com",
+      committerName: "Ada Lovelace",
+    });
     expect(written).toMatchObject({ additions: 2, deletions: 0 });
     expect(show("main:docs/new.md")).toBe("a\nb");
     expect(show("main:README.md")).toBe("# Hello");
@@ -64,17 +77,35 @@ describe("CommitFiles", () => {
       ref: "refs/heads/main",
       checkout_sha: head,
       total_commits_count: 1,
-      commits: [{ id: head, message: "Change things", title: "Change things", added: ["docs/new.md"], modified: [], removed: [], author: { name: "Ada Lovelace", email: "ada@example.com" } }],
+      commits: [
+        {
+          id: head,
+          message: "Change things",
+          title: "Change things",
+          added: ["docs/new.md"],
+          modified: [],
+          removed: [],
+          author: { name: "Ada Lovelace", email: "ada@example.com" },
+        },
+      ],
     });
   });
 
   it("keeps binary content byte for byte, sets the execute flag of created files and takes the given author", async () => {
     const bytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
-    const written = await run([{ action: "create", filePath: "bin/blob", content: bytes, executeFilemode: true }], { authorName: "Grace", authorEmail: "grace@example.com" });
+    const written = await run([{ action: "create", filePath: "bin/blob", content: bytes, executeFilemode: true }], {
+      authorName: "Grace",
+      authorEmail: "grace@example.com",
+    });
     expect(gitIn(repo.dir, "ls-tree", "main", "bin/blob")).toMatch(/^100755 blob/);
     const raw = (await import("node:child_process")).execFileSync("git", ["--git-dir", repo.dir, "cat-file", "blob", "main:bin/blob"]);
     expect(Buffer.compare(raw, bytes)).toBe(0);
-    expect(written.commit).toMatchObject({ authorName: "Grace", authorEmail: "grace@example.com", committerName: "Ada Lovelace", committerEmail: "ada@example.com" });
+    expect(written.commit).toMatchObject({
+      authorName: "Grace",
+      authorEmail: "grace@example.com",
+      committerName: "Ada Lovelace",
+      committerEmail: "ada@example.com",
+    });
   });
 
   it("updates, moves, deletes and chmods in one commit", async () => {
@@ -117,7 +148,13 @@ describe("CommitFiles", () => {
     await refused(run([{ action: "create", filePath: "a//b", content: "x" }]), "invalid path: 'a//b'");
     await refused(run([{ action: "create", filePath: "sub/.git", content: "x" }]), "invalid path: 'sub/.git'");
     // A later action failing refuses the whole commit.
-    await refused(run([{ action: "create", filePath: "ok.txt", content: "x" }, { action: "delete", filePath: "nope" }]), "A file with this name doesn't exist");
+    await refused(
+      run([
+        { action: "create", filePath: "ok.txt", content: "x" },
+        { action: "delete", filePath: "nope" },
+      ]),
+      "A file with this name doesn't exist",
+    );
     expect(gitIn(repo.dir, "rev-parse", "refs/heads/main")).toBe(base);
     expect(await outboxPayloads(t, repo.projectId)).toEqual([]);
   });
@@ -126,7 +163,10 @@ describe("CommitFiles", () => {
     for (const p of ["sub/.git/config", ".GIT/x", "a/.git./b", "git~1/x", "a\\.git\\b"]) {
       await refused(run([{ action: "create", filePath: p, content: "x" }]), `invalid path: '${p}'`);
     }
-    await run([{ action: "create", filePath: ".gitlab-ci.yml", content: "x" }, { action: "create", filePath: "a/.github/x", content: "y" }]);
+    await run([
+      { action: "create", filePath: ".gitlab-ci.yml", content: "x" },
+      { action: "create", filePath: "a/.github/x", content: "y" },
+    ]);
     expect(gitIn(repo.dir, "ls-tree", "-r", "--name-only", "main")).toBe(".gitlab-ci.yml\nREADME.md\na/.github/x\nsrc/app.ts");
   });
 
@@ -143,7 +183,9 @@ describe("CommitFiles", () => {
       { authorName: "  Grace <Hopper>.  ", authorEmail: " <grace@example.com>; " },
     );
     expect(gitIn(repo.dir, "fsck", "--strict", "--no-dangling", "--no-progress")).toBe("");
-    expect(gitIn(repo.dir, "log", "-1", "--format=%an <%ae>|%cn <%ce>|%B", "main")).toBe("Grace Hopper <grace@example.com>|Ada Lovelace <ada@example.com>|Change things");
+    expect(gitIn(repo.dir, "log", "-1", "--format=%an <%ae>|%cn <%ce>|%B", "main")).toBe(
+      "Grace Hopper <grace@example.com>|Ada Lovelace <ada@example.com>|Change things",
+    );
     const numstat = gitIn(repo.dir, "diff-tree", "--numstat", "--no-renames", "-r", written.commit.id).split("\n").slice(1);
     const sum = (column: number) => numstat.reduce((n, line) => n + (Number(line.split("\t")[column]) || 0), 0);
     expect(written).toMatchObject({ additions: sum(0), deletions: sum(1) });
@@ -154,23 +196,43 @@ describe("CommitFiles", () => {
     });
     // A commit object as `git commit-tree` writes it: the message as given, local time.
     expect(gitIn(repo.dir, "cat-file", "commit", written.commit.id)).toMatch(
-      new RegExp(`^tree [0-9a-f]{40}\nparent ${base}\nauthor Grace Hopper <grace@example.com> \\d+ [+-]\\d{4}\ncommitter Ada Lovelace <ada@example.com> \\d+ [+-]\\d{4}\n\nChange things$`),
+      new RegExp(
+        `^tree [0-9a-f]{40}\nparent ${base}\nauthor Grace Hopper <grace@example.com> \\d+ [+-]\\d{4}\ncommitter Ada Lovelace <ada@example.com> \\d+ [+-]\\d{4}\n\nChange things$`,
+      ),
     );
   });
 
   it("refuses a commit that would be empty", async () => {
-    await refused(run([{ action: "update", filePath: "README.md", content: "# Hello\n" }]), "Your changes could not be committed: the commit would be empty (the content is unchanged)");
-    await refused(run([{ action: "chmod", filePath: "README.md", executeFilemode: false }]), "Your changes could not be committed: the commit would be empty (the content is unchanged)");
+    await refused(
+      run([{ action: "update", filePath: "README.md", content: "# Hello\n" }]),
+      "Your changes could not be committed: the commit would be empty (the content is unchanged)",
+    );
+    await refused(
+      run([{ action: "chmod", filePath: "README.md", executeFilemode: false }]),
+      "Your changes could not be committed: the commit would be empty (the content is unchanged)",
+    );
     expect(gitIn(repo.dir, "rev-parse", "refs/heads/main")).toBe(base);
   });
 
   it("refuses a last_commit_id that is no longer the file's last commit, with each API's wording", async () => {
     const second = makeTreeCommit(repo.dir, { "README.md": "# Changed\n", "src/app.ts": "one\ntwo\n" }, { message: "Second\n", parents: [base] });
     gitIn(repo.dir, "update-ref", "refs/heads/main", second);
-    await refused(run([{ action: "update", filePath: "README.md", content: "x", lastCommitId: base }]), "The file has changed since you started editing it: README.md");
-    await refused(run([{ action: "move", previousPath: "README.md", filePath: "R.md", lastCommitId: base }]), "The file has changed since you started editing it: README.md");
-    await refused(run([{ action: "update", filePath: "README.md", content: "x", lastCommitId: base }], { fileOperation: "update" }), "You are attempting to update a file that has changed since you started editing it.");
-    await refused(run([{ action: "delete", filePath: "README.md", lastCommitId: base }], { fileOperation: "delete" }), "You are attempting to delete a file that has been previously updated.");
+    await refused(
+      run([{ action: "update", filePath: "README.md", content: "x", lastCommitId: base }]),
+      "The file has changed since you started editing it: README.md",
+    );
+    await refused(
+      run([{ action: "move", previousPath: "README.md", filePath: "R.md", lastCommitId: base }]),
+      "The file has changed since you started editing it: README.md",
+    );
+    await refused(
+      run([{ action: "update", filePath: "README.md", content: "x", lastCommitId: base }], { fileOperation: "update" }),
+      "You are attempting to update a file that has changed since you started editing it.",
+    );
+    await refused(
+      run([{ action: "delete", filePath: "README.md", lastCommitId: base }], { fileOperation: "delete" }),
+      "You are attempting to delete a file that has been previously updated.",
+    );
     // src/app.ts last changed in `base`: its last_commit_id still matches.
     await run([{ action: "update", filePath: "src/app.ts", content: "three\n", lastCommitId: base }]);
     await run([{ action: "update", filePath: "README.md", content: "ok\n", lastCommitId: second }]);
@@ -183,7 +245,12 @@ describe("CommitFiles", () => {
     expect(gitIn(repo.dir, "rev-parse", "refs/heads/feature")).toBe(fromBranch.commit.id);
     expect(gitIn(repo.dir, "rev-parse", "refs/heads/main")).toBe(base);
     const [created] = await outboxPayloads(t, repo.projectId);
-    expect(created!.payload).toMatchObject({ ref: "refs/heads/feature", before: NULL_SHA, after: fromBranch.commit.id, commits: [{ id: fromBranch.commit.id }] });
+    expect(created!.payload).toMatchObject({
+      ref: "refs/heads/feature",
+      before: NULL_SHA,
+      after: fromBranch.commit.id,
+      commits: [{ id: fromBranch.commit.id }],
+    });
 
     const fromSha = await run([{ action: "create", filePath: "g.txt", content: "g" }], { branch: "other", startSha: base });
     expect(fromSha.commit.parentIds).toEqual([base]);
@@ -194,8 +261,14 @@ describe("CommitFiles", () => {
     await refused(create({ branch: "x", startSha: "1".repeat(40) }), `Cannot find start_sha '${"1".repeat(40)}'`);
     await refused(create({ branch: "x", startBranch: "nope" }), "You can only create or edit files when you are on a branch");
     await refused(create({ branch: "x" }), "You can only create or edit files when you are on a branch");
-    await refused(create({ branch: "feature", startBranch: "main" }), "A branch called 'feature' already exists. Switch to that branch in order to make changes");
-    await refused(create({ branch: "bad..name", startBranch: "main" }), "Something went wrong when we tried to create 'bad..name' for you: Branch name is invalid");
+    await refused(
+      create({ branch: "feature", startBranch: "main" }),
+      "A branch called 'feature' already exists. Switch to that branch in order to make changes",
+    );
+    await refused(
+      create({ branch: "bad..name", startBranch: "main" }),
+      "Something went wrong when we tried to create 'bad..name' for you: Branch name is invalid",
+    );
   });
 
   it("overwrites an existing branch with force, on top of the start", async () => {
@@ -208,7 +281,11 @@ describe("CommitFiles", () => {
 
   it("makes the first commit of an empty repository without a parent", async () => {
     const empty = await repositoryWith(t);
-    const written = await commitFiles(t.deps)({ ...request([{ action: "create", filePath: "README.md", content: "hi" }]), diskPath: empty.diskPath, context: pushContext(empty.projectId) });
+    const written = await commitFiles(t.deps)({
+      ...request([{ action: "create", filePath: "README.md", content: "hi" }]),
+      diskPath: empty.diskPath,
+      context: pushContext(empty.projectId),
+    });
     expect(written.commit.parentIds).toEqual([]);
     expect(gitIn(empty.dir, "rev-parse", "refs/heads/main")).toBe(written.commit.id);
     const [event] = await outboxPayloads(t, empty.projectId);
@@ -216,7 +293,9 @@ describe("CommitFiles", () => {
     // Creating the default branch protects it (default_branch_protection 2).
     const rules = await t.deps.prisma.protectedBranch.findMany({ where: { projectId: empty.projectId } });
     expect(rules.map((r) => r.name)).toEqual(["main"]);
-    await expect(commitFiles(t.deps)({ ...request([{ action: "update", filePath: "x", content: "y" }]), diskPath: (await repositoryWith(t)).diskPath })).rejects.toMatchObject({
+    await expect(
+      commitFiles(t.deps)({ ...request([{ action: "update", filePath: "x", content: "y" }]), diskPath: (await repositoryWith(t)).diskPath }),
+    ).rejects.toMatchObject({
       body: { message: "A file with this name doesn't exist" },
     });
   });
@@ -248,7 +327,9 @@ describe("CommitFiles", () => {
     const writers = 8;
     const held = holdAfterReadingHeads(t.deps, writers);
     const results = await Promise.allSettled(
-      Array.from({ length: writers }, (_, i) => run([{ action: "create", filePath: `race/${i}.txt`, content: String(i) }], { commitMessage: `Race ${i}`, context: maintainer }, held)),
+      Array.from({ length: writers }, (_, i) =>
+        run([{ action: "create", filePath: `race/${i}.txt`, content: String(i) }], { commitMessage: `Race ${i}`, context: maintainer }, held),
+      ),
     );
     const winners = results.flatMap((r) => (r.status === "fulfilled" ? [r.value.commit.id] : []));
     const losers = results.flatMap((r) => (r.status === "rejected" ? [r.reason as unknown] : []));
@@ -274,7 +355,10 @@ describe("CommitFiles", () => {
     const lost = results.filter((r) => r.status === "rejected");
     expect(won).toHaveLength(1);
     expect(lost).toHaveLength(1);
-    expect((lost[0] as PromiseRejectedResult).reason).toMatchObject({ code: status.INVALID_ARGUMENT, body: { message: "Could not update branch main. Please refresh and try again." } });
+    expect((lost[0] as PromiseRejectedResult).reason).toMatchObject({
+      code: status.INVALID_ARGUMENT,
+      body: { message: "Could not update branch main. Please refresh and try again." },
+    });
     const winner = (won[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof run>>>).value.commit;
     expect(gitIn(repo.dir, "log", "--format=%H", "refs/heads/main")).toBe(`${winner.id}\n${base}`);
     expect(gitIn(repo.dir, "for-each-ref", "--format=%(refname)")).toBe("refs/heads/main");

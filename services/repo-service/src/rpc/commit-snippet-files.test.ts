@@ -28,7 +28,10 @@ const commit = (id: number, actions: Action[], o: { expectedHead?: string } = {}
     actions: actions.map((a) => ({ filePath: "", previousPath: "", ...a, content: a.content === undefined ? undefined : Buffer.from(a.content) })) as never,
   });
 const refused = async (p: Promise<unknown>) => {
-  const err = (await p.then(() => null, (e: unknown) => e)) as { code: number; body: unknown } | null;
+  const err = (await p.then(
+    () => null,
+    (e: unknown) => e,
+  )) as { code: number; body: unknown } | null;
   expect(err).not.toBeNull();
   return { code: err!.code, body: err!.body };
 };
@@ -62,7 +65,10 @@ describe("CommitSnippetFiles", () => {
 
   it("names files without a path snippetfile<N>.txt after the highest one there", async () => {
     const { id } = await snippet();
-    await commit(id, [{ action: "create", content: "a" }, { action: "create", filePath: "snippetfile7.txt", content: "b" }]);
+    await commit(id, [
+      { action: "create", content: "a" },
+      { action: "create", filePath: "snippetfile7.txt", content: "b" },
+    ]);
     const r = await commit(id, [{ action: "create", content: "c" }]);
     expect(r.filePaths).toEqual(["snippetfile1.txt", "snippetfile7.txt", "snippetfile8.txt"]);
   });
@@ -101,7 +107,10 @@ describe("CommitSnippetFiles", () => {
     const ten = Array.from({ length: 9 }, (_, i) => ({ action: "create", filePath: `f${i}.txt`, content: `${i}` }));
     await commit(id, ten);
     expect(await refused(commit(id, [{ action: "create", filePath: "eleventh.txt", content: "x" }]))).toEqual(updating);
-    await commit(id, [{ action: "delete", filePath: "f0.txt" }, { action: "create", filePath: "swap.txt", content: "x" }]);
+    await commit(id, [
+      { action: "delete", filePath: "f0.txt" },
+      { action: "create", filePath: "swap.txt", content: "x" },
+    ]);
     expect(gitIn(dir, "ls-tree", "-r", "--name-only", "main").split("\n")).toHaveLength(10);
     expect(gitIn(dir, "rev-list", "--count", "main")).toBe("3");
     expect(gitIn(dir, "rev-list", "main").split("\n")).toContain(head);
@@ -137,7 +146,11 @@ describe("CommitSnippetFiles", () => {
     const committed = free.filter((r) => r.status === "fulfilled").length;
     expect(committed).toBeGreaterThanOrEqual(1);
     expect(Number(gitIn(dir, "rev-list", "--count", "main"))).toBe(2 + committed);
-    expect(gitIn(dir, "ls-tree", "--name-only", "main").split("\n").filter((p) => p.startsWith("n"))).toHaveLength(committed);
+    expect(
+      gitIn(dir, "ls-tree", "--name-only", "main")
+        .split("\n")
+        .filter((p) => p.startsWith("n")),
+    ).toHaveLength(committed);
   });
 
   it("answers NOT_FOUND for a snippet without repository and checks its input", async () => {

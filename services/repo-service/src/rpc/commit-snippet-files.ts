@@ -33,7 +33,10 @@ export const commitSnippetFiles =
     const creating = !head;
     if (req.expectedHead && req.expectedHead !== head) throw snippetError(creating);
     const before = await snippetFiles(dir, head);
-    const actions = snippetCommitActions(req.actions, before.map((f) => f.path));
+    const actions = snippetCommitActions(
+      req.actions,
+      before.map((f) => f.path),
+    );
     const paths = new Set(before.map((f) => f.path));
     if (!actions.length) return { commitId: head, committed: false, filePaths: [...paths].sort() };
 

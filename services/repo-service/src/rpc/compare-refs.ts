@@ -12,9 +12,7 @@ import { repositoryPath } from "../validate.ts";
 
 /** The empty tree, the base of a diff between histories without a common ancestor. */
 function emptyTree(sha: string): string {
-  return sha.length === 64
-    ? "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"
-    : "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+  return sha.length === 64 ? "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321" : "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 }
 
 /**
@@ -30,10 +28,7 @@ export const compareRefs =
     const dir = repositoryPath(deps.storageRoot, req.diskPath);
     const fromDir = req.fromDiskPath ? repositoryPath(deps.storageRoot, req.fromDiskPath) : dir;
     if (!(await isRepository(dir)) || !(await isRepository(fromDir))) throw notFound("Repository");
-    const [fromSha, toSha] = await Promise.all([
-      resolveCommitOid(deps.catFile, fromDir, req.from),
-      resolveCommitOid(deps.catFile, dir, req.to),
-    ]);
+    const [fromSha, toSha] = await Promise.all([resolveCommitOid(deps.catFile, fromDir, req.from), resolveCommitOid(deps.catFile, dir, req.to)]);
     if (!fromSha || !toSha) throw notFound("Ref");
     if (fromSha === toSha) {
       return { commits: [], diffs: [], overflow: false, timedOut: false, sameRef: true, baseSha: fromSha, headSha: toSha };

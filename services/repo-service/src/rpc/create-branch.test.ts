@@ -58,7 +58,16 @@ describe("CreateBranch", () => {
 
   it("creates the branch at a branch's head and records GitLab's push event", async () => {
     const branch = await create(request("feature", "main"));
-    expect(branch).toEqual({ name: "feature", commit: await readCommit(repo.dir, tip), merged: false, default: false, protected: false, developersCanPush: false, developersCanMerge: false, canPush: true });
+    expect(branch).toEqual({
+      name: "feature",
+      commit: await readCommit(repo.dir, tip),
+      merged: false,
+      default: false,
+      protected: false,
+      developersCanPush: false,
+      developersCanMerge: false,
+      canPush: true,
+    });
     expect(gitIn(repo.dir, "rev-parse", "refs/heads/feature")).toBe(tip);
 
     const events = await eventsFor("refs/heads/feature");
@@ -113,7 +122,12 @@ describe("CreateBranch", () => {
     const branch = await create(request("feature", "main", empty));
     const head = gitIn(empty.dir, "rev-parse", "refs/heads/main");
     expect(gitIn(empty.dir, "rev-parse", "refs/heads/feature")).toBe(head);
-    expect(branch).toMatchObject({ name: "feature", default: false, merged: false, commit: { id: head, title: "Add README.md", message: "Add README.md", parentIds: [] } });
+    expect(branch).toMatchObject({
+      name: "feature",
+      default: false,
+      merged: false,
+      commit: { id: head, title: "Add README.md", message: "Add README.md", parentIds: [] },
+    });
     expect(gitIn(empty.dir, "cat-file", "-p", head)).toMatch(/^author Ada Lovelace <ada@example\.com> \d+ [+-]\d{4}$/m);
     expect(gitIn(empty.dir, "cat-file", "-p", head)).toMatch(/^committer Ada Lovelace <ada@example\.com> \d+ [+-]\d{4}$/m);
     expect(gitIn(empty.dir, "ls-tree", "-r", "main")).toBe(`100644 blob ${EMPTY_BLOB}\tREADME.md`);
@@ -140,7 +154,10 @@ describe("CreateBranch", () => {
   it("in an empty repository refuses any other ref without writing anything", async () => {
     const empty = await repositoryWith(t);
     for (const ref of ["other", "v1", "0".repeat(40)]) {
-      await expect(create(request("x", ref, empty))).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, body: { message: `Invalid reference name: ${ref}` } });
+      await expect(create(request("x", ref, empty))).rejects.toMatchObject({
+        code: status.INVALID_ARGUMENT,
+        body: { message: `Invalid reference name: ${ref}` },
+      });
     }
     expect(gitIn(empty.dir, "for-each-ref")).toBe("");
     expect(await outboxPayloads(t, empty.projectId)).toEqual([]);
@@ -200,10 +217,7 @@ describe("CreateBranch", () => {
 });
 
 /** deps whose prisma.$transaction runs `wrap` inside a real transaction. */
-function withTransaction(
-  deps: RepoDeps,
-  wrap: (fn: (tx: unknown) => Promise<unknown>, tx: object) => Promise<unknown>,
-): RepoDeps {
+function withTransaction(deps: RepoDeps, wrap: (fn: (tx: unknown) => Promise<unknown>, tx: object) => Promise<unknown>): RepoDeps {
   const prisma = new Proxy(deps.prisma, {
     get(target, key) {
       if (key !== "$transaction") return Reflect.get(target, key);

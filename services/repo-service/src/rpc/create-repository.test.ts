@@ -36,7 +36,11 @@ describe("CreateRepository", () => {
     await create(withReadme);
     const [rule] = await rules(withReadme.projectId);
     expect(rule).toMatchObject({ name: "trunk", allowForcePush: false });
-    expect(rule!.accessLevels.map((l) => [l.kind, l.accessLevel])).toEqual([["merge", 40], ["push", 40], ["unprotect", 40]]);
+    expect(rule!.accessLevels.map((l) => [l.kind, l.accessLevel])).toEqual([
+      ["merge", 40],
+      ["push", 40],
+      ["unprotect", 40],
+    ]);
     const empty = createRequest();
     await create(empty);
     expect(await rules(empty.projectId)).toEqual([]);
@@ -166,17 +170,14 @@ describe("CreateRepository", () => {
     expect(await t.deps.prisma.repository.count({ where: { projectId: req.projectId } })).toBe(0);
   });
 
-  it.each([["a..b"], ["-x"], ["HEAD"], ["with space"], ["refs/heads/x"], ["x.lock"], ["@{-1}"]])(
-    "refuses the default branch %j",
-    async (defaultBranch) => {
-      const req = createRequest({ defaultBranch });
-      await expect(create(req)).rejects.toMatchObject({
-        code: status.INVALID_ARGUMENT,
-        body: { error: "default_branch does not have a valid value" },
-      });
-      expect(existsSync(dirOf(req.diskPath))).toBe(false);
-    },
-  );
+  it.each([["a..b"], ["-x"], ["HEAD"], ["with space"], ["refs/heads/x"], ["x.lock"], ["@{-1}"]])("refuses the default branch %j", async (defaultBranch) => {
+    const req = createRequest({ defaultBranch });
+    await expect(create(req)).rejects.toMatchObject({
+      code: status.INVALID_ARGUMENT,
+      body: { error: "default_branch does not have a valid value" },
+    });
+    expect(existsSync(dirOf(req.diskPath))).toBe(false);
+  });
 
   it("requires an author for the README commit and a valid project id", async () => {
     await expect(create(createRequest({ initializeWithReadme: true, author: null }))).rejects.toMatchObject({

@@ -63,13 +63,7 @@ export const createRepository =
   };
 
 /** The idempotent answer for an already recorded repository, or null when its directory is gone. */
-async function existingRepository(
-  deps: RepoDeps,
-  row: Repository,
-  projectId: number,
-  diskPath: string,
-  dir: string,
-): Promise<CreateRepositoryResponse | null> {
+async function existingRepository(deps: RepoDeps, row: Repository, projectId: number, diskPath: string, dir: string): Promise<CreateRepositoryResponse | null> {
   if (row.projectId !== projectId) throw conflict("There is already a repository with that name on disk");
   if (row.diskPath !== diskPath) throw conflict("The project already has a repository at another path");
   if (!(await isRepository(dir))) {

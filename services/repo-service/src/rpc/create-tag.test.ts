@@ -1,7 +1,17 @@
 import { Subjects } from "@quarry/bus";
 import { status } from "@quarry/grpc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectedPushPayload, gitIn, makeCommit, newProject, outboxPayloads, pushContext, repositoryWith, setUp, type TestContext } from "../../test/support.ts";
+import {
+  expectedPushPayload,
+  gitIn,
+  makeCommit,
+  newProject,
+  outboxPayloads,
+  pushContext,
+  repositoryWith,
+  setUp,
+  type TestContext,
+} from "../../test/support.ts";
 import { readCommit, type Commit } from "../git/commits.ts";
 import { createTag } from "./create-tag.ts";
 import { NULL_SHA } from "../git/git.ts";

@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectedPushPayload, gitIn, makeCommit, newProject, outboxPayloads, pushContext, repositoryWith, setUp, type TestContext } from "../../test/support.ts";
+import {
+  expectedPushPayload,
+  gitIn,
+  makeCommit,
+  newProject,
+  outboxPayloads,
+  pushContext,
+  repositoryWith,
+  setUp,
+  type TestContext,
+} from "../../test/support.ts";
 import { deleteMergedBranches } from "./delete-merged-branches.ts";
 import { NULL_SHA } from "../git/git.ts";
 

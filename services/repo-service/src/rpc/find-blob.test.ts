@@ -32,7 +32,9 @@ describe("FindBlob", () => {
 
   it("answers 404 Blob Not Found for objects that are not blobs", async () => {
     for (const rev of ["main", "main^{tree}"]) {
-      await expect(find({ diskPath: repo.diskPath, oid: gitIn(repo.dir, "rev-parse", rev) })).rejects.toMatchObject({ body: { message: "404 Blob Not Found" } });
+      await expect(find({ diskPath: repo.diskPath, oid: gitIn(repo.dir, "rev-parse", rev) })).rejects.toMatchObject({
+        body: { message: "404 Blob Not Found" },
+      });
     }
   });
 

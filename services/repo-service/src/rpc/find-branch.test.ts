@@ -36,11 +36,19 @@ describe("FindBranch", () => {
       developersCanMerge: false,
       canPush: true,
     });
-    expect(await find({ projectId: repo.projectId, accessLevel: 30, diskPath: repo.diskPath, name: "main", defaultBranch: "main" })).toMatchObject({ merged: false, default: true });
+    expect(await find({ projectId: repo.projectId, accessLevel: 30, diskPath: repo.diskPath, name: "main", defaultBranch: "main" })).toMatchObject({
+      merged: false,
+      default: true,
+    });
     // Same commit as the default branch: not "merged" (GitLab).
-    expect(await find({ projectId: repo.projectId, accessLevel: 30, diskPath: repo.diskPath, name: "copy", defaultBranch: "main" })).toMatchObject({ merged: false, default: false });
+    expect(await find({ projectId: repo.projectId, accessLevel: 30, diskPath: repo.diskPath, name: "copy", defaultBranch: "main" })).toMatchObject({
+      merged: false,
+      default: false,
+    });
     // No default branch given: HEAD's.
-    expect(await find({ projectId: repo.projectId, accessLevel: 30, diskPath: repo.diskPath, name: "main", defaultBranch: "" })).toMatchObject({ default: true });
+    expect(await find({ projectId: repo.projectId, accessLevel: 30, diskPath: repo.diskPath, name: "main", defaultBranch: "" })).toMatchObject({
+      default: true,
+    });
   });
 
   it.each([["missing"], ["feature"], ["feature/"], ["feat"], ["main~1"], ["main^{tree}"], ["v1"], ["refs/heads/main"], ["HEAD"], ["*"], [""]])(
@@ -55,7 +63,14 @@ describe("FindBranch", () => {
 
   it("computes protected, developers_can_* and can_push from the project's rules and the caller's level", async () => {
     const protect = protectBranch(t.deps);
-    await protect({ projectId: repo.projectId, name: "feature/*", pushAccessLevel: 30, mergeAccessLevel: 40, allowForcePush: false, codeOwnerApprovalRequired: false });
+    await protect({
+      projectId: repo.projectId,
+      name: "feature/*",
+      pushAccessLevel: 30,
+      mergeAccessLevel: 40,
+      allowForcePush: false,
+      codeOwnerApprovalRequired: false,
+    });
     await protect({ projectId: repo.projectId, name: "main", allowForcePush: false, codeOwnerApprovalRequired: false });
     const as = (name: string, accessLevel: number) => find({ projectId: repo.projectId, accessLevel, diskPath: repo.diskPath, name, defaultBranch: "main" });
     expect(await as("feature/x", 30)).toMatchObject({ protected: true, developersCanPush: true, developersCanMerge: false, canPush: true });
@@ -63,7 +78,10 @@ describe("FindBranch", () => {
     expect(await as("main", 40)).toMatchObject({ protected: true, canPush: true });
     expect(await as("copy", 20)).toMatchObject({ protected: false, canPush: false }); // Reporters never push
     // Another project's rules do not apply.
-    expect(await find({ projectId: repo.projectId + 1000, accessLevel: 30, diskPath: repo.diskPath, name: "main", defaultBranch: "main" })).toMatchObject({ protected: false, canPush: true });
+    expect(await find({ projectId: repo.projectId + 1000, accessLevel: 30, diskPath: repo.diskPath, name: "main", defaultBranch: "main" })).toMatchObject({
+      protected: false,
+      canPush: true,
+    });
   });
 
   it("answers 404 for a missing repository", async () => {

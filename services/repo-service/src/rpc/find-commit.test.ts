@@ -32,7 +32,11 @@ describe("FindCommit", () => {
     const expected = await readCommit(repo.dir, tip);
     expect((await request(tip)).commit).toEqual(expected);
     expect((await request(tip.slice(0, 8))).commit?.id).toBe(tip);
-    expect((await request("feature/x")).commit).toMatchObject({ id: tip, trailers: { "Co-authored-by": "Bob <bob@example.com>" }, committedDate: "2026-11-22T08:15:30-05:00" });
+    expect((await request("feature/x")).commit).toMatchObject({
+      id: tip,
+      trailers: { "Co-authored-by": "Bob <bob@example.com>" },
+      committedDate: "2026-11-22T08:15:30-05:00",
+    });
     expect((await request("v1.0")).commit?.id).toBe(root);
   });
 
@@ -47,6 +51,8 @@ describe("FindCommit", () => {
     for (const rev of ["nope", "-h", `${tip}..${root}`, "feature/x:a.txt", ""]) {
       await expect(request(rev)).rejects.toMatchObject({ body: { message: "404 Commit Not Found" } });
     }
-    await expect(find({ diskPath: "@hashed/00/00/none.git", revision: "main", stats: true })).rejects.toMatchObject({ body: { message: "404 Repository Not Found" } });
+    await expect(find({ diskPath: "@hashed/00/00/none.git", revision: "main", stats: true })).rejects.toMatchObject({
+      body: { message: "404 Repository Not Found" },
+    });
   });
 });

@@ -23,7 +23,7 @@ beforeAll(async () => {
   empty = await repositoryWith(t);
   scratch = mkdtempSync(path.join(os.tmpdir(), "quarry-archive-test-"));
   // Incompressible content larger than one chunk, so the stream has several data messages.
-  const noise = Array.from({ length: 2 * ARCHIVE_CHUNK_BYTES / 32 }, (_, i) => `${(i * 2654435761) % 4294967296}`.padStart(31, "x") + "\n").join("");
+  const noise = Array.from({ length: (2 * ARCHIVE_CHUNK_BYTES) / 32 }, (_, i) => `${(i * 2654435761) % 4294967296}`.padStart(31, "x") + "\n").join("");
   const tree = makeTree(repo.dir, { "README.md": "# hi\n", "bar/b.txt": "b\n", "bar/deep/c.txt": "c\n", "skip/s.txt": "s\n", "noise.txt": noise });
   head = makeCommit(repo.dir, { message: "Archive me\n", tree });
   gitIn(repo.dir, "update-ref", "refs/heads/feature/x", head);
@@ -52,7 +52,9 @@ async function collect(r: ReturnType<typeof req>): Promise<{ messages: GetArchiv
 function listing(bytes: Buffer, name: string, list: string[]): string[] {
   const file = path.join(scratch, name);
   writeFileSync(file, bytes);
-  return execFileSync(list[0]!, [...list.slice(1), file], { encoding: "utf8" }).split("\n").filter((l) => l && !l.endsWith("/"));
+  return execFileSync(list[0]!, [...list.slice(1), file], { encoding: "utf8" })
+    .split("\n")
+    .filter((l) => l && !l.endsWith("/"));
 }
 
 describe("GetArchive", () => {
@@ -67,7 +69,11 @@ describe("GetArchive", () => {
     );
   });
 
-  it.each([["tar", ["tar", "-tf"]], ["tar.bz2", ["tar", "-tjf"]], ["zip", ["zipinfo", "-1"]]])("makes %s archives", async (format, list) => {
+  it.each([
+    ["tar", ["tar", "-tf"]],
+    ["tar.bz2", ["tar", "-tjf"]],
+    ["zip", ["zipinfo", "-1"]],
+  ])("makes %s archives", async (format, list) => {
     const { messages, bytes } = await collect(req({ format }));
     expect(messages[0]!.fileName).toBe(`proj-feature-x-${head}.${format}`);
     expect(listing(bytes, `a.${format}`, list)).toContain(`proj-feature-x-${head}/bar/deep/c.txt`);

@@ -63,7 +63,10 @@ export const getArchive = (deps: RepoDeps) =>
 
     const pathspecs = [
       ...(path ? [`:(literal)${path}`] : []),
-      ...req.excludePaths.map(treePath).filter((p): p is string => !!p).map((p) => `:(exclude,literal)${p}`),
+      ...req.excludePaths
+        .map(treePath)
+        .filter((p): p is string => !!p)
+        .map((p) => `:(exclude,literal)${p}`),
     ];
     const args = [...COMPRESSORS, "--git-dir", dir, "archive", `--format=${format}`, `--prefix=${prefix}/`, sha, "--", ...pathspecs];
     const child = spawn("git", args, { env: gitEnvironment(), stdio: ["ignore", "pipe", "pipe"] });

@@ -36,8 +36,14 @@ describe("GetCommitSignature", () => {
   });
 
   it("reports SSH and X.509 signatures by kind", async () => {
-    expect(await request(signedCommit("-----BEGIN SSH SIGNATURE-----\nU1NIU0lH\n-----END SSH SIGNATURE-----"))).toEqual({ signatureType: "SSH", gpgKeyPrimaryKeyid: "" });
-    expect(await request(signedCommit("-----BEGIN SIGNED MESSAGE-----\nMIAG\n-----END SIGNED MESSAGE-----"))).toEqual({ signatureType: "X509", gpgKeyPrimaryKeyid: "" });
+    expect(await request(signedCommit("-----BEGIN SSH SIGNATURE-----\nU1NIU0lH\n-----END SSH SIGNATURE-----"))).toEqual({
+      signatureType: "SSH",
+      gpgKeyPrimaryKeyid: "",
+    });
+    expect(await request(signedCommit("-----BEGIN SIGNED MESSAGE-----\nMIAG\n-----END SIGNED MESSAGE-----"))).toEqual({
+      signatureType: "X509",
+      gpgKeyPrimaryKeyid: "",
+    });
   });
 
   it("answers 404 Signature Not Found for unsigned commits or unknown signature formats", async () => {

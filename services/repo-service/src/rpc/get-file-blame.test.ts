@@ -68,7 +68,9 @@ describe("porcelainGroups", () => {
   it("takes the sha from each line's header and the content after the tab", () => {
     const a = "a".repeat(40);
     const b = "b".repeat(40);
-    const out = [`${a} 1 1 2`, "author A", "summary x", "filename f", "\tone", `${a} 2 2`, "\tsummary", `${b} 1 3 1`, "author B", "filename f", "\t", ""].join("\n");
+    const out = [`${a} 1 1 2`, "author A", "summary x", "filename f", "\tone", `${a} 2 2`, "\tsummary", `${b} 1 3 1`, "author B", "filename f", "\t", ""].join(
+      "\n",
+    );
     expect(porcelainGroups(out)).toEqual([
       { sha: a, lines: ["one", "summary"] },
       { sha: b, lines: [""] },

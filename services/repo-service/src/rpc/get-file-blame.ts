@@ -32,7 +32,10 @@ export const getFileBlame =
       throw err;
     }
     const groups = porcelainGroups(stdout);
-    const commits = await readCommits(gitDir, groups.map((g) => g.sha));
+    const commits = await readCommits(
+      gitDir,
+      groups.map((g) => g.sha),
+    );
     const ranges: BlameRange[] = groups.map((g) => ({ commit: commits.get(g.sha) ?? null, lines: g.lines }));
     return { file, ranges };
   };

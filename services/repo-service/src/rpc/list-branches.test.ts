@@ -96,7 +96,16 @@ describe("ListBranches", () => {
     gitIn(other.dir, "update-ref", "refs/heads/main", next);
     gitIn(other.dir, "update-ref", "refs/heads/topic", root);
     const merged = async () => {
-      const { branches } = await list({ projectId: other.projectId, accessLevel: 30, diskPath: other.diskPath, search: "", regex: "", page: 0, perPage: 0, defaultBranch: "main" });
+      const { branches } = await list({
+        projectId: other.projectId,
+        accessLevel: 30,
+        diskPath: other.diskPath,
+        search: "",
+        regex: "",
+        page: 0,
+        perPage: 0,
+        defaultBranch: "main",
+      });
       return Object.fromEntries(branches.map((b) => [b.name, b.merged]));
     };
     expect(await merged()).toEqual({ main: false, topic: true });
@@ -114,7 +123,14 @@ describe("ListBranches", () => {
     const { branches } = await request({ defaultBranch: "gone" });
     expect(branches.some((b) => b.merged || b.default)).toBe(false);
     const bySide = await request({ defaultBranch: "side" });
-    expect(bySide.branches.filter((b) => b.merged).map((b) => b.name)).toEqual(["Release-2", "feature/Login", "feature/logout", "fix-1", "release/1.0", "ünicode"]);
+    expect(bySide.branches.filter((b) => b.merged).map((b) => b.name)).toEqual([
+      "Release-2",
+      "feature/Login",
+      "feature/logout",
+      "fix-1",
+      "release/1.0",
+      "ünicode",
+    ]);
   });
 
   it("filters by search: case-insensitive substring, ^prefix, suffix$, ^exact$, * wildcard", async () => {
@@ -133,7 +149,9 @@ describe("ListBranches", () => {
     const sha = makeCommit(other.dir);
     for (const name of ["a-dev", "dev", "dev-2", "Dev/x"]) gitIn(other.dir, "update-ref", `refs/heads/${name}`, sha);
     const search = async (s: string) =>
-      (await list({ projectId: other.projectId, accessLevel: 30, diskPath: other.diskPath, search: s, regex: "", page: 0, perPage: 0, defaultBranch: "main" })).branches.map((b) => b.name);
+      (
+        await list({ projectId: other.projectId, accessLevel: 30, diskPath: other.diskPath, search: s, regex: "", page: 0, perPage: 0, defaultBranch: "main" })
+      ).branches.map((b) => b.name);
     expect(await search("DEV")).toEqual(["dev", "Dev/x", "a-dev", "dev-2"]);
     expect(await search("dev*")).toEqual(["Dev/x", "a-dev", "dev", "dev-2"]); // patterns keep name order
     expect(await search("^dev")).toEqual(["Dev/x", "dev", "dev-2"]);
@@ -176,7 +194,16 @@ describe("ListBranches", () => {
     execFileSync("git", ["--git-dir", many.dir, "update-ref", "--stdin"], { input }); // one transaction, as a push
 
     const page = (o: { page?: number; perPage?: number }) =>
-      list({ projectId: many.projectId, accessLevel: 30, diskPath: many.diskPath, search: "", regex: "", page: o.page ?? 0, perPage: o.perPage ?? 0, defaultBranch: "main" });
+      list({
+        projectId: many.projectId,
+        accessLevel: 30,
+        diskPath: many.diskPath,
+        search: "",
+        regex: "",
+        page: o.page ?? 0,
+        perPage: o.perPage ?? 0,
+        defaultBranch: "main",
+      });
 
     const first = await page({});
     expect(first.total).toBe(130);
@@ -189,7 +216,9 @@ describe("ListBranches", () => {
 
   it("answers an empty list for an empty repository and 404 for a missing one", async () => {
     const empty = await repositoryWith(t);
-    expect(await list({ projectId: empty.projectId, accessLevel: 30, diskPath: empty.diskPath, search: "", regex: "", page: 1, perPage: 20, defaultBranch: "main" })).toEqual({
+    expect(
+      await list({ projectId: empty.projectId, accessLevel: 30, diskPath: empty.diskPath, search: "", regex: "", page: 1, perPage: 20, defaultBranch: "main" }),
+    ).toEqual({
       branches: [],
       total: 0,
     });

@@ -53,12 +53,27 @@ describe("ListCommitRefs", () => {
 
   it("filters by type", async () => {
     expect((await request(tip, "branch")).refs.map((r) => r.name)).toEqual(["feature/a", "main"]);
-    expect((await request(root, "tag")).refs).toEqual([{ type: "tag", name: "v1" }, { type: "tag", name: "v2" }]);
+    expect((await request(root, "tag")).refs).toEqual([
+      { type: "tag", name: "v1" },
+      { type: "tag", name: "v2" },
+    ]);
   });
 
   it("pages, telling whether more follow", async () => {
-    expect(await request(root, "all", 2, 2)).toEqual({ refs: [{ type: "branch", name: "main" }, { type: "branch", name: "other" }], hasMore: true });
-    expect(await request(root, "all", 3, 2)).toEqual({ refs: [{ type: "tag", name: "v1" }, { type: "tag", name: "v2" }], hasMore: false });
+    expect(await request(root, "all", 2, 2)).toEqual({
+      refs: [
+        { type: "branch", name: "main" },
+        { type: "branch", name: "other" },
+      ],
+      hasMore: true,
+    });
+    expect(await request(root, "all", 3, 2)).toEqual({
+      refs: [
+        { type: "tag", name: "v1" },
+        { type: "tag", name: "v2" },
+      ],
+      hasMore: false,
+    });
   });
 
   it("answers 404 Commit Not Found for an unknown commit", async () => {

@@ -28,6 +28,8 @@ export const listCommitRefs =
       .split("\0")
       .map((line) => line.replace(/^\n/, ""))
       .filter(Boolean)
-      .map((ref) => (ref.startsWith(PREFIXES.branch) ? { type: "branch", name: ref.slice(PREFIXES.branch.length) } : { type: "tag", name: ref.slice(PREFIXES.tag.length) }));
+      .map((ref) =>
+        ref.startsWith(PREFIXES.branch) ? { type: "branch", name: ref.slice(PREFIXES.branch.length) } : { type: "tag", name: ref.slice(PREFIXES.tag.length) },
+      );
     return { refs: refs.slice(offset, offset + limit), hasMore: refs.length > offset + limit };
   };

@@ -30,7 +30,12 @@ beforeAll(async () => {
   c.r = makeCommit(repo.dir, { message: "Root\n", files: { "README.md": "hi\n" }, author: at(ADA, "10:00:00") });
   c.a = makeCommit(repo.dir, { message: "Docs\n", parents: [c.r], files: { "README.md": "hi\n", "a.md": "one\ntwo\n" }, author: at(BOB, "11:00:00") });
   c.b = makeCommit(repo.dir, { message: "Side\n", parents: [c.r], files: { "README.md": "hi\nthere\n" }, author: at(ADA, "11:00:00") });
-  c.m = makeCommit(repo.dir, { message: "Merge\n", parents: [c.a, c.b], files: { "README.md": "hi\nthere\n", "a.md": "one\ntwo\n" }, author: at(ADA, "12:00:00") });
+  c.m = makeCommit(repo.dir, {
+    message: "Merge\n",
+    parents: [c.a, c.b],
+    files: { "README.md": "hi\nthere\n", "a.md": "one\ntwo\n" },
+    author: at(ADA, "12:00:00"),
+  });
   c.c = makeCommit(repo.dir, {
     message: "Last\n\nSigned-off-by: Ada <ada@example.com>\n",
     parents: [c.m],
@@ -75,7 +80,10 @@ const request = (o: Partial<ListCommitsRequest__Output> = {}, r = repo) =>
     ...o,
   });
 const ids = async (o: Partial<ListCommitsRequest__Output> = {}, r = repo) => (await request(o, r)).commits.map((x) => x.commit!.id);
-const log = (...args: string[]) => gitIn(repo.dir, "log", "--format=%H", ...args).split("\n").filter(Boolean);
+const log = (...args: string[]) =>
+  gitIn(repo.dir, "log", "--format=%H", ...args)
+    .split("\n")
+    .filter(Boolean);
 
 describe("ListCommits", () => {
   it("lists the default branch in git log order, reading objects without spawning git", async () => {
@@ -95,7 +103,10 @@ describe("ListCommits", () => {
     const [plain] = (await request()).commits;
     expect(plain!.commit).toMatchObject({ trailers: {}, extendedTrailers: {}, title: "Last" });
     const [withTrailers] = (await request({ trailers: true })).commits;
-    expect(withTrailers!.commit).toMatchObject({ trailers: { "Signed-off-by": "Ada <ada@example.com>" }, extendedTrailers: { "Signed-off-by": { values: ["Ada <ada@example.com>"] } } });
+    expect(withTrailers!.commit).toMatchObject({
+      trailers: { "Signed-off-by": "Ada <ada@example.com>" },
+      extendedTrailers: { "Signed-off-by": { values: ["Ada <ada@example.com>"] } },
+    });
     const [logged] = (await request({ trailers: true, path: "README.md" })).commits;
     expect(logged!.commit?.trailers).toEqual({ "Signed-off-by": "Ada <ada@example.com>" });
     expect((await request({ path: "README.md" })).commits[0]!.commit?.trailers).toEqual({});

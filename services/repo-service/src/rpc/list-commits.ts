@@ -17,7 +17,8 @@ import { repositoryPath } from "../validate.ts";
 const MAX_WALK = 1000;
 
 /** What git says when a revision of the request names nothing (the answer is then an empty list). */
-const UNKNOWN_REVISION = /unknown revision|bad revision|ambiguous argument|bad object|invalid revision range|invalid symmetric difference|does not have any commits yet/i;
+const UNKNOWN_REVISION =
+  /unknown revision|bad revision|ambiguous argument|bad object|invalid revision range|invalid symmetric difference|does not have any commits yet/i;
 
 /** An ISO 8601 bound as seconds since the epoch (null when absent); `400 {"error": "<field> is invalid"}` otherwise. */
 function timeBound(value: string, field: string): number | null {
@@ -44,8 +45,7 @@ export const listCommits =
     // GitLab refuses what could be read as an option or is not one revision word.
     if (!req.all && (ref.startsWith("-") || /[\s\0]/.test(ref))) throw badRequest("ref_name is invalid");
     const { offset, limit } = pagination(req.page, req.perPage);
-    const plain =
-      !req.all && !req.author && !req.firstParent && !req.topoOrder && !req.path && since === null && until === null && !ref.includes("..");
+    const plain = !req.all && !req.author && !req.firstParent && !req.topoOrder && !req.path && since === null && until === null && !ref.includes("..");
     let commits: Commit[];
     let hasMore: boolean;
     if (plain && offset + limit + 1 <= MAX_WALK) {

@@ -23,8 +23,7 @@ export function sortContributors(list: Contributor[], orderBy: string, sort: str
   const by = orderBy === "name" || orderBy === "email" || orderBy === "commits" ? orderBy : null;
   if (!by) return list;
   const dir = sort === "desc" ? -1 : 1;
-  const cmp = (a: Contributor, b: Contributor) =>
-    by === "commits" ? Number(a.commits) - Number(b.commits) : casecmp(String(a[by]), String(b[by]));
+  const cmp = (a: Contributor, b: Contributor) => (by === "commits" ? Number(a.commits) - Number(b.commits) : casecmp(String(a[by]), String(b[by])));
   return [...list].sort((a, b) => dir * cmp(a, b));
 }
 

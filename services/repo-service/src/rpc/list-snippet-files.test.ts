@@ -28,7 +28,10 @@ describe("ListSnippetFiles", () => {
     ]);
     const second = await put(1, [{ action: "delete", filePath: "a/x.md" }]);
     expect(await list(1, "")).toEqual({ commitId: second.commitId, files: [{ path: "b.bin", blobId: gitIn(dir, "rev-parse", "main:b.bin"), size: 5 }] });
-    expect((await list(1, first.commitId)).files.map((f) => [f.path, f.size])).toEqual([["a/x.md", 4], ["b.bin", 5]]);
+    expect((await list(1, first.commitId)).files.map((f) => [f.path, f.size])).toEqual([
+      ["a/x.md", 4],
+      ["b.bin", 5],
+    ]);
     expect((await list(1, "main~1")).commitId).toBe(first.commitId);
     expect((await list(1, "main")).commitId).toBe(second.commitId);
   });

@@ -88,7 +88,10 @@ describe("ListTags", () => {
   });
 
   it("refuses unknown orderings and answers 404 for a missing repository", async () => {
-    await expect(request({ orderBy: "size" })).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, body: { error: "order_by does not have a valid value" } });
+    await expect(request({ orderBy: "size" })).rejects.toMatchObject({
+      code: status.INVALID_ARGUMENT,
+      body: { error: "order_by does not have a valid value" },
+    });
     await expect(request({ sort: "up" })).rejects.toMatchObject({ body: { error: "sort does not have a valid value" } });
     await expect(list({ diskPath: newProject().diskPath, search: "", orderBy: "", sort: "", page: 0, perPage: 0 })).rejects.toMatchObject({
       code: status.NOT_FOUND,

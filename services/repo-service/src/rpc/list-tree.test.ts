@@ -20,7 +20,7 @@ beforeAll(async () => {
     "README.md": "# readme\n",
     "a.txt": "a\n",
     "run.sh": { content: "#!/bin/sh\n", mode: "100755" },
-    "link": { content: "a.txt", mode: "120000" },
+    link: { content: "a.txt", mode: "120000" },
     "vendor/lib": { submodule: sub },
     "files/html/index.html": "<html>\n",
     "files/ruby/x.rb": "x\n",

@@ -21,7 +21,11 @@ afterAll(() => t?.close());
 beforeEach(async () => {
   repo = await repositoryWith(t);
   base = makeTreeCommit(repo.dir, { "a.txt": "1\n2\n3\n", "b.txt": "b\n" }, { message: "Base\n" });
-  feature = makeTreeCommit(repo.dir, { "a.txt": "one\n2\n3\n", "b.txt": "b\n", "dir/c.txt": "c\n" }, { message: "Feature work\n\nWith a body.\n", parents: [base], author: grace });
+  feature = makeTreeCommit(
+    repo.dir,
+    { "a.txt": "one\n2\n3\n", "b.txt": "b\n", "dir/c.txt": "c\n" },
+    { message: "Feature work\n\nWith a body.\n", parents: [base], author: grace },
+  );
   main = makeTreeCommit(repo.dir, { "a.txt": "1\n2\n3\n", "b.txt": "bee\n" }, { message: "Main work\n", parents: [base] });
   gitIn(repo.dir, "update-ref", "refs/heads/main", main);
   gitIn(repo.dir, "update-ref", "refs/heads/feature", feature);
@@ -40,7 +44,8 @@ const cherryPick = (sha: string, o: Partial<PickCommitRequest__Output> = {}) => 
 const revert = (sha: string, o: Partial<PickCommitRequest__Output> = {}) => revertCommit(t.deps)(request(sha, o));
 const headOf = (branch: string) => gitIn(repo.dir, "rev-parse", `refs/heads/${branch}`);
 const files = (rev: string) => gitIn(repo.dir, "ls-tree", "-r", "--name-only", rev);
-const FAILED = "Can't perform this action automatically. It may have already been done, or a more recent commit may have updated some of this content. Please perform this action locally.";
+const FAILED =
+  "Can't perform this action automatically. It may have already been done, or a more recent commit may have updated some of this content. Please perform this action locally.";
 
 describe("CherryPickCommit", () => {
   it("applies the commit's change onto the branch, keeping its author; the acting user commits", async () => {
@@ -60,7 +65,9 @@ describe("CherryPickCommit", () => {
     expect(gitIn(repo.dir, "show", "main:a.txt")).toBe("one\n2\n3");
     expect(gitIn(repo.dir, "show", "main:b.txt")).toBe("bee");
     const events = await outboxPayloads(t, repo.projectId);
-    expect(events.map((e) => e.payload)).toMatchObject([{ ref: "refs/heads/main", before: main, after: commit!.id, commits: [{ id: commit!.id, added: ["dir/c.txt"], modified: ["a.txt"], removed: [] }] }]);
+    expect(events.map((e) => e.payload)).toMatchObject([
+      { ref: "refs/heads/main", before: main, after: commit!.id, commits: [{ id: commit!.id, added: ["dir/c.txt"], modified: ["a.txt"], removed: [] }] },
+    ]);
   });
 
   it("takes a custom message", async () => {
@@ -77,7 +84,10 @@ describe("CherryPickCommit", () => {
   it("refuses a change that is already there (empty) or conflicts, with GitLab's error codes", async () => {
     await cherryPick(feature);
     const picked = headOf("main");
-    await expect(cherryPick(feature)).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, body: { message: `Commit cherry-pick failed: ${FAILED}`, error_code: "empty" } });
+    await expect(cherryPick(feature)).rejects.toMatchObject({
+      code: status.INVALID_ARGUMENT,
+      body: { message: `Commit cherry-pick failed: ${FAILED}`, error_code: "empty" },
+    });
     await expect(cherryPick(feature, { dryRun: true })).rejects.toMatchObject({ body: { error_code: "empty", dry_run: "error" } });
     const clash = makeTreeCommit(repo.dir, { "a.txt": "uno\n2\n3\n", "b.txt": "b\n" }, { message: "Clash\n", parents: [base] });
     const err = await cherryPick(clash).catch((e: unknown) => e);
@@ -87,7 +97,11 @@ describe("CherryPickCommit", () => {
   });
 
   it("takes a merge commit against its first parent", async () => {
-    const merge = makeTreeCommit(repo.dir, { "a.txt": "one\n2\n3\n", "b.txt": "b\n", "dir/c.txt": "c\n" }, { message: "Merge feature\n", parents: [base, feature] });
+    const merge = makeTreeCommit(
+      repo.dir,
+      { "a.txt": "one\n2\n3\n", "b.txt": "b\n", "dir/c.txt": "c\n" },
+      { message: "Merge feature\n", parents: [base, feature] },
+    );
     const { commit } = await cherryPick(merge, { branch: "main" });
     expect(files(commit!.id!)).toBe("a.txt\nb.txt\ndir/c.txt");
     expect(commit!.parentIds).toEqual([main]);

@@ -37,7 +37,12 @@ describe("ReadSnippetFile", () => {
     const fileNotFound = { code: status.NOT_FOUND, body: { message: "404 File Not Found" } };
     await expect(read(2, "", "a")).rejects.toMatchObject(fileNotFound);
     await put(2, [{ action: "create", filePath: "dir/a.txt", content: Buffer.from("a") }]);
-    for (const [ref, filePath] of [["", "missing"], ["", "dir"], ["nope", "dir/a.txt"], ["--all", "dir/a.txt"]]) {
+    for (const [ref, filePath] of [
+      ["", "missing"],
+      ["", "dir"],
+      ["nope", "dir/a.txt"],
+      ["--all", "dir/a.txt"],
+    ]) {
       await expect(read(2, ref!, filePath!)).rejects.toMatchObject(fileNotFound);
     }
     await expect(read(2, "", "../x")).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, body: { error: "file_path should be a valid file path" } });

@@ -71,7 +71,13 @@ describe("ReceivePack", () => {
   it("applies a fast-forward push and records its push event with the commits and their paths", async () => {
     const r = await seeded();
     const second = makeCommit(r.scratch, { message: "Second\n", parents: [r.first], files: { "a.txt": "changed\n", "c.txt": "c\n" } });
-    const { report, error } = await push(r.diskPath, [{ old: r.first, new: second, ref: "refs/heads/main" }], packOf(r.scratch, [second, `^${r.first}`]), 40, r.projectId);
+    const { report, error } = await push(
+      r.diskPath,
+      [{ old: r.first, new: second, ref: "refs/heads/main" }],
+      packOf(r.scratch, [second, `^${r.first}`]),
+      40,
+      r.projectId,
+    );
     expect(error).toBeUndefined();
     expect(report).toContain("unpack ok\n");
     expect(report).toContain("ok refs/heads/main\n");
@@ -130,9 +136,22 @@ describe("ReceivePack", () => {
 
   it("declines a push to a protected branch without the rights: GitLab's message, no change, no event", async () => {
     const r = await seeded();
-    await protectBranch(t.deps)({ projectId: r.projectId, name: "main", pushAccessLevel: 40, mergeAccessLevel: 40, allowForcePush: false, codeOwnerApprovalRequired: false });
+    await protectBranch(t.deps)({
+      projectId: r.projectId,
+      name: "main",
+      pushAccessLevel: 40,
+      mergeAccessLevel: 40,
+      allowForcePush: false,
+      codeOwnerApprovalRequired: false,
+    });
     const second = makeCommit(r.scratch, { message: "Second\n", parents: [r.first] });
-    const { report, messages } = await push(r.diskPath, [{ old: r.first, new: second, ref: "refs/heads/main" }], packOf(r.scratch, [second, `^${r.first}`]), 30, r.projectId);
+    const { report, messages } = await push(
+      r.diskPath,
+      [{ old: r.first, new: second, ref: "refs/heads/main" }],
+      packOf(r.scratch, [second, `^${r.first}`]),
+      30,
+      r.projectId,
+    );
     expect(messages).toContain("GitLab: You are not allowed to push code to protected branches on this project.\n");
     expect(report).toContain("ng refs/heads/main pre-receive hook declined\n");
     expect(gitIn(r.dir, "rev-parse", "refs/heads/main")).toBe(r.first);

@@ -9,8 +9,7 @@ let t: TestContext;
 let create: ReturnType<typeof createRepository>;
 let setBranch: ReturnType<typeof setDefaultBranch>;
 const dirOf = (diskPath: string) => path.join(t.deps.storageRoot, diskPath);
-const recordedBranch = async (projectId: number) =>
-  (await t.deps.prisma.repository.findUniqueOrThrow({ where: { projectId } })).defaultBranch;
+const recordedBranch = async (projectId: number) => (await t.deps.prisma.repository.findUniqueOrThrow({ where: { projectId } })).defaultBranch;
 
 beforeAll(async () => {
   t = await setUp("repo_default_branch");

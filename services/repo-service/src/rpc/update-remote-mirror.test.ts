@@ -81,7 +81,13 @@ describe("UpdateRemoteMirror", () => {
     await t.deps.prisma.protectedBranch.create({ data: { projectId: s.repo.projectId, name: "main" } });
     const res = await update(s.request({ onlyProtectedBranches: true }));
     expect(res.error).toBe("");
-    expect(Object.keys(remote.refs(s.name)).sort()).toEqual(["refs/heads/main", "refs/heads/release/1.0", "refs/heads/theirs", "refs/tags/light", "refs/tags/v1.0"]);
+    expect(Object.keys(remote.refs(s.name)).sort()).toEqual([
+      "refs/heads/main",
+      "refs/heads/release/1.0",
+      "refs/heads/theirs",
+      "refs/tags/light",
+      "refs/tags/v1.0",
+    ]);
     expect(res.deletedRefs).toEqual([]);
   });
 

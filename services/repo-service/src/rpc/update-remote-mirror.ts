@@ -91,7 +91,14 @@ export const updateRemoteMirror =
     let knownHostsFile = "";
     const env: Record<string, string> = {};
 
-    const result: UpdateRemoteMirrorResponse = { divergentRefs: [] as string[], error: "", updatedRefs: [] as string[], deletedRefs: [] as string[], knownHosts: "", hostKeyFingerprints: [] as string[] };
+    const result: UpdateRemoteMirrorResponse = {
+      divergentRefs: [] as string[],
+      error: "",
+      updatedRefs: [] as string[],
+      deletedRefs: [] as string[],
+      knownHosts: "",
+      hostKeyFingerprints: [] as string[],
+    };
     try {
       if (url.protocol === "http:" || url.protocol === "https:") {
         if (creds.httpUsername || creds.httpPassword) {
@@ -159,7 +166,11 @@ export const updateRemoteMirror =
         if (protection && !protection.isProtected(name)) return false;
         return !regex || regex.test(name);
       };
-      const remote = new Map(parseRefs(remoteOut.stdout).filter((r) => inScope(r.name)).map((r) => [r.name, r.sha]));
+      const remote = new Map(
+        parseRefs(remoteOut.stdout)
+          .filter((r) => inScope(r.name))
+          .map((r) => [r.name, r.sha]),
+      );
       const local = parseRefs(localOut.stdout).filter((r) => inScope(r.name));
 
       const isAncestor = async (ancestor: string, of: string) =>
@@ -203,7 +214,10 @@ export const updateRemoteMirror =
       }
       if (tmp) await rm(tmp, { recursive: true, force: true });
     }
-    deps.log.info({ projectId, updated: result.updatedRefs.length, deleted: result.deletedRefs.length, divergent: result.divergentRefs.length, failed: !!result.error }, "remote mirror updated");
+    deps.log.info(
+      { projectId, updated: result.updatedRefs.length, deleted: result.deletedRefs.length, divergent: result.divergentRefs.length, failed: !!result.error },
+      "remote mirror updated",
+    );
     return result;
   };
 

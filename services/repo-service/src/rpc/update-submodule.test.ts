@@ -18,7 +18,7 @@ afterAll(() => t?.close());
 
 beforeEach(async () => {
   repo = await repositoryWith(t);
-  base = makeTreeCommit(repo.dir, { ".gitmodules": "[submodule \"lib/dep\"]\n", "lib/dep": { submodule: OLD }, "README.md": "hi\n" }, { message: "Base\n" });
+  base = makeTreeCommit(repo.dir, { ".gitmodules": '[submodule "lib/dep"]\n', "lib/dep": { submodule: OLD }, "README.md": "hi\n" }, { message: "Base\n" });
   gitIn(repo.dir, "update-ref", "refs/heads/main", base);
 });
 
@@ -37,7 +37,12 @@ const refused = (p: Promise<unknown>, message: string) => expect(p).rejects.toMa
 describe("UpdateSubmodule", () => {
   it("points the gitlink at the new commit in a commit by the acting user, with GitLab's default message", async () => {
     const commit = await update();
-    expect(commit).toMatchObject({ parentIds: [base], message: `Update submodule lib/dep with oid ${NEW}`, authorName: "Ada Lovelace", committerName: "Ada Lovelace" });
+    expect(commit).toMatchObject({
+      parentIds: [base],
+      message: `Update submodule lib/dep with oid ${NEW}`,
+      authorName: "Ada Lovelace",
+      committerName: "Ada Lovelace",
+    });
     expect(gitIn(repo.dir, "rev-parse", "refs/heads/main")).toBe(commit.id);
     expect(gitIn(repo.dir, "ls-tree", "main", "lib/dep")).toBe(`160000 commit ${NEW}\tlib/dep`);
     expect(gitIn(repo.dir, "show", "main:README.md")).toBe("hi");

@@ -244,7 +244,14 @@ export interface Written {
  * Moves the target branch to `sha` (compare-and-swap against the head the write was built on)
  * and records the push event carrying the commit. A lost race is 400 and leaves the ref alone.
  */
-export async function publishCommit(deps: RepoDeps, gitDir: string, target: WriteTarget, sha: string, context: PushContext, refProtected: boolean): Promise<Written> {
+export async function publishCommit(
+  deps: RepoDeps,
+  gitDir: string,
+  target: WriteTarget,
+  sha: string,
+  context: PushContext,
+  refProtected: boolean,
+): Promise<Written> {
   const [commit, changes] = await Promise.all([readCommit(gitDir, sha), commitChanges(deps, gitDir, sha)]);
   await moveBranch(deps, gitDir, target, { commit, ...changes }, context, refProtected);
   return { commit, additions: changes.additions, deletions: changes.deletions };
@@ -314,7 +321,14 @@ export async function lineCounts(
   return { additions, deletions };
 }
 
-async function moveBranch(deps: RepoDeps, gitDir: string, target: WriteTarget, pushed: PushedCommit, context: PushContext, refProtected: boolean): Promise<void> {
+async function moveBranch(
+  deps: RepoDeps,
+  gitDir: string,
+  target: WriteTarget,
+  pushed: PushedCommit,
+  context: PushContext,
+  refProtected: boolean,
+): Promise<void> {
   try {
     await changeRefWithEvent(
       deps,

@@ -43,7 +43,13 @@ export function branchesRouter(deps: GatewayDeps): Router {
     const c = ctx(deps, req, res);
     const { project, accessLevel } = await authorizeProject(deps, req, "read_repository");
     const branch = await repo.FindBranch(
-      { diskPath: project.diskPath, name: refParam(req, "branch", "Branch"), defaultBranch: project.defaultBranch, projectId: project.id, accessLevel: ruleLevel(req, accessLevel) },
+      {
+        diskPath: project.diskPath,
+        name: refParam(req, "branch", "Branch"),
+        defaultBranch: project.defaultBranch,
+        projectId: project.id,
+        accessLevel: ruleLevel(req, accessLevel),
+      },
       c.call,
     );
     return { branch, project, c };
@@ -72,7 +78,10 @@ export function branchesRouter(deps: GatewayDeps): Router {
   r.delete(`${base}/branches/*branch`, scope("write"), async (req, res) => {
     const c = ctx(deps, req, res);
     const auth = await authorizeProject(deps, req, "push_code");
-    await repo.DeleteBranch({ diskPath: auth.project.diskPath, name: refParam(req, "branch", "Branch"), context: pushContext(auth, req, c.urls), protectedPatterns: [] }, c.call);
+    await repo.DeleteBranch(
+      { diskPath: auth.project.diskPath, name: refParam(req, "branch", "Branch"), context: pushContext(auth, req, c.urls), protectedPatterns: [] },
+      c.call,
+    );
     res.status(204).end();
   });
 

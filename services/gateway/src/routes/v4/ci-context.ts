@@ -33,7 +33,11 @@ export async function usersById(deps: GatewayDeps, req: Request, ids: readonly n
 
 /** Jobs as GitLab shows them: builds as Job entities, trigger jobs as Bridge entities. */
 export async function presentJobs(deps: GatewayDeps, req: Request, project: Project, jobs: readonly Job[], urls: Urls) {
-  const users = await usersById(deps, req, jobs.map((j) => j.userId));
+  const users = await usersById(
+    deps,
+    req,
+    jobs.map((j) => j.userId),
+  );
   const u = ciUrls(urls, project);
   return jobs.map((j) => (j.type === "bridge" ? bridgeEntity(j, users, u) : jobEntity(j, users, u)));
 }

@@ -153,7 +153,10 @@ export function commitsRouter(deps: GatewayDeps): Router {
     const { project } = await authorizeProject(deps, req, "read_repository");
     const q = params(req, { ...pageShape, unidiff: p.bool().optional() });
     const page = pageRequest(q);
-    const result = await repo.CommitDiff({ diskPath: project.diskPath, revision: refParam(req, "sha", "Commit"), page: page.page, perPage: page.perPage }, c.call);
+    const result = await repo.CommitDiff(
+      { diskPath: project.diskPath, revision: refParam(req, "sha", "Commit"), page: page.page, perPage: page.perPage },
+      c.call,
+    );
     c.paginate({ total: Number(result.total), ...page });
     res.json(result.diffs.map((d) => diffEntity(d, { unidiff: q.unidiff ?? false })));
   });
@@ -236,7 +239,10 @@ export function commitsRouter(deps: GatewayDeps): Router {
     res.status(201).json(commitDetailEntity(written.commit!, q.stats === false ? null : stats, web, auth.project.id, pipeline));
   });
 
-  for (const [path, rpc] of [["cherry_pick", "CherryPickCommit"], ["revert", "RevertCommit"]] as const) {
+  for (const [path, rpc] of [
+    ["cherry_pick", "CherryPickCommit"],
+    ["revert", "RevertCommit"],
+  ] as const) {
     r.post(`${base}/:sha/${path}`, scope("write"), async (req, res) => {
       const c = ctx(deps, req, res);
       const q = params(req, { sha: p.ref("sha"), branch: p.ref("branch"), dry_run: p.bool().optional(), message: p.string().optional() });

@@ -39,7 +39,8 @@ function blameRange(req: Request): { rangeStart: number; rangeEnd: number } {
  * path, else 400 `file_path should be a valid file path`.
  */
 function validFilePath(path: string): string {
-  if (path.startsWith("/") || path.split("/").includes("..") || path.length > LIMITS.filePath) throw new ApiError(400, { error: "file_path should be a valid file path" });
+  if (path.startsWith("/") || path.split("/").includes("..") || path.length > LIMITS.filePath)
+    throw new ApiError(400, { error: "file_path should be a valid file path" });
   return path;
 }
 
@@ -69,7 +70,13 @@ export function filesRouter(deps: GatewayDeps): Router {
   const { repo } = deps;
   const base = "/projects/:id/repository/files/*file_path";
 
-  const readFile = async (req: Request, res: Response, ref: string, withContent: boolean, filePath = filePathParam(req, "file_path")): Promise<RepositoryFile> => {
+  const readFile = async (
+    req: Request,
+    res: Response,
+    ref: string,
+    withContent: boolean,
+    filePath = filePathParam(req, "file_path"),
+  ): Promise<RepositoryFile> => {
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_repository");
     return repo.GetFile({ diskPath: project.diskPath, filePath, ref: ref || project.defaultBranch, withContent }, c.call);
@@ -83,7 +90,10 @@ export function filesRouter(deps: GatewayDeps): Router {
 
   // HEAD routes first: express would otherwise answer HEAD with the GET route.
   r.head(`${base}/raw`, scope("read_repository"), async (req, res) => {
-    res.set({ ...fileHeaders(await readRaw(req, res, false)), ...NO_CACHE }).status(200).end();
+    res
+      .set({ ...fileHeaders(await readRaw(req, res, false)), ...NO_CACHE })
+      .status(200)
+      .end();
   });
 
   r.get(`${base}/raw`, scope("read_repository"), async (req, res) => {

@@ -20,10 +20,15 @@ const DOWNLOAD_DEADLINE_MS = 30 * 60_000;
  * inline as plain text (GitLab's raw endpoints). A presigned URL from ci-service becomes a 302.
  */
 export async function sendArtifact(deps: GatewayDeps, req: Request, res: Response, request: ArtifactDownloadRequest, raw = false): Promise<void> {
-  const stream = callServerStream<DownloadMessage>(deps.ci, "DownloadArtifact", { ...request, allowRedirect: !request.artifactPath }, {
-    requestId: req.requestId,
-    deadlineMs: DOWNLOAD_DEADLINE_MS,
-  });
+  const stream = callServerStream<DownloadMessage>(
+    deps.ci,
+    "DownloadArtifact",
+    { ...request, allowRedirect: !request.artifactPath },
+    {
+      requestId: req.requestId,
+      deadlineMs: DOWNLOAD_DEADLINE_MS,
+    },
+  );
   await sendDownload(
     res,
     stream,

@@ -7,16 +7,9 @@ import { actor, scope } from "../../http/auth.ts";
 import { notFound } from "../../http/errors.ts";
 import { pageRequest } from "../../http/pagination.ts";
 import { p, pageShape, params } from "../../http/params.ts";
-import {
-  allowlistGroupEntity,
-  allowlistProjectEntity,
-  groupLinkEntity,
-  jobTokenScopeEntity,
-  projectLinkEntity,
-} from "../../entities/job-token-scope.ts";
+import { allowlistGroupEntity, allowlistProjectEntity, groupLinkEntity, jobTokenScopeEntity, projectLinkEntity } from "../../entities/job-token-scope.ts";
 import { ctx } from "./context.ts";
 import { authorizeProject } from "./project-access.ts";
-
 
 /**
  * CI/CD job token scope (GitLab's lib/api/ci/job_token_scope.rb): the setting and the inbound

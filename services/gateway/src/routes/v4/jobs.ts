@@ -26,7 +26,6 @@ export function jobsRouter(deps: GatewayDeps): Router {
   const base = "/projects/:id/jobs";
   const jobShape = { job_id: p.id() };
 
-
   r.get(base, scope("read"), async (req, res) => {
     requireUser(req);
     const q = params(req, { ...pageShape, ...keysetShape, scope: scopeParam, order_by: p.enum(["id"]).optional(), sort: p.enum(["asc", "desc"]).optional() });

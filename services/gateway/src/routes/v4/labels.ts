@@ -76,7 +76,19 @@ export function labelsRouter(deps: GatewayDeps): Router {
         color: p.string().optional(),
         description: p.string().optional(),
         // Grape's `allow_blank: true`: an empty or null priority removes it.
-        ...(kind === "project" ? { priority: p.int().optional().or(p.string().length(0).transform(() => undefined)) } : {}),
+        ...(kind === "project"
+          ? {
+              priority: p
+                .int()
+                .optional()
+                .or(
+                  p
+                    .string()
+                    .length(0)
+                    .transform(() => undefined),
+                ),
+            }
+          : {}),
       });
       const c = ctx(deps, req, res);
       const updatePriority = kind === "project" && "priority" in raw;

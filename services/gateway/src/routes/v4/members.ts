@@ -45,7 +45,15 @@ export function membersRouter(deps: GatewayDeps): Router {
     r.post(`/${kind}/:id/members`, scope("write"), async (req, res) => {
       requireUser(req);
       // user_id may be a number or a comma-separated list of ids.
-      const q = params(req, { user_id: z.union([z.number(), z.string().min(1)]).transform(String).optional(), username: p.name("username").min(1).optional(), access_level: accessLevel, expires_at: p.date().optional() });
+      const q = params(req, {
+        user_id: z
+          .union([z.number(), z.string().min(1)])
+          .transform(String)
+          .optional(),
+        username: p.name("username").min(1).optional(),
+        access_level: accessLevel,
+        expires_at: p.date().optional(),
+      });
       if (!q.user_id && !q.username) {
         res.status(400).json({ error: "user_id, username are missing, exactly one parameter must be provided" });
         return;

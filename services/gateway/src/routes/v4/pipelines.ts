@@ -37,7 +37,6 @@ const PIPELINE_SOURCES = [
   "pipeline_execution_policy_schedule",
 ] as const;
 
-
 /**
  * Pipelines (GitLab's lib/api/ci/pipelines.rb). Reading needs read_build (anonymous callers may
  * read public projects' pipelines), creating, canceling and retrying a Developer, deleting an Owner.
@@ -156,7 +155,10 @@ export function pipelinesRouter(deps: GatewayDeps): Router {
     const { project } = auth;
     // CI_COMMIT_REF_PROTECTED: whether the ref is a protected branch (a branch wins over a tag).
     const branch = await repo
-      .FindBranch({ diskPath: project.diskPath, name: q.ref, defaultBranch: project.defaultBranch, projectId: project.id, accessLevel: auth.accessLevel }, c.call)
+      .FindBranch(
+        { diskPath: project.diskPath, name: q.ref, defaultBranch: project.defaultBranch, projectId: project.id, accessLevel: auth.accessLevel },
+        c.call,
+      )
       .catch((err: unknown) => {
         if (isNotFound(err)) return null;
         throw err;

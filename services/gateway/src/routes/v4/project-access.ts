@@ -9,13 +9,7 @@ import { assertJobTokenScope } from "../../http/job-token.ts";
 import { httpCloneUrl, sshCloneUrl, webUrl, type Urls } from "../../entities/urls.ts";
 
 const READ_ACTIONS = ["read_repository", "download_code", "read_build"] as const;
-export type ProjectAction =
-  | (typeof READ_ACTIONS)[number]
-  | "push_code"
-  | "admin_project"
-  | "update_build"
-  | "create_pipeline"
-  | "destroy_pipeline";
+export type ProjectAction = (typeof READ_ACTIONS)[number] | "push_code" | "admin_project" | "update_build" | "create_pipeline" | "destroy_pipeline";
 
 /**
  * Resolves `:id` and asks identity-service whether the caller may do `action` on it: invisible
@@ -23,10 +17,7 @@ export type ProjectAction =
  */
 export async function authorizeProject(deps: GatewayDeps, req: Request, action: ProjectAction) {
   if (!(READ_ACTIONS as readonly string[]).includes(action)) requireUser(req);
-  const res = await deps.identity.Authorize(
-    { actor: actor(req), action, project: String(req.params.id) },
-    { requestId: req.requestId },
-  );
+  const res = await deps.identity.Authorize({ actor: actor(req), action, project: String(req.params.id) }, { requestId: req.requestId });
   await assertJobTokenScope(deps, req, Number(res.project!.id));
   return { project: res.project!, accessLevel: res.accessLevel };
 }

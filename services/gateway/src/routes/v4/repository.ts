@@ -160,7 +160,8 @@ export function repositoryRouter(deps: GatewayDeps): Router {
           if (err.code === status.NOT_FOUND) {
             throw new ApiError(400, { message: `Target project id:${q.from_project_id} is not a fork of project id:${String(req.params.id)}` });
           }
-          if (err.code === status.PERMISSION_DENIED) throw new ApiError(403, { message: "403 Forbidden - You don't have access to this fork's parent project" });
+          if (err.code === status.PERMISSION_DENIED)
+            throw new ApiError(403, { message: "403 Forbidden - You don't have access to this fork's parent project" });
           throw err;
         });
       fromDiskPath = target.project!.diskPath;

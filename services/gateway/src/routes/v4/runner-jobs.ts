@@ -24,7 +24,10 @@ const UPLOAD_DEADLINE_MS = 30 * 60_000;
 const unreadableUpload = () => new ApiError(400, { message: "400 Bad request" });
 
 /** The `file` part of a multipart upload, with the form fields that came before it. */
-function multipartFile(req: Request, maxBytes: number): Promise<{ stream: NodeJS.ReadableStream & { truncated?: boolean }; filename: string; fields: Record<string, string> }> {
+function multipartFile(
+  req: Request,
+  maxBytes: number,
+): Promise<{ stream: NodeJS.ReadableStream & { truncated?: boolean }; filename: string; fields: Record<string, string> }> {
   return new Promise((resolve, reject) => {
     const fields: Record<string, string> = {};
     let parser: busboy.Busboy;
@@ -164,7 +167,10 @@ export function runnerJobsRouter(deps: GatewayDeps): Router {
       }
       if (file.stream.truncated) throw new ApiError(413, { message: "413 Request Entity Too Large" });
     }
-    const stored = await callClientStream<unknown, UploadArtifactResponse>(deps.ci, "UploadArtifact", messages(), { requestId: req.requestId, deadlineMs: UPLOAD_DEADLINE_MS });
+    const stored = await callClientStream<unknown, UploadArtifactResponse>(deps.ci, "UploadArtifact", messages(), {
+      requestId: req.requestId,
+      deadlineMs: UPLOAD_DEADLINE_MS,
+    });
     const f = stored.file!;
     res.status(201).json({ file_type: f.fileType, file_format: f.fileFormat, filename: f.filename, size: Number(f.size) });
   });
