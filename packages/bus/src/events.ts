@@ -10,6 +10,8 @@ export const Subjects = {
   projectCreate: "quarry.identity.project_create",
   projectDestroy: "quarry.identity.project_destroy",
   groupCreate: "quarry.identity.group_create",
+  /** A group was deleted (one event per group, its subgroups included): services drop what they keep for it. */
+  groupDestroy: "quarry.identity.group_destroy",
   /** Group memberships (GitLab's group member webhook events; project memberships publish none, as in GitLab). */
   userAddToGroup: "quarry.identity.user_add_to_group",
   userUpdateForGroup: "quarry.identity.user_update_for_group",
@@ -75,6 +77,16 @@ export interface ProjectDestroyEvent extends ProjectEventFields {
 
 export interface GroupCreateEvent extends DomainEventBase {
   event_name: "group_create";
+  group_id: number;
+  name: string;
+  path: string;
+  full_path: string;
+  parent_id: number | null;
+}
+
+/** GitLab's system hook group_destroy payload, with the parent as group_create carries it. */
+export interface GroupDestroyEvent extends DomainEventBase {
+  event_name: "group_destroy";
   group_id: number;
   name: string;
   path: string;
@@ -184,6 +196,7 @@ export interface EventPayloads {
   [Subjects.projectCreate]: ProjectCreateEvent;
   [Subjects.projectDestroy]: ProjectDestroyEvent;
   [Subjects.groupCreate]: GroupCreateEvent;
+  [Subjects.groupDestroy]: GroupDestroyEvent;
   [Subjects.userAddToGroup]: GroupMemberEvent;
   [Subjects.userUpdateForGroup]: GroupMemberEvent;
   [Subjects.userRemoveFromGroup]: GroupMemberEvent;

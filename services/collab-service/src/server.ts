@@ -4,6 +4,7 @@ import type { Logger } from "@quarry/logger";
 import { collabV1, identityV1, type CollabServiceDefinition } from "@quarry/proto";
 import { startService } from "@quarry/service";
 import type { CollabDeps } from "./deps.ts";
+import { subscribeToGroupDeletions } from "./events/group-destroy.ts";
 import { subscribeToProjectDeletions } from "./events/project-destroy.ts";
 import { migrations } from "./generated/migrations.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
@@ -57,7 +58,7 @@ export interface RunningCollabService {
   stop(): Promise<void>;
 }
 
-/** Starts collab-service on the shared skeleton (packages/service): migrations, Prisma, CollabService, the project-deletion consumer. */
+/** Starts collab-service on the shared skeleton (packages/service): migrations, Prisma, CollabService, the project- and group-deletion consumers. */
 export async function startCollabService(o: CollabServiceOptions): Promise<RunningCollabService> {
   const service = await startService({
     name: "collab-service",
@@ -75,7 +76,7 @@ export async function startCollabService(o: CollabServiceOptions): Promise<Runni
     handlers(server, deps) {
       server.addService("quarry.collab.v1.CollabService", collabV1.CollabService.service, collabHandlers(deps));
     },
-    subscribe: (deps) => subscribeToProjectDeletions(deps, o.bus),
+    subscribe: async (deps) => [...(await subscribeToProjectDeletions(deps, o.bus)), ...(await subscribeToGroupDeletions(deps, o.bus))],
   });
   return { address: service.address, deps: service.deps, stop: service.stop };
 }

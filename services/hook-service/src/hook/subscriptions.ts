@@ -3,13 +3,20 @@ import type { HookDeps } from "../deps.ts";
 import { fanOut } from "../delivery/fan-out.ts";
 import { recordEvent } from "./record-event.ts";
 
-/** A destroyed project's hooks go with it (with their records and queued deliveries), as in GitLab. */
-export async function dropHooksOfDestroyedProject(deps: Pick<HookDeps, "prisma">, msg: BusMessage<unknown>): Promise<number> {
-  const data = msg.data as { event_name?: unknown; project_id?: unknown } | null;
-  if (data?.event_name !== "project_destroy") return 0;
-  const projectId = Number(data.project_id);
-  if (!Number.isSafeInteger(projectId) || projectId <= 0) return 0;
-  return (await deps.prisma.webHook.deleteMany({ where: { projectId } })).count;
+/** A destroyed project's or group's hooks go with it (with their records and queued deliveries), as in GitLab. */
+export async function dropHooksOfDestroyedOwner(deps: Pick<HookDeps, "prisma">, msg: BusMessage<unknown>): Promise<number> {
+  const data = msg.data as { event_name?: unknown; project_id?: unknown; group_id?: unknown } | null;
+  // A deleted group (identity sends one group_destroy per group gone, subgroups included) takes its group hooks.
+  const owner =
+    data?.event_name === "project_destroy"
+      ? { projectId: Number(data.project_id) }
+      : data?.event_name === "group_destroy"
+        ? { groupId: Number(data.group_id) }
+        : null;
+  if (!owner) return 0;
+  const id = Object.values(owner)[0]!;
+  if (!Number.isSafeInteger(id) || id <= 0) return 0;
+  return (await deps.prisma.webHook.deleteMany({ where: owner })).count;
 }
 
 /** Bus subjects hook-service consumes; tests point them at a private prefix. */
@@ -34,7 +41,7 @@ export async function subscribeToEvents(bus: EventBus, deps: HookDeps, subjects:
   const handler = async (msg: Parameters<typeof record>[0]) => {
     const inserted = await record(msg);
     const queued = await fanOut(deps, msg);
-    await dropHooksOfDestroyedProject(deps, msg);
+    await dropHooksOfDestroyedOwner(deps, msg);
     deps.log.debug({ subject: msg.subject, id: msg.id, inserted, queued }, "event recorded");
   };
   const subs: Subscription[] = [];

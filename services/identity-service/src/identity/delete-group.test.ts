@@ -25,5 +25,16 @@ describe("DeleteGroup", () => {
     expect(fs.existsSync(dir)).toBe(false);
     const destroyed = await f.deps.prisma.outboxEvent.findMany({ where: { subject: "quarry.identity.project_destroy" } });
     expect(destroyed.map((e) => (e.payload as { project_id: number }).project_id)).toContain(Number(p.id));
+    // One group_destroy per group gone, the subgroup too, written with the deletion (the refused one above wrote none).
+    const groups = await f.deps.prisma.outboxEvent.findMany({ where: { subject: "quarry.identity.group_destroy" } });
+    const payloads = groups.map((e) => e.payload as Record<string, unknown>).filter((e) => [Number(g.id), Number(sub.id)].includes(Number(e.group_id)));
+    expect(payloads).toHaveLength(2);
+    expect(payloads.find((e) => e.group_id === Number(sub.id))).toMatchObject({
+      event_name: "group_destroy",
+      name: "Sub",
+      path: "sub",
+      full_path: "gone/sub",
+      parent_id: Number(g.id),
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { Subjects, enqueueEvent } from "@quarry/bus";
 import { AccessLevel } from "@quarry/gitlab";
 import type { DeleteGroupRequest__Output } from "@quarry/proto/types/identity/v1/DeleteGroupRequest";
 import type { IdentityDeps } from "../deps.ts";
@@ -20,7 +21,20 @@ export const deleteGroup =
         include: { namespace: { include: { owner: true } } },
       });
       for (const p of projects) await enqueueProjectDestroy(tx, p);
-      const namespaces = await tx.namespace.findMany({ where: { traversalIds: { has: group.id } }, select: { id: true, avatarKey: true } });
+      const namespaces = await tx.namespace.findMany({ where: { traversalIds: { has: group.id } } });
+      // One group_destroy per group gone (subgroups too), with the change: services drop what they keep for them.
+      for (const n of namespaces) {
+        await enqueueEvent(tx, Subjects.groupDestroy, {
+          event_name: "group_destroy",
+          created_at: n.createdAt.toISOString(),
+          updated_at: n.updatedAt.toISOString(),
+          group_id: n.id,
+          name: n.name,
+          path: n.path,
+          full_path: n.fullPath,
+          parent_id: n.parentId,
+        });
+      }
       const namespaceIds = namespaces.map((n) => n.id);
       await tx.member.deleteMany({
         where: {
