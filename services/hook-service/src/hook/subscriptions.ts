@@ -1,4 +1,5 @@
 import type { BusMessage, EventBus, Subscription } from "@quarry/bus";
+import { isPositiveInt32 } from "@quarry/gitlab";
 import type { HookDeps } from "../deps.ts";
 import { fanOut } from "../delivery/fan-out.ts";
 import { recordEvent } from "./record-event.ts";
@@ -6,17 +7,12 @@ import { recordEvent } from "./record-event.ts";
 /** A destroyed project's or group's hooks go with it (with their records and queued deliveries), as in GitLab. */
 export async function dropHooksOfDestroyedOwner(deps: Pick<HookDeps, "prisma">, msg: BusMessage<unknown>): Promise<number> {
   const data = msg.data as { event_name?: unknown; project_id?: unknown; group_id?: unknown } | null;
-  // A deleted group (identity sends one group_destroy per group gone, subgroups included) takes its group hooks.
-  const owner =
-    data?.event_name === "project_destroy"
-      ? { projectId: Number(data.project_id) }
-      : data?.event_name === "group_destroy"
-        ? { groupId: Number(data.group_id) }
-        : null;
-  if (!owner) return 0;
-  const id = Object.values(owner)[0]!;
-  if (!Number.isSafeInteger(id) || id <= 0) return 0;
-  return (await deps.prisma.webHook.deleteMany({ where: owner })).count;
+  // identity sends one group_destroy per group gone, subgroups included.
+  const project = data?.event_name === "project_destroy";
+  if (!project && data?.event_name !== "group_destroy") return 0;
+  const id = Number(project ? data.project_id : data.group_id);
+  if (!isPositiveInt32(id)) return 0;
+  return (await deps.prisma.webHook.deleteMany({ where: project ? { projectId: id } : { groupId: id } })).count;
 }
 
 /** Bus subjects hook-service consumes; tests point them at a private prefix. */
