@@ -37,6 +37,13 @@ export function collabHandlers(deps: CollabDeps): AsyncHandlers<CollabServiceDef
     CreateMilestone: createMilestone(deps),
     UpdateMilestone: updateMilestone(deps),
     DeleteMilestone: deleteMilestone(deps),
+    // issues
+
+    // notes
+
+    // snippets
+
+    // award emoji
   };
 }
 

@@ -50,6 +50,13 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(remoteMirrorsRouter(deps));
   r.use(labelsRouter(deps));
   r.use(milestonesRouter(deps));
+  // issues
+
+  // notes
+
+  // snippets
+
+  // award emoji
   r.use(runnersRouter(deps));
   r.use(runnerJobsRouter(deps));
   // Before any router with /projects/:id/jobs/:job_id: `artifacts` is not a job id.
