@@ -29,7 +29,10 @@ describe("GetNote", () => {
   it("hides the notes of a confidential issue with the issue; its author still reads them", async () => {
     const f = await noteFixture(t, { confidential: true });
     const note = await f.create(t.admin, "x");
-    expect(await failure(t.client.GetNote({ actor: f.guest, noteable: f.noteable, noteId: note.id }))).toEqual({ status: 404, body: { message: "404 Issue Not Found" } });
+    expect(await failure(t.client.GetNote({ actor: f.guest, noteable: f.noteable, noteId: note.id }))).toEqual({
+      status: 404,
+      body: { message: "404 Issue Not Found" },
+    });
     expect((await t.client.GetNote({ actor: f.reporter, noteable: f.noteable, noteId: note.id })).body).toBe("x");
   });
 });

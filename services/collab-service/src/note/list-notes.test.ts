@@ -15,7 +15,17 @@ describe("ListNotes", () => {
     const at = (s: string) => new Date(`2030-01-0${s}T00:00:00Z`);
     const mk = (body: string, created: string, updated: string, system = false) =>
       db.note.create({
-        data: { noteableType: "Issue", noteableId: f.issue.id, projectId: f.project.id, authorId: t.admin.userId, body, system, discussionId: "b".repeat(40), createdAt: at(created), updatedAt: at(updated) },
+        data: {
+          noteableType: "Issue",
+          noteableId: f.issue.id,
+          projectId: f.project.id,
+          authorId: t.admin.userId,
+          body,
+          system,
+          discussionId: "b".repeat(40),
+          createdAt: at(created),
+          updatedAt: at(updated),
+        },
       });
     await mk("a", "1", "3");
     await mk("b", "2", "1", true);
@@ -38,7 +48,8 @@ describe("ListNotes", () => {
     const f = await noteFixture(t);
     await f.create(t.admin, "public");
     await f.create(t.admin, "secret", { internal: true });
-    const bodies = async (actor: typeof f.guest) => (await t.client.ListNotes({ actor, noteable: f.noteable, sort: "asc", orderBy: "" })).notes.map((n) => n.body);
+    const bodies = async (actor: typeof f.guest) =>
+      (await t.client.ListNotes({ actor, noteable: f.noteable, sort: "asc", orderBy: "" })).notes.map((n) => n.body);
     expect(await bodies(f.reporter)).toEqual(["public", "secret"]);
     expect(await bodies(t.admin)).toEqual(["public", "secret"]);
     expect(await bodies(f.guest)).toEqual(["public"]);
@@ -48,7 +59,10 @@ describe("ListNotes", () => {
 
   it("answers 404 for private projects, unknown and confidential issues, and for snippets and merge requests for now", async () => {
     const priv = await noteFixture(t, { visibility: "private" });
-    expect(await failure(t.client.ListNotes({ actor: priv.outsider, noteable: priv.noteable }))).toEqual({ status: 404, body: { message: "404 Project Not Found" } });
+    expect(await failure(t.client.ListNotes({ actor: priv.outsider, noteable: priv.noteable }))).toEqual({
+      status: 404,
+      body: { message: "404 Project Not Found" },
+    });
     expect((await t.client.ListNotes({ actor: priv.guest, noteable: priv.noteable })).notes).toEqual([]);
     const conf = await noteFixture(t, { confidential: true });
     await conf.create(t.admin, "hidden");
@@ -56,7 +70,10 @@ describe("ListNotes", () => {
     expect(await failure(t.client.ListNotes({ actor: conf.guest, noteable: conf.noteable }))).toEqual(issueNotFound);
     expect((await t.client.ListNotes({ actor: conf.reporter, noteable: conf.noteable })).notes).toHaveLength(1);
     expect(await failure(t.client.ListNotes({ actor: t.admin, noteable: { ...conf.noteable, id: 99 } }))).toEqual(issueNotFound);
-    expect(await failure(t.client.ListNotes({ actor: t.admin, noteable: { ...conf.noteable, type: "Snippet" } }))).toEqual({ status: 404, body: { message: "404 Snippet Not Found" } });
+    expect(await failure(t.client.ListNotes({ actor: t.admin, noteable: { ...conf.noteable, type: "Snippet" } }))).toEqual({
+      status: 404,
+      body: { message: "404 Snippet Not Found" },
+    });
     expect(await failure(t.client.ListNotes({ actor: t.admin, noteable: { ...conf.noteable, type: "MergeRequest" } }))).toEqual({
       status: 404,
       body: { message: "404 MergeRequest Not Found" },

@@ -60,8 +60,12 @@ export function validateNoteBody(body: string): void {
 
 /** A chosen creation time: ISO 8601, after 1970-01-01 (400 otherwise). */
 export function parseCreatedAt(value: string): Date {
-  const d = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) ? new Date(value) : new Date(Number.NaN);
-  if (Number.isNaN(d.getTime()) || d.getTime() <= 0) throw paramError("created_at is invalid");
+  const m = /^(\d{4})-(\d{2})-(\d{2})([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.exec(value);
+  const d = m ? new Date(value) : new Date(Number.NaN);
+  // Date takes February 30th for March 2nd: the calendar day must exist.
+  const day = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
+  const realDay = day !== null && day.getUTCMonth() === Number(m![2]) - 1 && day.getUTCDate() === Number(m![3]);
+  if (!realDay || Number.isNaN(d.getTime()) || d.getTime() <= 0) throw paramError("created_at is invalid");
   return d;
 }
 
