@@ -1,10 +1,9 @@
 // Notes on issues end to end through the REST API: plain fetch with exact statuses and bodies,
 // and @gitbeaker/rest (python-gitlab: python-gitlab.test.ts). Issues are inserted straight into
 // collab-service's database until the issues API is merged.
-import { databaseUrlFor } from "@quarry/database";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserWithToken, startTestStack, type TestStack } from "./helpers.ts";
+import { insertIssue } from "./issue-rows.ts";
 
 let s: TestStack;
 let rootId: number;
@@ -22,20 +21,6 @@ const body = async (res: Response, status: number) => {
 const post = (path: string, json: unknown, token?: string | null) => s.api(path, { method: "POST", json, token });
 const put = (path: string, json: unknown, token?: string | null) => s.api(path, { method: "PUT", json, token });
 const del = (path: string, token?: string | null) => s.api(path, { method: "DELETE", token });
-
-/** Test-only: an issue row written into collab-service's database (the issues API is on another branch). */
-async function insertIssue(stack: TestStack, projectId: number, iid: number, o: { authorId: number; confidential?: boolean; locked?: boolean }) {
-  const client = new pg.Client({ connectionString: databaseUrlFor(stack.options.serverUrl, `${stack.options.prefix}_collab`) });
-  await client.connect();
-  try {
-    await client.query(
-      `INSERT INTO issues (project_id, iid, title, author_id, confidential, discussion_locked, updated_at) VALUES ($1, $2, $3, $4, $5, $6, now())`,
-      [projectId, iid, `issue ${iid}`, o.authorId, o.confidential ?? false, o.locked ?? null],
-    );
-  } finally {
-    await client.end();
-  }
-}
 
 beforeAll(async () => {
   s = await startTestStack();
