@@ -87,6 +87,13 @@ describe("issue notes over fetch", () => {
     expect(await body(await post(notes(), { body: "x".repeat(1_000_001) }), 400)).toEqual({
       message: 'Note {:note=>["is too long (maximum is 1000000 characters)"]}',
     });
+    // Characters, not UTF-16 units or bytes: two million emoji are two million characters.
+    expect(await body(await post(notes(), { body: "😀".repeat(2_000_000) }), 400)).toEqual({
+      message: 'Note {:note=>["is too long (maximum is 1000000 characters)"]}',
+    });
+    expect(await body(await post(notes(99), { body: "x".repeat(1_000_001) }), 404)).toEqual({ message: "404 Issue Not Found" });
+    expect(await body(await s.api(`/projects/${project.id}/issues/abc/notes`), 400)).toEqual({ error: "noteable_id is invalid" });
+    expect(await body(await s.api(`${notes()}/abc`), 400)).toEqual({ error: "note_id is invalid" });
     expect(await body(await s.api(`/projects/${priv.id}/issues/1/notes`, { token: outsider.token }), 404)).toEqual({ message: "404 Project Not Found" });
     expect(await body(await s.api(notes(99)), 404)).toEqual({ message: "404 Issue Not Found" });
     expect(await body(await s.api(notes(2), { token: guest.token }), 404)).toEqual({ message: "404 Issue Not Found" });

@@ -4,6 +4,7 @@ import { Router } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { noteEntity } from "../../entities/note.ts";
 import { requireUser, scope } from "../../http/auth.ts";
+import { ApiError } from "../../http/errors.ts";
 import { pageRequest } from "../../http/pagination.ts";
 import { assertNotBlank, p, pageShape, params, requestParams } from "../../http/params.ts";
 import { usersById } from "./ci-context.ts";
@@ -16,6 +17,12 @@ import { ctx } from "./context.ts";
  * Every endpoint needs a signed-in caller (`before { authenticate! }`, 401 first).
  */
 const FAMILIES = [{ path: "issues", type: "Issue", what: "Issue" }] as const;
+
+/** Grape's `type: Integer` on a path id: a non-numeric one is `<name> is invalid` (400). */
+function integerPathParams(req: Request, names: readonly string[]): void {
+  const bad = names.filter((n) => req.params[n] !== undefined && !/^-?\d+$/.test(String(req.params[n])));
+  if (bad.length) throw new ApiError(400, { error: bad.map((n) => `${n} is invalid`).join(", ") });
+}
 
 export function notesRouter(deps: GatewayDeps): Router {
   const r = Router();
@@ -37,6 +44,7 @@ export function notesRouter(deps: GatewayDeps): Router {
 
     r.get(base, scope("read"), async (req, res) => {
       requireUser(req);
+      integerPathParams(req, ["noteable_id", "note_id"]);
       const q = params(req, {
         noteable_id: p.id(family.what),
         order_by: p.enum(["created_at", "updated_at"]).default("created_at"),
@@ -52,6 +60,7 @@ export function notesRouter(deps: GatewayDeps): Router {
 
     r.get(`${base}/:note_id`, scope("read"), async (req, res) => {
       requireUser(req);
+      integerPathParams(req, ["noteable_id", "note_id"]);
       const q = params(req, { noteable_id: p.id(family.what), note_id: p.id("Note") });
       const c = ctx(deps, req, res);
       const note = await collab.GetNote({ actor: c.actor, noteable: noteable(req, q.noteable_id), noteId: q.note_id }, c.call);
@@ -60,6 +69,7 @@ export function notesRouter(deps: GatewayDeps): Router {
 
     r.post(base, scope("write"), async (req, res) => {
       requireUser(req);
+      integerPathParams(req, ["noteable_id", "note_id"]);
       const q = params(req, {
         noteable_id: p.id(family.what),
         body: p.string(),
@@ -85,6 +95,7 @@ export function notesRouter(deps: GatewayDeps): Router {
 
     r.put(`${base}/:note_id`, scope("write"), async (req, res) => {
       requireUser(req);
+      integerPathParams(req, ["noteable_id", "note_id"]);
       const q = params(req, { noteable_id: p.id(family.what), note_id: p.id("Note"), body: p.string().optional(), confidential: p.bool().optional() });
       assertNotBlank(requestParams(req), ["body"]);
       const c = ctx(deps, req, res);
@@ -97,6 +108,7 @@ export function notesRouter(deps: GatewayDeps): Router {
 
     r.delete(`${base}/:note_id`, scope("write"), async (req, res) => {
       requireUser(req);
+      integerPathParams(req, ["noteable_id", "note_id"]);
       const q = params(req, { noteable_id: p.id(family.what), note_id: p.id("Note") });
       const c = ctx(deps, req, res);
       await collab.DeleteNote({ actor: c.actor, noteable: noteable(req, q.noteable_id), noteId: q.note_id }, c.call);
