@@ -130,6 +130,8 @@ describe("issue notes over fetch", () => {
     expect(await body(await s.api(`${list}/${internal.id}`, { token: guest.token }), 404)).toEqual({ message: "404 Note Not Found" });
     await body(await put(`${list}/${a.id}`, { body: "a, edited" }), 200);
     expect((await bodies("?order_by=updated_at", reporter.token))[0]).toBe("a, edited");
+    expect(await bodies("?sort=asc&activity_filter=only_activity", reporter.token)).toEqual([]);
+    expect(await body(await s.api(`${list}?activity_filter=x`), 400)).toEqual({ error: "activity_filter does not have a valid value" });
     expect(await body(await s.api(`${list}?sort=up`), 400)).toEqual({ error: "sort does not have a valid value" });
     expect(await body(await post(list, { body: "x", created_at: "yesterday" }), 400)).toEqual({ error: "created_at is invalid" });
   });

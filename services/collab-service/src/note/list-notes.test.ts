@@ -40,6 +40,11 @@ describe("ListNotes", () => {
     const page2 = await list("asc", "created_at", { page: 2, perPage: 2 });
     expect(page2.notes.map((n) => n.body)).toEqual(["c"]);
     expect(page2.pageInfo).toEqual({ total: 3, page: 2, perPage: 2 });
+    const filtered = async (activityFilter: string) =>
+      (await t.client.ListNotes({ actor: f.guest, noteable: f.noteable, sort: "asc", activityFilter })).notes.map((n) => n.body);
+    expect(await filtered("only_comments")).toEqual(["a", "c"]);
+    expect(await filtered("only_activity")).toEqual(["b"]);
+    expect(await filtered("all_notes")).toEqual(["a", "b", "c"]);
     const system = (await list("asc", "")).notes[1]!;
     expect(system).toMatchObject({ system: true, noteableType: "Issue", noteableId: f.issue.id, noteableIid: 1, projectId: f.project.id });
   });

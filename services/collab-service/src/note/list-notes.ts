@@ -9,7 +9,7 @@ import { resolveNoteable } from "./noteable.ts";
 import { noteOrder } from "./rules.ts";
 
 /**
- * GET …/notes: the noteable's notes, system notes included, ordered by created_at or updated_at
+ * GET …/notes: the noteable's notes, system notes included (activity_filter narrows), ordered by created_at or updated_at
  * (then id) in `sort` order; internal notes only for Reporter+ and administrators. GitLab drops
  * unreadable notes after paginating; they are left out of the query here, so pages stay full.
  */
@@ -21,6 +21,8 @@ export const listNotes =
       noteableType: noteable.type,
       noteableId: noteable.id,
       ...(seesInternalNotes(noteable.parent) ? {} : { internal: false }),
+      // UserPreference::NOTES_FILTERS.
+      ...(req.activityFilter === "only_comments" ? { system: false } : req.activityFilter === "only_activity" ? { system: true } : {}),
     };
     const { offset, limit } = pagination(req.page?.page ?? 0, req.page?.perPage ?? 0);
     const [total, rows] = await Promise.all([

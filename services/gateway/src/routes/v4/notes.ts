@@ -49,11 +49,15 @@ export function notesRouter(deps: GatewayDeps): Router {
         noteable_id: p.id(family.what),
         order_by: p.enum(["created_at", "updated_at"]).default("created_at"),
         sort: p.enum(["asc", "desc"]).default("desc"),
+        activity_filter: p.enum(["all_notes", "only_comments", "only_activity"]).default("all_notes"),
         ...pageShape,
       });
       const c = ctx(deps, req, res);
       const page = pageRequest(q);
-      const list = await collab.ListNotes({ actor: c.actor, noteable: noteable(req, q.noteable_id), sort: q.sort, orderBy: q.order_by, page }, c.call);
+      const list = await collab.ListNotes(
+        { actor: c.actor, noteable: noteable(req, q.noteable_id), sort: q.sort, orderBy: q.order_by, activityFilter: q.activity_filter, page },
+        c.call,
+      );
       c.paginate(list.pageInfo ? { total: Number(list.pageInfo.total), ...page } : null);
       res.json(await present(req, list.notes, c.urls));
     });
