@@ -14,4 +14,6 @@ export interface CollabDeps {
   /** identity-service: Authorize (visibility and roles) and GetGroupAncestors (a parent's groups). */
   identity: PromiseClient<IdentityServiceDefinition>;
   log: Logger;
+  /** Notes one user may create per minute (GitLab's notes_create_limit); 0 = unlimited. */
+  notesCreateLimit: number;
 }

@@ -10,6 +10,8 @@ export const collabEnvShape = {
   IDENTITY_SERVICE_ADDRESS: envAddress("127.0.0.1:50051"),
   GRPC_DEADLINE_MS: envInt(10_000),
   LOG_LEVEL: z.string().default("info"),
+  /** GitLab's notes_create_limit: notes one user may create per minute; 0 = unlimited. */
+  QUARRY_NOTES_CREATE_LIMIT: envInt(300),
 };
 
 export type CollabEnv = ReturnType<typeof loadCollabEnv>;

@@ -9,6 +9,7 @@ await runServiceProcess("collab-service", loadCollabEnv, ({ env, log, bus }) =>
     grpcAddress: env.GRPC_ADDRESS,
     identityServiceAddress: env.IDENTITY_SERVICE_ADDRESS,
     deadlineMs: env.GRPC_DEADLINE_MS,
+    notesCreateLimit: env.QUARRY_NOTES_CREATE_LIMIT,
     bus,
     log,
   }),

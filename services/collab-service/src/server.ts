@@ -21,6 +21,14 @@ import { deleteMilestone } from "./milestone/delete-milestone.ts";
 import { getMilestone } from "./milestone/get-milestone.ts";
 import { listMilestones } from "./milestone/list-milestones.ts";
 import { updateMilestone } from "./milestone/update-milestone.ts";
+import { createNote } from "./note/create-note.ts";
+import { deleteNote } from "./note/delete-note.ts";
+import { getNote } from "./note/get-note.ts";
+import { listNotes } from "./note/list-notes.ts";
+import { updateNote } from "./note/update-note.ts";
+
+/** GitLab's default notes_create_limit (per user and minute). */
+export const DEFAULT_NOTES_CREATE_LIMIT = 300;
 
 export function collabHandlers(deps: CollabDeps): AsyncHandlers<CollabServiceDefinition> {
   return {
@@ -40,6 +48,11 @@ export function collabHandlers(deps: CollabDeps): AsyncHandlers<CollabServiceDef
     // issues
 
     // notes
+    ListNotes: listNotes(deps),
+    GetNote: getNote(deps),
+    CreateNote: createNote(deps),
+    UpdateNote: updateNote(deps),
+    DeleteNote: deleteNote(deps),
 
     // snippets
 
@@ -57,6 +70,8 @@ export interface CollabServiceOptions {
   /** Project deletions arrive on it (collab-service publishes nothing yet). */
   bus: EventBus;
   log: Logger;
+  /** Notes one user may create per minute (GitLab's notes_create_limit, default 300); 0 = unlimited. */
+  notesCreateLimit?: number;
 }
 
 export interface RunningCollabService {
@@ -78,7 +93,7 @@ export async function startCollabService(o: CollabServiceOptions): Promise<Runni
     deps({ prisma, onStop }): CollabDeps {
       const identity = createClient(identityV1.IdentityService, o.identityServiceAddress, { deadlineMs: o.deadlineMs });
       onStop(() => identity.close());
-      return { prisma, identity, log: o.log };
+      return { prisma, identity, log: o.log, notesCreateLimit: o.notesCreateLimit ?? DEFAULT_NOTES_CREATE_LIMIT };
     },
     handlers(server, deps) {
       server.addService("quarry.collab.v1.CollabService", collabV1.CollabService.service, collabHandlers(deps));

@@ -44,6 +44,8 @@ export const standaloneEnvShape = {
     .enum(["true", "false"])
     .default("false")
     .transform((v) => v === "true"),
+  /** GitLab's notes_create_limit: notes one user may create per minute; 0 = unlimited. */
+  QUARRY_NOTES_CREATE_LIMIT: envInt(300),
   LOG_LEVEL: z.string().default("info"),
   ...minioShape,
 };

@@ -31,6 +31,7 @@ const stack = await startStack({
   runner: env.QUARRY_RUNNER,
   encryptionKey: env.QUARRY_ENCRYPTION_KEY,
   allowLocalRequests: env.QUARRY_ALLOW_LOCAL_REQUESTS,
+  notesCreateLimit: env.QUARRY_NOTES_CREATE_LIMIT,
   ciSettings: { runnerRegistrationToken: env.QUARRY_RUNNER_REGISTRATION_TOKEN, artifactsDirectDownload: env.QUARRY_ARTIFACTS_DIRECT_DOWNLOAD },
   log,
 });

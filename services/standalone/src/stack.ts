@@ -58,6 +58,8 @@ export interface StackOptions {
   allowLocalRequests?: boolean;
   /** hook-service delivery tunables (timeout, retries, rate limit); the instance URL is the gateway's. */
   hookSettings?: HookServiceOptions["settings"];
+  /** collab-service: notes one user may create per minute (GitLab's notes_create_limit, default 300); 0 = unlimited. */
+  notesCreateLimit?: number;
   log: Logger;
 }
 
@@ -209,6 +211,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       deadlineMs,
       bus,
       log: log("collab-service"),
+      notesCreateLimit: o.notesCreateLimit,
     });
     stops.push(() => collab.stop());
     const gateway = await startGateway({

@@ -10,6 +10,7 @@ import { waitFor } from "@quarry/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CI_YAML, instanceRunner, requestJobAs, reportJob } from "./ci-fixture.ts";
 import { startTestStack, type TestStack } from "./helpers.ts";
+import { insertIssue } from "./issue-rows.ts";
 import { startReceiver, type Receiver } from "./webhook-receiver.ts";
 
 const run = promisify(execFile);
@@ -106,6 +107,24 @@ describe("python-gitlab against Quarry", () => {
       bad_dates: [400, 'Failed to create milestone {:due_date=>["must be greater than start date"]}'],
       after_delete: ["2.0"],
       group_after_delete: [],
+    });
+  });
+
+  it("manages issue notes", async () => {
+    const res = await s.api("/projects", { method: "POST", json: { name: "py-notes", visibility: "public" } });
+    const project = (await res.json()) as { id: number };
+    const root = (await (await s.api("/user")).json()) as { id: number };
+    await insertIssue(s, project.id, 1, { authorId: root.id });
+    expect(await py("notes", { project_id: project.id })).toEqual({
+      created: { body: "from python", system: false, noteable_type: "Issue", noteable_iid: 1, internal: false },
+      backdated: "2020-01-01T00:00:00.000Z",
+      internal: true,
+      listed: ["back-dated", "from python", "internal"],
+      default_order: ["internal", "from python", "back-dated"],
+      saved: "edited in python",
+      blank: [400, 'Note {:note=>["can\'t be blank"]}'],
+      deleted: [404, "404 Note Not Found"],
+      unknown_issue: [404, "404 Issue Not Found"],
     });
   });
 

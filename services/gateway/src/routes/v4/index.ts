@@ -19,6 +19,7 @@ import { remoteMirrorsRouter } from "./remote-mirrors.ts";
 import { jobArtifactsRouter } from "./job-artifacts.ts";
 import { labelsRouter } from "./labels.ts";
 import { milestonesRouter } from "./milestones.ts";
+import { notesRouter } from "./notes.ts";
 import { runnerJobsRouter } from "./runner-jobs.ts";
 import { runnersRouter } from "./runners.ts";
 import { submodulesRouter } from "./submodules.ts";
@@ -53,6 +54,7 @@ export function v4Router(deps: GatewayDeps): Router {
   // issues
 
   // notes
+  r.use(notesRouter(deps));
 
   // snippets
 

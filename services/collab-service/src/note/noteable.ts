@@ -1,0 +1,62 @@
+import { isPositiveInt32 } from "@quarry/gitlab";
+import { notFound, paramError, unauthenticated } from "@quarry/grpc";
+import type { Actor__Output } from "@quarry/proto";
+import type { NoteableRef__Output } from "@quarry/proto/types/collab/v1/NoteableRef";
+import type { CollabDeps } from "../deps.ts";
+import type { Note } from "../generated/prisma/client.ts";
+import { findVisibleIssue } from "../issue/access.ts";
+import { resolveParent, type ResolvedParent } from "../label/parent.ts";
+import { seesInternalNotes } from "./access.ts";
+
+/** A noteable the caller may read, with what the note rules need. */
+export interface ResolvedNoteable {
+  parent: ResolvedParent;
+  type: "Issue" | "Snippet" | "MergeRequest";
+  /** The issue's, snippet's or merge request's id. */
+  id: number;
+  /** Issues and merge requests have one; snippets null. */
+  iid: number | null;
+  projectId: number;
+  /** GitLab's discussion_locked: only project members may comment or edit. */
+  locked: boolean;
+}
+
+/** GitLab's `before { authenticate! }` of API::Notes: every notes endpoint needs a signed-in caller. */
+export function requireSignedIn(actor: Actor__Output | null): void {
+  if (Number(actor?.userId ?? 0) <= 0 && !actor?.system) throw unauthenticated();
+}
+
+/**
+ * GitLab's find_noteable: the project (404 Project Not Found when invisible), then the noteable
+ * the caller may read. The one switch point per noteable type: snippets and merge requests answer
+ * NOT_FOUND until they exist here.
+ */
+export async function resolveNoteable(deps: CollabDeps, actor: Actor__Output | null, ref: NoteableRef__Output | null): Promise<ResolvedNoteable> {
+  requireSignedIn(actor);
+  const project = ref?.project ?? "";
+  switch (ref?.type) {
+    case "Issue": {
+      const { parent, issue } = await findVisibleIssue(deps, actor, project, Number(ref.id));
+      return { parent, type: "Issue", id: issue.id, iid: issue.iid, projectId: issue.projectId, locked: issue.discussionLocked === true };
+    }
+    case "Snippet":
+      await resolveParent(deps, actor, { project, group: "" });
+      throw notFound("Snippet");
+    case "MergeRequest":
+      await resolveParent(deps, actor, { project, group: "" });
+      throw notFound("MergeRequest");
+    default:
+      throw paramError("noteable_type does not have a valid value");
+  }
+}
+
+/**
+ * One note of the noteable the caller may read (GitLab's `noteable.notes.find` + readable_by?):
+ * unknown ids, other noteables' notes and internal notes below Reporter are `404 Note Not Found`.
+ */
+export async function findNote(deps: CollabDeps, noteable: ResolvedNoteable, noteId: number): Promise<Note> {
+  if (!isPositiveInt32(noteId)) throw notFound("Note");
+  const note = await deps.prisma.note.findFirst({ where: { id: noteId, noteableType: noteable.type, noteableId: noteable.id } });
+  if (!note || (note.internal && !seesInternalNotes(noteable.parent))) throw notFound("Note");
+  return note;
+}
