@@ -1,7 +1,7 @@
 import type { EventBus } from "@quarry/bus";
 import { createClient, type AsyncHandlers } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
-import { collabV1, identityV1, type CollabServiceDefinition } from "@quarry/proto";
+import { collabV1, identityV1, repoV1, type CollabServiceDefinition } from "@quarry/proto";
 import { startService } from "@quarry/service";
 import type { CollabDeps } from "./deps.ts";
 import { subscribeToGroupDeletions } from "./events/group-destroy.ts";
@@ -21,6 +21,12 @@ import { deleteMilestone } from "./milestone/delete-milestone.ts";
 import { getMilestone } from "./milestone/get-milestone.ts";
 import { listMilestones } from "./milestone/list-milestones.ts";
 import { updateMilestone } from "./milestone/update-milestone.ts";
+import { createSnippet } from "./snippet/create-snippet.ts";
+import { deleteSnippet } from "./snippet/delete-snippet.ts";
+import { getSnippet } from "./snippet/get-snippet.ts";
+import { listSnippets } from "./snippet/list-snippets.ts";
+import { readSnippetRaw } from "./snippet/read-snippet-raw.ts";
+import { updateSnippet } from "./snippet/update-snippet.ts";
 
 export function collabHandlers(deps: CollabDeps): AsyncHandlers<CollabServiceDefinition> {
   return {
@@ -42,6 +48,12 @@ export function collabHandlers(deps: CollabDeps): AsyncHandlers<CollabServiceDef
     // notes
 
     // snippets
+    ListSnippets: listSnippets(deps),
+    GetSnippet: getSnippet(deps),
+    CreateSnippet: createSnippet(deps),
+    UpdateSnippet: updateSnippet(deps),
+    DeleteSnippet: deleteSnippet(deps),
+    ReadSnippetRaw: readSnippetRaw(deps),
 
     // award emoji
   };
@@ -52,6 +64,8 @@ export interface CollabServiceOptions {
   grpcAddress: string;
   /** identity-service: Authorize and GetGroupAncestors. */
   identityServiceAddress: string;
+  /** repo-service: snippet repositories. */
+  repoServiceAddress: string;
   /** gRPC deadline towards identity-service, ms. */
   deadlineMs: number;
   /** Project deletions arrive on it (collab-service publishes nothing yet). */
@@ -78,7 +92,9 @@ export async function startCollabService(o: CollabServiceOptions): Promise<Runni
     deps({ prisma, onStop }): CollabDeps {
       const identity = createClient(identityV1.IdentityService, o.identityServiceAddress, { deadlineMs: o.deadlineMs });
       onStop(() => identity.close());
-      return { prisma, identity, log: o.log };
+      const repo = createClient(repoV1.RepoService, o.repoServiceAddress, { deadlineMs: o.deadlineMs });
+      onStop(() => repo.close());
+      return { prisma, identity, repo, log: o.log };
     },
     handlers(server, deps) {
       server.addService("quarry.collab.v1.CollabService", collabV1.CollabService.service, collabHandlers(deps));
