@@ -13,7 +13,15 @@ describe("CreateSnippet", () => {
   it("creates a personal snippet with its repository and first commit", async () => {
     const author = await t.user();
     const s = await t.client.CreateSnippet({ actor: author, title: "hello", visibility: "public", files: [file("a.rb", "puts 1\n"), file("b/c.txt", "c")] });
-    expect(s).toMatchObject({ projectId: 0, authorId: author.userId, title: "hello", visibility: "public", fileName: "a.rb", files: ["a.rb", "b/c.txt"], defaultBranch: "main" });
+    expect(s).toMatchObject({
+      projectId: 0,
+      authorId: author.userId,
+      title: "hello",
+      visibility: "public",
+      fileName: "a.rb",
+      files: ["a.rb", "b/c.txt"],
+      defaultBranch: "main",
+    });
     expect(s.diskPath).toMatch(/^@snippets\/[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64}\.git$/);
     expect(s.description).toBeUndefined();
     const raw = await t.client.ReadSnippetRaw({ ref: { actor: author, snippetId: s.id, project: "", forChange: false }, gitRef: "main", filePath: "b/c.txt" });
@@ -28,7 +36,10 @@ describe("CreateSnippet", () => {
 
   it("refuses bad parameters with GitLab's messages", async () => {
     const author = await t.user();
-    expect(await failure(t.client.CreateSnippet({ actor: author, title: " ", fileName: "x", content: "x" }))).toEqual({ status: 400, body: { error: "title is empty" } });
+    expect(await failure(t.client.CreateSnippet({ actor: author, title: " ", fileName: "x", content: "x" }))).toEqual({
+      status: 400,
+      body: { error: "title is empty" },
+    });
     expect(await failure(t.client.CreateSnippet({ actor: author, title: "t" }))).toEqual({
       status: 400,
       body: { error: "files, content are missing, exactly one parameter must be provided" },
@@ -37,7 +48,10 @@ describe("CreateSnippet", () => {
       status: 400,
       body: { error: "files, content are mutually exclusive" },
     });
-    expect(await failure(t.client.CreateSnippet({ actor: author, title: "t", content: "x" }))).toEqual({ status: 400, body: { error: "file_name is missing" } });
+    expect(await failure(t.client.CreateSnippet({ actor: author, title: "t", content: "x" }))).toEqual({
+      status: 400,
+      body: { error: "file_name is missing" },
+    });
     expect(await failure(t.client.CreateSnippet({ actor: author, title: "t", visibility: "secret", content: "x", fileName: "a" }))).toEqual({
       status: 400,
       body: { error: "visibility does not have a valid value" },
@@ -74,7 +88,10 @@ describe("CreateSnippet", () => {
       status: 404,
       body: { message: "404 Project Not Found" },
     });
-    expect(await failure(t.client.CreateSnippet({ actor: outsider, project: String(pub.id), ...args }))).toEqual({ status: 403, body: { message: "403 Forbidden" } });
+    expect(await failure(t.client.CreateSnippet({ actor: outsider, project: String(pub.id), ...args }))).toEqual({
+      status: 403,
+      body: { message: "403 Forbidden" },
+    });
     const guest = await t.user();
     const reporter = await t.user();
     await t.member("project", priv.id, guest, 10);
@@ -87,6 +104,9 @@ describe("CreateSnippet", () => {
   it("refuses external users a personal snippet", async () => {
     const ext = await t.user();
     await t.identity.UpdateUser({ actor: t.admin, id: ext.userId, external: true });
-    expect(await failure(t.client.CreateSnippet({ actor: ext, title: "t", fileName: "a", content: "b" }))).toEqual({ status: 403, body: { message: "403 Forbidden" } });
+    expect(await failure(t.client.CreateSnippet({ actor: ext, title: "t", fileName: "a", content: "b" }))).toEqual({
+      status: 403,
+      body: { message: "403 Forbidden" },
+    });
   });
 });

@@ -45,7 +45,9 @@ export const createSnippet =
       return await toSnippetMessage(deps, row, project);
     } catch (err) {
       // No partial writes: the repository of a snippet that was not recorded goes too.
-      await deps.repo.DeleteSnippetRepository({ snippetId: id }).catch((e: unknown) => deps.log.warn({ err: e, snippetId: id }, "snippet repository cleanup failed"));
+      await deps.repo
+        .DeleteSnippetRepository({ snippetId: id })
+        .catch((e: unknown) => deps.log.warn({ err: e, snippetId: id }, "snippet repository cleanup failed"));
       await deps.prisma.snippet.deleteMany({ where: { id } });
       throw err;
     }

@@ -23,7 +23,12 @@ export const deleteSnippet =
     await deps.prisma.$transaction(async (tx) => {
       const notes = await tx.note.findMany({ where: { noteableType: SNIPPET_TYPE, noteableId: id }, select: { id: true } });
       await tx.awardEmoji.deleteMany({
-        where: { OR: [{ awardableType: SNIPPET_TYPE, awardableId: id }, { awardableType: "Note", awardableId: { in: notes.map((n) => n.id) } }] },
+        where: {
+          OR: [
+            { awardableType: SNIPPET_TYPE, awardableId: id },
+            { awardableType: "Note", awardableId: { in: notes.map((n) => n.id) } },
+          ],
+        },
       });
       await tx.note.deleteMany({ where: { noteableType: SNIPPET_TYPE, noteableId: id } });
       await tx.snippet.delete({ where: { id } });

@@ -62,7 +62,9 @@ export function updateActions(
   const target = fileName || current;
   if (content !== undefined) {
     if (!content) throw paramError("content is empty");
-    return [toAction({ action: current ? "update" : "create", filePath: target, previousPath: current, content })];
+    // SnippetInputAction: a new name makes it a move (with the new content).
+    const action = !current ? "create" : target !== current ? "move" : "update";
+    return [toAction({ action, filePath: target, previousPath: current, content })];
   }
   return target && target !== current ? [toAction({ action: "move", filePath: target, previousPath: current })] : [];
 }

@@ -5,12 +5,25 @@ import type { ListSnippetsRequest__Output } from "@quarry/proto/types/collab/v1/
 import type { ListSnippetsResponse } from "@quarry/proto/types/collab/v1/ListSnippetsResponse";
 import type { CollabDeps } from "../deps.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { levelsFor, personalSnippetsWhere, projectIfReadable, projectSnippetsWhere, readableProject, type SnippetProject, type Viewer, viewerOf } from "./access.ts";
+import {
+  levelsFor,
+  personalSnippetsWhere,
+  projectIfReadable,
+  projectSnippetsWhere,
+  readableProject,
+  type SnippetProject,
+  type Viewer,
+  viewerOf,
+} from "./access.ts";
 import { toSnippetMessage } from "./entity.ts";
 
 /** Authorizes each distinct project of the candidate snippets once; the readable ones by id. */
 async function readableProjects(deps: CollabDeps, v: Viewer, where: Prisma.SnippetWhereInput): Promise<Map<number, SnippetProject>> {
-  const rows = await deps.prisma.snippet.findMany({ where: { AND: [where, { projectId: { not: null } }] }, distinct: ["projectId"], select: { projectId: true } });
+  const rows = await deps.prisma.snippet.findMany({
+    where: { AND: [where, { projectId: { not: null } }] },
+    distinct: ["projectId"],
+    select: { projectId: true },
+  });
   const found = await Promise.all(rows.map((r) => projectIfReadable(deps, v, r.projectId!)));
   return new Map(found.filter((p): p is SnippetProject => p !== null).map((p) => [p.id, p]));
 }
