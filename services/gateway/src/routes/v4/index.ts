@@ -19,6 +19,7 @@ import { remoteMirrorsRouter } from "./remote-mirrors.ts";
 import { jobArtifactsRouter } from "./job-artifacts.ts";
 import { labelsRouter } from "./labels.ts";
 import { milestonesRouter } from "./milestones.ts";
+import { snippetsRouter } from "./snippets.ts";
 import { runnerJobsRouter } from "./runner-jobs.ts";
 import { runnersRouter } from "./runners.ts";
 import { submodulesRouter } from "./submodules.ts";
@@ -55,6 +56,7 @@ export function v4Router(deps: GatewayDeps): Router {
   // notes
 
   // snippets
+  r.use(snippetsRouter(deps));
 
   // award emoji
   r.use(runnersRouter(deps));
