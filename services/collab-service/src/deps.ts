@@ -1,6 +1,6 @@
 import type { PromiseClient } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
-import type { IdentityServiceDefinition } from "@quarry/proto";
+import type { IdentityServiceDefinition, RepoServiceDefinition } from "@quarry/proto";
 import type { TransactionClient } from "@quarry/service";
 import type { PrismaClient } from "./generated/prisma/client.ts";
 
@@ -13,6 +13,8 @@ export interface CollabDeps {
   prisma: PrismaClient;
   /** identity-service: Authorize (visibility and roles) and GetGroupAncestors (a parent's groups). */
   identity: PromiseClient<IdentityServiceDefinition>;
+  /** repo-service: the snippets' repositories. */
+  repo: PromiseClient<RepoServiceDefinition>;
   log: Logger;
   /** Notes one user may create per minute (GitLab's notes_create_limit); 0 = unlimited. */
   notesCreateLimit: number;

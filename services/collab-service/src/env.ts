@@ -8,6 +8,8 @@ export const collabEnvShape = {
   GRPC_ADDRESS: envAddress("0.0.0.0:50056"),
   /** identity-service: who may see or change a project or group, and a project's groups. */
   IDENTITY_SERVICE_ADDRESS: envAddress("127.0.0.1:50051"),
+  /** repo-service: the snippets' git repositories (create, commit, read, delete). */
+  REPO_SERVICE_ADDRESS: envAddress("127.0.0.1:50052"),
   GRPC_DEADLINE_MS: envInt(10_000),
   LOG_LEVEL: z.string().default("info"),
   /** GitLab's notes_create_limit: notes one user may create per minute; 0 = unlimited. */

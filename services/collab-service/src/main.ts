@@ -8,6 +8,7 @@ await runServiceProcess("collab-service", loadCollabEnv, ({ env, log, bus }) =>
     databaseUrl: env.DATABASE_URL,
     grpcAddress: env.GRPC_ADDRESS,
     identityServiceAddress: env.IDENTITY_SERVICE_ADDRESS,
+    repoServiceAddress: env.REPO_SERVICE_ADDRESS,
     deadlineMs: env.GRPC_DEADLINE_MS,
     notesCreateLimit: env.QUARRY_NOTES_CREATE_LIMIT,
     bus,

@@ -1,7 +1,7 @@
 import type { EventBus } from "@quarry/bus";
 import { createClient, type AsyncHandlers } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
-import { collabV1, identityV1, type CollabServiceDefinition } from "@quarry/proto";
+import { collabV1, identityV1, repoV1, type CollabServiceDefinition } from "@quarry/proto";
 import { startService } from "@quarry/service";
 import type { CollabDeps } from "./deps.ts";
 import { subscribeToGroupDeletions } from "./events/group-destroy.ts";
@@ -26,6 +26,12 @@ import { deleteNote } from "./note/delete-note.ts";
 import { getNote } from "./note/get-note.ts";
 import { listNotes } from "./note/list-notes.ts";
 import { updateNote } from "./note/update-note.ts";
+import { createSnippet } from "./snippet/create-snippet.ts";
+import { deleteSnippet } from "./snippet/delete-snippet.ts";
+import { getSnippet } from "./snippet/get-snippet.ts";
+import { listSnippets } from "./snippet/list-snippets.ts";
+import { readSnippetRaw } from "./snippet/read-snippet-raw.ts";
+import { updateSnippet } from "./snippet/update-snippet.ts";
 
 /** GitLab's default notes_create_limit (per user and minute). */
 export const DEFAULT_NOTES_CREATE_LIMIT = 300;
@@ -55,6 +61,12 @@ export function collabHandlers(deps: CollabDeps): AsyncHandlers<CollabServiceDef
     DeleteNote: deleteNote(deps),
 
     // snippets
+    ListSnippets: listSnippets(deps),
+    GetSnippet: getSnippet(deps),
+    CreateSnippet: createSnippet(deps),
+    UpdateSnippet: updateSnippet(deps),
+    DeleteSnippet: deleteSnippet(deps),
+    ReadSnippetRaw: readSnippetRaw(deps),
 
     // award emoji
   };
@@ -65,6 +77,8 @@ export interface CollabServiceOptions {
   grpcAddress: string;
   /** identity-service: Authorize and GetGroupAncestors. */
   identityServiceAddress: string;
+  /** repo-service: snippet repositories. */
+  repoServiceAddress: string;
   /** gRPC deadline towards identity-service, ms. */
   deadlineMs: number;
   /** Project deletions arrive on it (collab-service publishes nothing yet). */
@@ -93,7 +107,9 @@ export async function startCollabService(o: CollabServiceOptions): Promise<Runni
     deps({ prisma, onStop }): CollabDeps {
       const identity = createClient(identityV1.IdentityService, o.identityServiceAddress, { deadlineMs: o.deadlineMs });
       onStop(() => identity.close());
-      return { prisma, identity, log: o.log, notesCreateLimit: o.notesCreateLimit ?? DEFAULT_NOTES_CREATE_LIMIT };
+      const repo = createClient(repoV1.RepoService, o.repoServiceAddress, { deadlineMs: o.deadlineMs });
+      onStop(() => repo.close());
+      return { prisma, identity, repo, log: o.log, notesCreateLimit: o.notesCreateLimit ?? DEFAULT_NOTES_CREATE_LIMIT };
     },
     handlers(server, deps) {
       server.addService("quarry.collab.v1.CollabService", collabV1.CollabService.service, collabHandlers(deps));

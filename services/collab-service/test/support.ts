@@ -37,6 +37,7 @@ export async function setUp(prefix: string) {
     databaseUrl: collabDb.url,
     grpcAddress: "127.0.0.1:0",
     identityServiceAddress: identity.address,
+    repoServiceAddress: repo.address,
     deadlineMs: 10_000,
     bus,
     log,

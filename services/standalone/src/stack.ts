@@ -208,6 +208,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       databaseUrl: await dbUrl("collab"),
       grpcAddress: LOOPBACK,
       identityServiceAddress: identity.address,
+      repoServiceAddress: repo.address,
       deadlineMs,
       bus,
       log: log("collab-service"),

@@ -82,14 +82,14 @@ describe("issue notes over fetch", () => {
     expect(await body(await s.api(notes(), { token: null }), 401)).toEqual({ message: "401 Unauthorized" });
     expect(await body(await post(notes(), {}, null), 401)).toEqual({ message: "401 Unauthorized" });
     expect(await body(await post(notes(), {}), 400)).toEqual({ error: "body is missing" });
-    expect(await body(await post(notes(), { body: "  " }), 400)).toEqual({ message: 'Note {:note=>["can\'t be blank"]}' });
+    expect(await body(await post(notes(), { body: "  " }), 400)).toEqual({ message: '400 Bad request - Note {:note=>["can\'t be blank"]}' });
     expect((await body(await post(notes(), { body: "x".repeat(1_000_000) }), 201)).body).toHaveLength(1_000_000);
     expect(await body(await post(notes(), { body: "x".repeat(1_000_001) }), 400)).toEqual({
-      message: 'Note {:note=>["is too long (maximum is 1000000 characters)"]}',
+      message: '400 Bad request - Note {:note=>["is too long (maximum is 1000000 characters)"]}',
     });
     // Characters, not UTF-16 units or bytes: two million emoji are two million characters.
     expect(await body(await post(notes(), { body: "😀".repeat(2_000_000) }), 400)).toEqual({
-      message: 'Note {:note=>["is too long (maximum is 1000000 characters)"]}',
+      message: '400 Bad request - Note {:note=>["is too long (maximum is 1000000 characters)"]}',
     });
     expect(await body(await post(notes(99), { body: "x".repeat(1_000_001) }), 404)).toEqual({ message: "404 Issue Not Found" });
     expect(await body(await s.api(`/projects/${project.id}/issues/abc/notes`), 400)).toEqual({ error: "noteable_id is invalid" });
@@ -141,7 +141,7 @@ describe("issue notes over fetch", () => {
     const edited = await body(await put(`${notes()}/${n.id}`, { body: "v2" }, outsider.token), 200);
     expect(edited).toMatchObject({ id: n.id, body: "v2" });
     expect(await body(await put(`${notes()}/${n.id}`, { confidential: true }, outsider.token), 400)).toEqual({
-      message: 'Note {:confidential=>["can not be changed for existing notes"]}',
+      message: '400 Bad request - Failed to save note {:confidential=>["can not be changed for existing notes"]}',
     });
     const res = await del(`${notes()}/${n.id}`, outsider.token);
     expect(res.status).toBe(204);
@@ -161,5 +161,23 @@ describe("issue notes with @gitbeaker/rest", () => {
     expect((await api.IssueNotes.edit(project.id, 1, created.id, { body: "edited" })).body).toBe("edited");
     await api.IssueNotes.remove(project.id, 1, created.id);
     await expect(api.IssueNotes.show(project.id, 1, created.id)).rejects.toMatchObject({ cause: { response: { status: 404 } } });
+  });
+});
+
+describe("project snippet notes over fetch", () => {
+  it("comment on a project snippet as on an issue; no internal notes there, PUT requires body, outsiders of a private snippet get 404", async () => {
+    const snippet = await body(
+      await post(`/projects/${project.id}/snippets`, { title: "snip", visibility: "private", files: [{ file_path: "a.txt", content: "a" }] }),
+      201,
+    );
+    const path = `/projects/${project.id}/snippets/${snippet.id}/notes`;
+    const n = await body(await post(path, { body: "nice", internal: true }, guest.token), 201);
+    expect(n).toMatchObject({ body: "nice", noteable_type: "Snippet", noteable_id: snippet.id, noteable_iid: null, project_id: project.id, internal: false });
+    expect((await body(await s.api(path, { token: reporter.token }), 200)).map((x: { id: number }) => x.id)).toEqual([n.id]);
+    expect(await body(await put(`${path}/${n.id}`, {}, guest.token), 400)).toEqual({ error: "body is missing" });
+    expect((await body(await put(`${path}/${n.id}`, { body: "nicer" }, guest.token), 200)).body).toBe("nicer");
+    expect(await body(await s.api(path, { token: outsider.token }), 404)).toEqual({ message: "404 Snippet Not Found" });
+    expect(await body(await s.api(`/projects/${project.id}/snippets/999999/notes`), 404)).toEqual({ message: "404 Snippet Not Found" });
+    expect(await body(await del(`${path}/${n.id}`, guest.token), 204)).toBeNull();
   });
 });

@@ -94,6 +94,23 @@ describe("python-gitlab against Quarry", () => {
     });
   });
 
+  it("manages personal and project snippets", async () => {
+    expect(await py("snippets", { suffix: "s1" })).toEqual({
+      created: { title: "py-s1", file_name: "hello.py", visibility: "public", project_id: null },
+      files: ["a.txt", "b.txt"],
+      listed: ["py-multi-s1", "py-s1"],
+      public: ["py-s1"],
+      content: "print('hi')\n",
+      saved: { title: "py-renamed-s1", description: "described" },
+      deleted: 404,
+      project_created: { title: "project one", project_id: true, web_url: true },
+      project_listed: ["project one"],
+      project_content: "# notes",
+      project_changed: "# changed",
+      project_after_delete: [],
+    });
+  });
+
   it("manages project and group milestones", async () => {
     expect(await py("milestones", { suffix: "m1" })).toEqual({
       group_milestone: { title: "roadmap", iid: 1, group_id: true },

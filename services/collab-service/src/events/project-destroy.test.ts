@@ -38,6 +38,14 @@ describe("project deletion", () => {
     await db.resourceStateEvent.create({ data: { issueId: issue.id, state: "closed", userId: user.userId } });
     await db.resourceLabelEvent.create({ data: { issueId: issue.id, action: "add", userId: user.userId } });
     await db.resourceMilestoneEvent.create({ data: { issueId: issue.id, action: "add", state: "opened", userId: user.userId } });
+    const snippet = await t.client.CreateSnippet({
+      actor: t.admin,
+      project: String(project.id),
+      title: "s",
+      visibility: "public",
+      fileName: "a",
+      content: "a",
+    });
     const keptIssue = await db.issue.create({ data: { projectId: kept.id, iid: 1, title: "k", authorId: user.userId } });
     await t.identity.DeleteProject({ actor: t.admin, idOrPath: String(project.id) });
     await waitFor(async () => (await db.label.count({ where: { projectId: project.id } })) === 0, { message: "the project's labels to go" });
@@ -46,6 +54,7 @@ describe("project deletion", () => {
     expect(await db.labelSubscription.count({ where: { projectId: project.id } })).toBe(0);
     expect(await db.label.count({ where: { OR: [{ groupId: group.id }, { projectId: kept.id }] } })).toBe(2);
     expect(await db.issue.findMany({ select: { id: true } })).toEqual([{ id: keptIssue.id }]);
+    expect(await db.snippet.count({ where: { id: Number(snippet.id) } })).toBe(0);
     expect(await db.issueAssignee.count()).toBe(0);
     expect(await db.issueIid.count()).toBe(0);
     expect(await db.note.count()).toBe(0);

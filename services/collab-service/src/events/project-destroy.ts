@@ -1,15 +1,18 @@
 import { Subjects, type EventBus, type ProjectDestroyEvent, type Subscription } from "@quarry/bus";
 import type { CollabDeps } from "../deps.ts";
+import { forgetProjectSnippets } from "../snippet/project-destroy.ts";
 
 /** The durable consumer of identity-service's project deletions (replicas share it). */
 export const PROJECTS_DURABLE = "collab-service-projects";
 
 /**
- * A deleted project takes its issues (with their notes, award emoji and resource events), labels,
+ * A deleted project takes its snippets (with their repositories), its issues (with their notes,
+ * award emoji and resource events), labels,
  * milestones and iid counters with it, and its priorities and subscriptions on its groups' labels.
  * Idempotent: a redelivered event finds nothing left.
  */
 export async function forgetProject(deps: CollabDeps, projectId: number): Promise<void> {
+  await forgetProjectSnippets(deps, projectId);
   await deps.prisma.$transaction(async (tx) => {
     const issueIds = (await tx.issue.findMany({ where: { projectId }, select: { id: true } })).map((i) => i.id);
     const noteIds = (await tx.note.findMany({ where: { projectId }, select: { id: true } })).map((n) => n.id);

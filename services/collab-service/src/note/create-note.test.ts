@@ -37,7 +37,7 @@ describe("CreateNote", () => {
     const f = await noteFixture(t);
     expect((await f.create(f.reporter, "r", { internal: true })).internal).toBe(true);
     expect((await f.create(f.guest, "g", { internal: true })).internal).toBe(false);
-    const blank = { status: 400, body: { message: 'Note {:note=>["can\'t be blank"]}' } };
+    const blank = { status: 400, body: { message: '400 Bad request - Note {:note=>["can\'t be blank"]}' } };
     expect(await failure(f.create(f.guest, ""))).toEqual(blank);
     expect(await failure(f.create(f.guest, " \n\t"))).toEqual(blank);
     expect((await f.create(f.guest, "x".repeat(1_000_000))).body).toHaveLength(1_000_000);
@@ -45,7 +45,7 @@ describe("CreateNote", () => {
     expect((await f.create(f.guest, "😀".repeat(1_000_000))).body).toHaveLength(2_000_000);
     expect(await failure(f.create(f.guest, "x".repeat(1_000_001)))).toEqual({
       status: 400,
-      body: { message: 'Note {:note=>["is too long (maximum is 1000000 characters)"]}' },
+      body: { message: '400 Bad request - Note {:note=>["is too long (maximum is 1000000 characters)"]}' },
     });
     expect(await t.svc.deps.prisma.note.count({ where: { noteableId: f.issue.id } })).toBe(4);
   });

@@ -6,6 +6,7 @@ import type { CollabDeps } from "../deps.ts";
 import type { Note } from "../generated/prisma/client.ts";
 import { findVisibleIssue } from "../issue/access.ts";
 import { resolveParent, type ResolvedParent } from "../label/parent.ts";
+import { findSnippet, viewerOf } from "../snippet/access.ts";
 import { seesInternalNotes } from "./access.ts";
 
 /** A noteable the caller may read, with what the note rules need. */
@@ -28,8 +29,8 @@ export function requireSignedIn(actor: Actor__Output | null): void {
 
 /**
  * GitLab's find_noteable: the project (404 Project Not Found when invisible), then the noteable
- * the caller may read. The one switch point per noteable type: snippets and merge requests answer
- * NOT_FOUND until they exist here.
+ * the caller may read. The one switch point per noteable type: merge requests answer NOT_FOUND
+ * until they exist here.
  */
 export async function resolveNoteable(deps: CollabDeps, actor: Actor__Output | null, ref: NoteableRef__Output | null): Promise<ResolvedNoteable> {
   requireSignedIn(actor);
@@ -39,9 +40,12 @@ export async function resolveNoteable(deps: CollabDeps, actor: Actor__Output | n
       const { parent, issue } = await findVisibleIssue(deps, actor, project, Number(ref.id));
       return { parent, type: "Issue", id: issue.id, iid: issue.iid, projectId: issue.projectId, locked: issue.discussionLocked === true };
     }
-    case "Snippet":
-      await resolveParent(deps, actor, { project, group: "" });
-      throw notFound("Snippet");
+    case "Snippet": {
+      // Project snippets only (document 2); the project first, so a hidden one stays 404 Project Not Found.
+      const parent = await resolveParent(deps, actor, { project, group: "" });
+      const { snippet } = await findSnippet(deps, await viewerOf(deps, actor), Number(ref.id), String(parent.id));
+      return { parent, type: "Snippet", id: snippet.id, iid: null, projectId: parent.id, locked: false };
+    }
     case "MergeRequest":
       await resolveParent(deps, actor, { project, group: "" });
       throw notFound("MergeRequest");

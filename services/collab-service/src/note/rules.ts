@@ -48,14 +48,15 @@ const characters = (s: string): number => {
 };
 
 /**
- * The Note model's validations on `note` (presence, length), refused as
- * `bad_request!("Note #{note.errors.messages}")` prints them (Ruby's Hash#inspect).
+ * The Note model's validations on `note` (presence, length), refused as GitLab's
+ * `bad_request!("Note #{note.errors.messages}")` prints them (Ruby's Hash#inspect, after
+ * bad_request!'s "400 Bad request - "); updates say "Failed to save note" instead of "Note".
  */
-export function validateNoteBody(body: string): void {
+export function validateNoteBody(body: string, what: "Note" | "Failed to save note" = "Note"): void {
   const errors: string[] = [];
   if (/^\s*$/u.test(body)) errors.push("can't be blank");
   else if (body.length > MAX_NOTE_LENGTH && characters(body) > MAX_NOTE_LENGTH) errors.push(`is too long (maximum is ${MAX_NOTE_LENGTH} characters)`);
-  if (errors.length) throw badRequest(`Note {:note=>[${errors.map((e) => JSON.stringify(e)).join(", ")}]}`);
+  if (errors.length) throw badRequest(`400 Bad request - ${what} {:note=>[${errors.map((e) => JSON.stringify(e)).join(", ")}]}`);
 }
 
 /** A chosen creation time: ISO 8601, after 1970-01-01 (400 otherwise). */

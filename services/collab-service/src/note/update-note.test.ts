@@ -35,12 +35,15 @@ describe("UpdateNote", () => {
     const note = await f.create(f.reporter, "v1");
     const update = (body?: string, confidential?: boolean, noteId: string | number = note.id) =>
       t.client.UpdateNote({ actor: f.reporter, noteable: f.noteable, noteId, body, confidential });
-    expect(await failure(update(" "))).toEqual({ status: 400, body: { message: 'Note {:note=>["can\'t be blank"]}' } });
+    expect(await failure(update(" "))).toEqual({ status: 400, body: { message: '400 Bad request - Failed to save note {:note=>["can\'t be blank"]}' } });
     expect(await failure(update("x".repeat(1_000_001)))).toEqual({
       status: 400,
-      body: { message: 'Note {:note=>["is too long (maximum is 1000000 characters)"]}' },
+      body: { message: '400 Bad request - Failed to save note {:note=>["is too long (maximum is 1000000 characters)"]}' },
     });
-    expect(await failure(update("v2", true))).toEqual({ status: 400, body: { message: 'Note {:confidential=>["can not be changed for existing notes"]}' } });
+    expect(await failure(update("v2", true))).toEqual({
+      status: 400,
+      body: { message: '400 Bad request - Failed to save note {:confidential=>["can not be changed for existing notes"]}' },
+    });
     expect((await update("v2", false)).body).toBe("v2");
     const system = await t.svc.deps.prisma.note.create({
       data: {

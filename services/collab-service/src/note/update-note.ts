@@ -10,6 +10,7 @@ import { requireAdminNote, validateNoteBody } from "./rules.ts";
  * GitLab's update_note: admin_note (403), then Notes::UpdateService: a changed body is validated
  * and records updated_by and last_edited_at; an unchanged or absent body changes nothing; the
  * deprecated `confidential` may not change (the Note model's "can not be changed for existing notes").
+ * Refusals read `400 Bad request - Failed to save note {…}` (helpers/notes_helpers.rb).
  */
 export const updateNote =
   (deps: CollabDeps) =>
@@ -19,10 +20,10 @@ export const updateNote =
     requireAdminNote(noteable, note);
     const body = req.body ?? note.body;
     if (req.confidential !== undefined && req.confidential !== note.internal) {
-      throw badRequest('Note {:confidential=>["can not be changed for existing notes"]}');
+      throw badRequest('400 Bad request - Failed to save note {:confidential=>["can not be changed for existing notes"]}');
     }
     if (body === note.body) return toNoteMessage(note, noteable);
-    validateNoteBody(body);
+    validateNoteBody(body, "Failed to save note");
     const row = await deps.prisma.note.update({
       where: { id: note.id },
       data: { body, updatedById: noteable.parent.userId || null, lastEditedAt: new Date() },

@@ -6,6 +6,7 @@
 import { createGunzip } from "node:zlib";
 import type { Readable } from "node:stream";
 import type * as grpc from "@grpc/grpc-js";
+import { isPositiveInt32 } from "@quarry/gitlab";
 import { httpErrorFromGrpc, Metadata, status } from "@quarry/grpc";
 import { Router, type Request, type Response } from "express";
 import type { GatewayDeps } from "../deps.ts";
@@ -25,6 +26,8 @@ const Messages = {
   authDownload: "You are not allowed to download code.",
   authUpload: "You are not allowed to upload code.",
   command: "The command you're trying to execute is not allowed.",
+  snippetNotFound: "The snippet you were looking for could not be found.",
+  snippetPush: "Pushing to snippet repositories is not supported.",
 } as const;
 
 /** Token scopes that allow a fetch / a push (GitLab's abilities_for_scopes). */
@@ -52,8 +55,30 @@ function sendError(res: Response, err: GitHttpError): void {
   res.status(err.status).type("text/plain").send(err.message);
 }
 
+/** `/snippets/<id>[.git]` or `/<project path>/snippets/<id>.git` (GitLab's snippet repository paths). */
+const SNIPPET_REPO = String.raw`(?:\/(.+?\/[^/]+?)\/snippets\/(\d+)\.git|\/snippets\/(\d+)(?:\.git)?)`;
+
 export function gitHttpRouter(deps: GatewayDeps): Router {
   const r = Router();
+
+  // Snippet repositories first: the project routes below would read them as project paths.
+  r.get(new RegExp(`^${SNIPPET_REPO}\\/info\\/refs$`), async (req, res) => {
+    const service = req.query.service;
+    if (service !== "git-upload-pack" && service !== "git-receive-pack") return sendError(res, new GitHttpError(403, Messages.command));
+    await serveSnippet(req, res, service, async (diskPath, gitProtocol) => {
+      const call = deps.gitHttp.InfoRefs({ diskPath, service, gitProtocol }, callMetadata(req));
+      const prefix = /(^|:)version=2(:|$)/.test(gitProtocol) ? Buffer.alloc(0) : Buffer.from(`${pktLine(`# service=${service}\n`)}0000`);
+      await relay(call, res, `application/x-${service}-advertisement`, prefix);
+    });
+  });
+
+  r.post(new RegExp(`^${SNIPPET_REPO}\\/(git-upload-pack|git-receive-pack)$`), async (req, res) => {
+    const service = req.params[3] as Service;
+    await serveSnippet(req, res, service, async (diskPath, gitProtocol) => {
+      const call: grpc.ClientDuplexStream<object, { data: Buffer }> = deps.gitHttp.UploadPack(callMetadata(req));
+      await Promise.all([sendBody(call, { diskPath, gitProtocol }, requestBody(req)), relay(call, res, `application/x-${service}-result`, Buffer.alloc(0))]);
+    });
+  });
 
   r.get(/^\/(.+?\/[^/]+?)(?:\.git)?\/info\/refs$/, async (req, res) => {
     const service = req.query.service;
@@ -105,16 +130,43 @@ export function gitHttpRouter(deps: GatewayDeps): Router {
     }
   }
 
+  /** As serve, for a snippet repository. */
+  async function serveSnippet(req: Request, res: Response, service: Service, stream: (diskPath: string, gitProtocol: string) => Promise<void>): Promise<void> {
+    await guard(req, res, async () => {
+      const projectPath = req.params[0] ? String(req.params[0]) : "";
+      const snippetId = String(req.params[1] ?? req.params[2]);
+      const diskPath = await authorizeSnippet(deps, req, service, projectPath, snippetId);
+      await stream(diskPath, req.get("git-protocol") ?? "");
+    });
+  }
+
+  /** Runs a git request, answering refusals the way git clients expect. */
+  async function guard(req: Request, res: Response, run: () => Promise<void>): Promise<void> {
+    try {
+      await run();
+    } catch (err) {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (err instanceof GitHttpError) return sendError(res, err);
+      const mapped = httpErrorFromGrpc(err);
+      if (mapped.status >= 500) deps.log.warn({ err, path: req.path }, "git http request failed");
+      const message = typeof mapped.body.message === "string" ? mapped.body.message : "Internal Server Error";
+      sendError(res, new GitHttpError(mapped.status, message));
+    }
+  }
+
   return r;
 }
 
 type Authorized = Awaited<ReturnType<GatewayDeps["identity"]["Authorize"]>>;
 
 /**
- * GitLab's order: credentials (401 with a Basic challenge when missing or wrong, or when an
- * anonymous caller may not fetch), token scopes (403), project visibility (404), role (403).
+ * Credentials and token scopes: 401 with a Basic challenge when wrong (or missing for a push),
+ * 403 when the token's scopes do not allow the service. Sets `req.principal`.
  */
-async function authorize(deps: GatewayDeps, req: Request, service: Service, projectPath: string) {
+async function authenticateGit(deps: GatewayDeps, req: Request, service: Service): Promise<void> {
   const creds = basicCredentials(req);
   if (creds) {
     // Jobs clone as `gitlab-ci-token` with their CI_JOB_TOKEN (GitLab's CI_REPOSITORY_URL).
@@ -131,6 +183,14 @@ async function authorize(deps: GatewayDeps, req: Request, service: Service, proj
   } else if (service === "git-receive-pack") {
     throw new GitHttpError(401, Messages.accessDenied, true);
   }
+}
+
+/**
+ * GitLab's order: credentials (401 with a Basic challenge when missing or wrong, or when an
+ * anonymous caller may not fetch), token scopes (403), project visibility (404), role (403).
+ */
+async function authorize(deps: GatewayDeps, req: Request, service: Service, projectPath: string) {
+  await authenticateGit(deps, req, service);
   const action = service === "git-upload-pack" ? "download_code" : "push_code";
   try {
     const res = await deps.identity.Authorize({ actor: actor(req), action, project: projectPath }, { requestId: req.requestId });
@@ -144,6 +204,27 @@ async function authorize(deps: GatewayDeps, req: Request, service: Service, proj
     if ((code === status.NOT_FOUND || code === status.PERMISSION_DENIED) && !req.principal) throw new GitHttpError(401, Messages.accessDenied, true);
     if (code === status.NOT_FOUND) throw new GitHttpError(404, Messages.projectNotFound);
     if (code === status.PERMISSION_DENIED) throw new GitHttpError(403, service === "git-upload-pack" ? Messages.download : Messages.push);
+    throw err;
+  }
+}
+
+/**
+ * A snippet repository (Gitlab::GitAccessSnippet): credentials as for projects, then the snippet
+ * must be readable (collab-service's rules; anonymous callers are asked to sign in, others get
+ * GitLab's snippet_not_found). Pushing is refused for now.
+ */
+async function authorizeSnippet(deps: GatewayDeps, req: Request, service: Service, projectPath: string, snippetId: string): Promise<string> {
+  await authenticateGit(deps, req, service);
+  if (service === "git-receive-pack") throw new GitHttpError(403, Messages.snippetPush);
+  const id = Number(snippetId);
+  if (!isPositiveInt32(id)) throw req.principal ? new GitHttpError(404, Messages.snippetNotFound) : new GitHttpError(401, Messages.accessDenied, true);
+  try {
+    const s = await deps.collab.GetSnippet({ actor: actor(req), snippetId: id, project: projectPath, forChange: false }, { requestId: req.requestId });
+    return s.diskPath;
+  } catch (err) {
+    const code = (err as { code?: number }).code;
+    if ((code === status.NOT_FOUND || code === status.PERMISSION_DENIED) && !req.principal) throw new GitHttpError(401, Messages.accessDenied, true);
+    if (code === status.NOT_FOUND || code === status.PERMISSION_DENIED) throw new GitHttpError(404, Messages.snippetNotFound);
     throw err;
   }
 }

@@ -20,6 +20,7 @@ import { jobArtifactsRouter } from "./job-artifacts.ts";
 import { labelsRouter } from "./labels.ts";
 import { milestonesRouter } from "./milestones.ts";
 import { notesRouter } from "./notes.ts";
+import { snippetsRouter } from "./snippets.ts";
 import { runnerJobsRouter } from "./runner-jobs.ts";
 import { runnersRouter } from "./runners.ts";
 import { submodulesRouter } from "./submodules.ts";
@@ -57,6 +58,7 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(notesRouter(deps));
 
   // snippets
+  r.use(snippetsRouter(deps));
 
   // award emoji
   r.use(runnersRouter(deps));

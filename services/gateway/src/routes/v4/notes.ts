@@ -16,7 +16,24 @@ import { ctx } from "./context.ts";
  * `merge_requests/:merge_request_iid` are one line each once collab-service knows them.
  * Every endpoint needs a signed-in caller (`before { authenticate! }`, 401 first).
  */
-const FAMILIES = [{ path: "issues", type: "Issue", what: "Issue" }] as const;
+const FAMILIES: readonly NoteFamily[] = [
+  { path: "issues", type: "Issue", what: "Issue", internalNotes: true, bodyRequiredOnUpdate: false },
+  // Document 2: project snippets' notes take no internal/confidential, and PUT requires the body.
+  { path: "snippets", type: "Snippet", what: "Snippet", internalNotes: false, bodyRequiredOnUpdate: true },
+];
+
+interface NoteFamily {
+  /** The path segment after /projects/:id/. */
+  path: string;
+  /** collab-service's noteable type. */
+  type: "Issue" | "Snippet";
+  /** The 404 wording of the noteable (`404 <what> Not Found`). */
+  what: string;
+  /** Whether notes may be internal (issues: `internal` and the deprecated `confidential`). */
+  internalNotes: boolean;
+  /** Whether PUT requires `body`. */
+  bodyRequiredOnUpdate: boolean;
+}
 
 /** Grape's `type: Integer` on a path id: a non-numeric one is `<name> is invalid` (400). */
 function integerPathParams(req: Request, names: readonly string[]): void {
@@ -89,7 +106,7 @@ export function notesRouter(deps: GatewayDeps): Router {
           noteable: noteable(req, q.noteable_id),
           body: q.body,
           // `params[:internal] || params[:confidential]`: the deprecated name counts when internal is false.
-          internal: Boolean(q.internal || q.confidential),
+          internal: family.internalNotes && Boolean(q.internal || q.confidential),
           createdAt: q.created_at ?? "",
         },
         c.call,
@@ -100,11 +117,22 @@ export function notesRouter(deps: GatewayDeps): Router {
     r.put(`${base}/:note_id`, scope("write"), async (req, res) => {
       requireUser(req);
       integerPathParams(req, ["noteable_id", "note_id"]);
-      const q = params(req, { noteable_id: p.id(family.what), note_id: p.id("Note"), body: p.string().optional(), confidential: p.bool().optional() });
+      const q = params(req, {
+        noteable_id: p.id(family.what),
+        note_id: p.id("Note"),
+        body: family.bodyRequiredOnUpdate ? p.string() : p.string().optional(),
+        confidential: p.bool().optional(),
+      });
       assertNotBlank(requestParams(req), ["body"]);
       const c = ctx(deps, req, res);
       const note = await collab.UpdateNote(
-        { actor: c.actor, noteable: noteable(req, q.noteable_id), noteId: q.note_id, body: q.body, confidential: q.confidential },
+        {
+          actor: c.actor,
+          noteable: noteable(req, q.noteable_id),
+          noteId: q.note_id,
+          body: q.body,
+          confidential: family.internalNotes ? q.confidential : undefined,
+        },
         c.call,
       );
       res.json((await present(req, [note], c.urls))[0]);
