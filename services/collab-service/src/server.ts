@@ -3,6 +3,10 @@ import { createClient, type AsyncHandlers } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import { collabV1, identityV1, type CollabServiceDefinition } from "@quarry/proto";
 import { startService } from "@quarry/service";
+import { createAwardEmoji } from "./award-emoji/create-award-emoji.ts";
+import { deleteAwardEmoji } from "./award-emoji/delete-award-emoji.ts";
+import { getAwardEmoji } from "./award-emoji/get-award-emoji.ts";
+import { listAwardEmoji } from "./award-emoji/list-award-emoji.ts";
 import type { CollabDeps } from "./deps.ts";
 import { subscribeToGroupDeletions } from "./events/group-destroy.ts";
 import { subscribeToProjectDeletions } from "./events/project-destroy.ts";
@@ -44,6 +48,10 @@ export function collabHandlers(deps: CollabDeps): AsyncHandlers<CollabServiceDef
     // snippets
 
     // award emoji
+    ListAwardEmoji: listAwardEmoji(deps),
+    GetAwardEmoji: getAwardEmoji(deps),
+    CreateAwardEmoji: createAwardEmoji(deps),
+    DeleteAwardEmoji: deleteAwardEmoji(deps),
   };
 }
 
