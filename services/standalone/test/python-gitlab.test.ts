@@ -9,6 +9,7 @@ import { promisify } from "node:util";
 import { waitFor } from "@quarry/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CI_YAML, instanceRunner, requestJobAs, reportJob } from "./ci-fixture.ts";
+import { insertIssue, insertIssueNote } from "./collab-rows.ts";
 import { startTestStack, type TestStack } from "./helpers.ts";
 import { startReceiver, type Receiver } from "./webhook-receiver.ts";
 
@@ -90,6 +91,26 @@ describe("python-gitlab against Quarry", () => {
       promoted: { name: "lift me", in_group: ["lift me"] },
       group_saved: "for everyone",
       group_after_delete: [],
+    });
+  });
+
+  it("awards emoji on issues and issue notes", async () => {
+    const root = (await (await s.api("/user")).json()) as { id: number };
+    const res = await s.api("/projects", { method: "POST", json: { name: "py-award-emoji", visibility: "private" } });
+    const project = (await res.json()) as { id: number };
+    // Issues and notes come from the database until their APIs land.
+    const issue = await insertIssue(s, project.id, root.id);
+    const note = await insertIssueNote(s, issue, project.id, root.id);
+    expect(await py("award_emoji", { project: project.id, issue_iid: issue.iid, note_id: note.id })).toEqual({
+      created: { name: "thumbsup", awardable_type: "Issue", user: "root" },
+      listed: ["thumbsup", "tada"],
+      got: "thumbsup",
+      duplicate: { status: 404, message: "404 Award Emoji Name has already been taken Not Found" },
+      after_delete: ["tada"],
+      note_created: { name: "rocket", awardable_type: "Note" },
+      note_listed: ["rocket"],
+      note_got: "rocket",
+      note_deleted: 404,
     });
   });
 
