@@ -1,3 +1,4 @@
+import type { OutboxRelay } from "@quarry/bus";
 import type { PromiseClient } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import type { IdentityServiceDefinition } from "@quarry/proto";
@@ -13,5 +14,7 @@ export interface CollabDeps {
   prisma: PrismaClient;
   /** identity-service: Authorize (visibility and roles) and GetGroupAncestors (a parent's groups). */
   identity: PromiseClient<IdentityServiceDefinition>;
+  /** Publishes committed `outbox_events` rows (started and stopped by the service skeleton); kick() after a commit. */
+  outbox: OutboxRelay;
   log: Logger;
 }

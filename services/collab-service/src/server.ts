@@ -62,7 +62,7 @@ export interface CollabServiceOptions {
   identityServiceAddress: string;
   /** gRPC deadline towards identity-service, ms. */
   deadlineMs: number;
-  /** Project deletions arrive on it (collab-service publishes nothing yet). */
+  /** Project and group deletions arrive on it; the outbox relay publishes collab's events (award emoji) to it. */
   bus: EventBus;
   log: Logger;
 }
@@ -73,7 +73,7 @@ export interface RunningCollabService {
   stop(): Promise<void>;
 }
 
-/** Starts collab-service on the shared skeleton (packages/service): migrations, Prisma, CollabService, the project- and group-deletion consumers. */
+/** Starts collab-service on the shared skeleton (packages/service): migrations, Prisma, CollabService, the project- and group-deletion consumers, the outbox relay. */
 export async function startCollabService(o: CollabServiceOptions): Promise<RunningCollabService> {
   const service = await startService({
     name: "collab-service",
@@ -83,10 +83,10 @@ export async function startCollabService(o: CollabServiceOptions): Promise<Runni
     log: o.log,
     migrations,
     PrismaClient,
-    deps({ prisma, onStop }): CollabDeps {
+    deps({ prisma, outbox, onStop }): CollabDeps {
       const identity = createClient(identityV1.IdentityService, o.identityServiceAddress, { deadlineMs: o.deadlineMs });
       onStop(() => identity.close());
-      return { prisma, identity, log: o.log };
+      return { prisma, identity, outbox: outbox(), log: o.log };
     },
     handlers(server, deps) {
       server.addService("quarry.collab.v1.CollabService", collabV1.CollabService.service, collabHandlers(deps));

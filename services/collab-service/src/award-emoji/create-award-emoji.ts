@@ -4,13 +4,16 @@ import type { AwardEmoji } from "@quarry/proto/types/collab/v1/AwardEmoji";
 import type { CreateAwardEmojiRequest__Output } from "@quarry/proto/types/collab/v1/CreateAwardEmojiRequest";
 import type { CollabDeps } from "../deps.ts";
 import { canAward, resolveAwardable } from "./awardable.ts";
+import { publishSoon } from "../events/outbox.ts";
 import { toAwardEmojiMessage } from "./entity.ts";
+import { enqueueEmojiEvent } from "./event.ts";
 import { isEmojiName, normalizeEmojiName } from "./names.ts";
 
 /**
  * GitLab's POST …/award_emoji with AwardEmojis::AddService: the caller must read the awardable and
  * be allowed to award it (`404 Award Emoji Not Found`); the model's validations fail as
  * `404 Award Emoji <errors as a sentence> Not Found` (GitLab answers them with not_found!, not 400).
+ * The award and its emoji webhook event ("award") are written in one transaction.
  */
 export const createAwardEmoji =
   (deps: CollabDeps) =>
@@ -29,7 +32,13 @@ export const createAwardEmoji =
     else if (await deps.prisma.awardEmoji.findUnique({ where: { awardableType_awardableId_userId_name: key } })) errors.push(TAKEN);
     if (errors.length) throw notFound(`Award Emoji ${toSentence(errors)}`);
     try {
-      return toAwardEmojiMessage(await deps.prisma.awardEmoji.create({ data: key }));
+      const award = await deps.prisma.$transaction(async (tx) => {
+        const created = await tx.awardEmoji.create({ data: key });
+        await enqueueEmojiEvent(tx, awardable, created, "award");
+        return created;
+      });
+      publishSoon(deps);
+      return toAwardEmojiMessage(award);
     } catch (err) {
       // A concurrent identical award won the unique index: the same answer as the validation.
       if (isUniqueViolation(err)) throw notFound(`Award Emoji ${TAKEN}`);
