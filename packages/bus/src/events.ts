@@ -20,6 +20,8 @@ export const Subjects = {
   tagPush: "quarry.repo.tag_push",
   /** Work for mirror-service: push one mirror (scheduled by the sync endpoint or a push). */
   mirrorSync: "quarry.mirror.sync",
+  /** An emoji was awarded or revoked (collab-service): GitLab's emoji webhook, for hook-service. */
+  emoji: "quarry.collab.emoji",
 } as const;
 
 export type Subject = (typeof Subjects)[keyof typeof Subjects];
@@ -190,6 +192,44 @@ export interface MirrorSyncRequest {
   mirror_id: number;
 }
 
+/** GitLab's AwardEmoji#hook_attrs (Gitlab::HookData::EmojiBuilder) with the data builder's awarded_on_url. */
+export interface EmojiEventAttributes {
+  user_id: number;
+  /** `YYYY-MM-DD HH:MM:SS UTC`, as GitLab's hook data shows times. */
+  created_at: string;
+  id: number;
+  name: string;
+  awardable_type: string;
+  awardable_id: number;
+  updated_at: string;
+  /** The awardable's web page, as a path below the external URL (`/group/project/-/issues/1#note_2`). */
+  awarded_on_url: string;
+}
+
+/**
+ * An emoji awarded or revoked: GitLab's Gitlab::DataBuilder::Emoji payload less `user` and
+ * `project`, which hook-service adds from identity-service (User#hook_attrs, Project#hook_attrs).
+ * Web URLs (`object_attributes.awarded_on_url`, `issue.url`, `note.url`) are paths below the
+ * external URL, which only hook-service knows; it prefixes them.
+ */
+export interface EmojiEvent {
+  event_id: string;
+  event_name: "emoji";
+  object_kind: "emoji";
+  /** "award" (AwardEmojis::AddService) or "revoke" (AwardEmojis::DestroyService). */
+  event_type: "award" | "revoke";
+  /** The user the award belongs to (GitLab's services run as them; for a revoke too). */
+  user_id: number;
+  project_id: number;
+  object_attributes: EmojiEventAttributes;
+  /** The note awarded (Note#hook_attrs), when the awardable is a note. */
+  note?: Record<string, unknown>;
+  /** The issue awarded, or the awarded note's issue (Issue#hook_attrs). */
+  issue?: Record<string, unknown>;
+  /** The project snippet awarded, or the awarded note's snippet (Snippet#hook_attrs). */
+  snippet?: Record<string, unknown>;
+}
+
 /** Payload type per subject, for typed publish/subscribe helpers in services. */
 export interface EventPayloads {
   [Subjects.userCreate]: UserCreateEvent;
@@ -203,4 +243,5 @@ export interface EventPayloads {
   [Subjects.push]: PushEvent;
   [Subjects.tagPush]: PushEvent;
   [Subjects.mirrorSync]: MirrorSyncRequest;
+  [Subjects.emoji]: EmojiEvent;
 }

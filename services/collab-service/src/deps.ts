@@ -1,3 +1,4 @@
+import type { OutboxRelay } from "@quarry/bus";
 import type { PromiseClient } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import type { IdentityServiceDefinition, RepoServiceDefinition } from "@quarry/proto";
@@ -15,6 +16,8 @@ export interface CollabDeps {
   identity: PromiseClient<IdentityServiceDefinition>;
   /** repo-service: the snippets' repositories. */
   repo: PromiseClient<RepoServiceDefinition>;
+  /** Publishes committed `outbox_events` rows (started and stopped by the service skeleton); kick() after a commit. */
+  outbox: OutboxRelay;
   log: Logger;
   /** Notes one user may create per minute (GitLab's notes_create_limit); 0 = unlimited. */
   notesCreateLimit: number;

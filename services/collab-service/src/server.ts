@@ -3,6 +3,10 @@ import { createClient, type AsyncHandlers } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import { collabV1, identityV1, repoV1, type CollabServiceDefinition } from "@quarry/proto";
 import { startService } from "@quarry/service";
+import { createAwardEmoji } from "./award-emoji/create-award-emoji.ts";
+import { deleteAwardEmoji } from "./award-emoji/delete-award-emoji.ts";
+import { getAwardEmoji } from "./award-emoji/get-award-emoji.ts";
+import { listAwardEmoji } from "./award-emoji/list-award-emoji.ts";
 import type { CollabDeps } from "./deps.ts";
 import { subscribeToGroupDeletions } from "./events/group-destroy.ts";
 import { subscribeToProjectDeletions } from "./events/project-destroy.ts";
@@ -69,6 +73,10 @@ export function collabHandlers(deps: CollabDeps): AsyncHandlers<CollabServiceDef
     ReadSnippetRaw: readSnippetRaw(deps),
 
     // award emoji
+    ListAwardEmoji: listAwardEmoji(deps),
+    GetAwardEmoji: getAwardEmoji(deps),
+    CreateAwardEmoji: createAwardEmoji(deps),
+    DeleteAwardEmoji: deleteAwardEmoji(deps),
   };
 }
 
@@ -81,7 +89,7 @@ export interface CollabServiceOptions {
   repoServiceAddress: string;
   /** gRPC deadline towards identity-service, ms. */
   deadlineMs: number;
-  /** Project deletions arrive on it (collab-service publishes nothing yet). */
+  /** Project and group deletions arrive on it; the outbox relay publishes collab's events (award emoji) to it. */
   bus: EventBus;
   log: Logger;
   /** Notes one user may create per minute (GitLab's notes_create_limit, default 300); 0 = unlimited. */
@@ -94,7 +102,7 @@ export interface RunningCollabService {
   stop(): Promise<void>;
 }
 
-/** Starts collab-service on the shared skeleton (packages/service): migrations, Prisma, CollabService, the project- and group-deletion consumers. */
+/** Starts collab-service on the shared skeleton (packages/service): migrations, Prisma, CollabService, the project- and group-deletion consumers, the outbox relay. */
 export async function startCollabService(o: CollabServiceOptions): Promise<RunningCollabService> {
   const service = await startService({
     name: "collab-service",
@@ -104,12 +112,12 @@ export async function startCollabService(o: CollabServiceOptions): Promise<Runni
     log: o.log,
     migrations,
     PrismaClient,
-    deps({ prisma, onStop }): CollabDeps {
+    deps({ prisma, outbox, onStop }): CollabDeps {
       const identity = createClient(identityV1.IdentityService, o.identityServiceAddress, { deadlineMs: o.deadlineMs });
       onStop(() => identity.close());
       const repo = createClient(repoV1.RepoService, o.repoServiceAddress, { deadlineMs: o.deadlineMs });
       onStop(() => repo.close());
-      return { prisma, identity, repo, log: o.log, notesCreateLimit: o.notesCreateLimit ?? DEFAULT_NOTES_CREATE_LIMIT };
+      return { prisma, identity, repo, outbox: outbox(), log: o.log, notesCreateLimit: o.notesCreateLimit ?? DEFAULT_NOTES_CREATE_LIMIT };
     },
     handlers(server, deps) {
       server.addService("quarry.collab.v1.CollabService", collabV1.CollabService.service, collabHandlers(deps));

@@ -10,6 +10,7 @@ import { waitFor } from "@quarry/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CI_YAML, instanceRunner, requestJobAs, reportJob } from "./ci-fixture.ts";
 import { startTestStack, type TestStack } from "./helpers.ts";
+import { insertIssueNote, insertIssue as insertIssueRow } from "./collab-rows.ts";
 import { insertIssue } from "./issue-rows.ts";
 import { startReceiver, type Receiver } from "./webhook-receiver.ts";
 
@@ -94,6 +95,26 @@ describe("python-gitlab against Quarry", () => {
     });
   });
 
+  it("awards emoji on issues and issue notes", async () => {
+    const root = (await (await s.api("/user")).json()) as { id: number };
+    const res = await s.api("/projects", { method: "POST", json: { name: "py-award-emoji", visibility: "private" } });
+    const project = (await res.json()) as { id: number };
+    // Issues and notes come from the database until their APIs land.
+    const issue = await insertIssueRow(s, project.id, root.id);
+    const note = await insertIssueNote(s, issue, project.id, root.id);
+    expect(await py("award_emoji", { project: project.id, issue_iid: issue.iid, note_id: note.id })).toEqual({
+      created: { name: "thumbsup", awardable_type: "Issue", user: "root" },
+      listed: ["thumbsup", "tada"],
+      got: "thumbsup",
+      duplicate: { status: 404, message: "404 Award Emoji Name has already been taken Not Found" },
+      after_delete: ["tada"],
+      note_created: { name: "rocket", awardable_type: "Note" },
+      note_listed: ["rocket"],
+      note_got: "rocket",
+      note_deleted: 404,
+    });
+  });
+
   it("manages personal and project snippets", async () => {
     expect(await py("snippets", { suffix: "s1" })).toEqual({
       created: { title: "py-s1", file_name: "hello.py", visibility: "public", project_id: null },
@@ -139,7 +160,7 @@ describe("python-gitlab against Quarry", () => {
       listed: ["back-dated", "from python", "internal"],
       default_order: ["internal", "from python", "back-dated"],
       saved: "edited in python",
-      blank: [400, 'Note {:note=>["can\'t be blank"]}'],
+      blank: [400, '400 Bad request - Note {:note=>["can\'t be blank"]}'],
       deleted: [404, "404 Note Not Found"],
       unknown_issue: [404, "404 Issue Not Found"],
     });

@@ -107,6 +107,7 @@ describe("project hooks CRUD", () => {
       releases_events: false,
       milestone_events: false,
       resource_access_token_events: false,
+      emoji_events: false,
     });
     expect(JSON.stringify(created)).not.toMatch(/s3cret|hidden/);
 

@@ -44,10 +44,11 @@ const base: Hook = {
 };
 
 describe("hookEntity", () => {
-  it("project hooks: project_id, no group switches, empty strings as null, no secrets", () => {
-    const e = hookEntity({ ...base, projectId: 9 }) as Record<string, unknown>;
+  it("project hooks: project_id, emoji_events, no group switches, empty strings as null, no secrets", () => {
+    const e = hookEntity({ ...base, projectId: 9, emojiEvents: true }) as Record<string, unknown>;
     expect(e).toMatchObject({
       id: 3,
+      emoji_events: true,
       project_id: 9,
       url_variables: [{ key: "p" }],
       custom_headers: [],
@@ -55,7 +56,7 @@ describe("hookEntity", () => {
       push_events_branch_filter: null,
       custom_webhook_template: null,
     });
-    for (const k of ["group_id", "subgroup_events", "token", "uuid", "token_set"]) expect(e).not.toHaveProperty(k);
+    for (const k of ["group_id", "subgroup_events", "member_events", "project_events", "token", "uuid", "token_set"]) expect(e).not.toHaveProperty(k);
   });
 
   it("group hooks: group_id and the group switches", () => {

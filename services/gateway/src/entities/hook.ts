@@ -39,6 +39,7 @@ export function hookEntity(h: Hook) {
     releases_events: h.releasesEvents,
     milestone_events: h.milestoneEvents,
     resource_access_token_events: h.resourceAccessTokenEvents,
+    emoji_events: h.emojiEvents,
   };
   if (Number(h.groupId) > 0) {
     return {
@@ -46,7 +47,6 @@ export function hookEntity(h: Hook) {
       group_id: Number(h.groupId),
       ...events,
       subgroup_events: h.subgroupEvents,
-      emoji_events: h.emojiEvents,
       member_events: h.memberEvents,
       project_events: h.projectEvents,
     };

@@ -23,6 +23,8 @@ export const EVENT_KINDS: Record<string, EventKind> = {
   user_add_to_group: { switch: "memberEvents", trigger: "member_hooks", header: "Member Hook" },
   user_update_for_group: { switch: "memberEvents", trigger: "member_hooks", header: "Member Hook" },
   user_remove_from_group: { switch: "memberEvents", trigger: "member_hooks", header: "Member Hook" },
+  // Awards and revokes of emoji (collab-service), to project hooks and the project's groups' hooks.
+  emoji: { switch: "emojiEvents", trigger: "emoji_hooks", header: "Emoji Hook" },
 };
 
 /** X-Service-Event by trigger, for resends and tests. */

@@ -1,11 +1,13 @@
 // Bus event → one queued delivery per matching hook (GitLab's project.execute_hooks, and group
-// hooks of the group concerned and all its ancestors: project, subgroup and member events).
+// hooks of the group concerned and all its ancestors: project, subgroup and member events;
+// push, tag push and emoji events reach the project's hooks and its groups' hooks).
 import { isNotFound } from "@quarry/grpc";
 import type { BusMessage } from "@quarry/bus";
 import type { HookDeps } from "../deps.ts";
 import type { WebHook } from "../generated/prisma/client.ts";
 import { toEventRecord } from "../hook/record-event.ts";
 import { branchFilterPasses } from "./branch-filter.ts";
+import { buildEmojiPayload } from "./emoji-payload.ts";
 import { EVENT_KINDS, eventUuid, idempotencyKey } from "./events.ts";
 
 type Actor = { userId: number; isAdmin: boolean; system?: string };
@@ -50,10 +52,8 @@ interface Targets {
   payload: Payload;
 }
 
-/** Push and tag push: the project's hooks and its groups' hooks; the payload as published. */
-async function pushTargets(deps: HookDeps, data: Payload, sw: string): Promise<Targets | null> {
-  const projectId = Number(data.project_id);
-  if (!Number.isSafeInteger(projectId) || projectId <= 0) return null;
+/** The hooks of a project and of its groups (nearest first) having the switch on. */
+async function projectAndGroupHooks(deps: HookDeps, projectId: number, sw: string): Promise<WebHook[]> {
   const hooks = await deps.prisma.webHook.findMany({ where: { projectId, [sw]: true } });
   if ((await deps.prisma.webHook.count({ where: { groupId: { not: null }, [sw]: true } })) > 0) {
     const groups = await projectGroupChain(deps, projectId).catch((err: unknown) => {
@@ -62,7 +62,27 @@ async function pushTargets(deps: HookDeps, data: Payload, sw: string): Promise<T
     });
     if (groups.length) hooks.push(...(await deps.prisma.webHook.findMany({ where: { groupId: { in: groups }, [sw]: true } })));
   }
-  return { hooks, payload: hookPayload(data) };
+  return hooks;
+}
+
+/** Push and tag push: the project's hooks and its groups' hooks; the payload as published. */
+async function pushTargets(deps: HookDeps, data: Payload, sw: string): Promise<Targets | null> {
+  const projectId = Number(data.project_id);
+  if (!Number.isSafeInteger(projectId) || projectId <= 0) return null;
+  return { hooks: await projectAndGroupHooks(deps, projectId, sw), payload: hookPayload(data) };
+}
+
+/**
+ * Emoji events (GitLab's awardable.project.execute_hooks(data, :emoji_hooks)): the project's hooks
+ * and its groups' hooks; GitLab's payload built from the event with the user and the project.
+ */
+async function emojiTargets(deps: HookDeps, data: Payload, sw: string): Promise<Targets | null> {
+  const projectId = Number(data.project_id);
+  if (!Number.isSafeInteger(projectId) || projectId <= 0) return null;
+  const hooks = await projectAndGroupHooks(deps, projectId, sw);
+  if (!hooks.length) return { hooks, payload: {} };
+  const payload = await buildEmojiPayload(deps, SYSTEM_ACTOR, data);
+  return payload ? { hooks, payload } : null;
 }
 
 /** Group hooks of `start` and its ancestors having the switch on (no identity call when none could match). */
@@ -134,11 +154,13 @@ export async function fanOut(deps: HookDeps, msg: BusMessage<unknown>): Promise<
   const targets =
     record.eventName === "push" || record.eventName === "tag_push"
       ? await pushTargets(deps, data, kind.switch)
-      : record.eventName === "group_create"
-        ? await subgroupTargets(deps, data, kind.switch)
-        : MEMBER_EVENTS.has(record.eventName)
-          ? await memberTargets(deps, data, kind.switch)
-          : await projectEventTargets(deps, data, kind.switch);
+      : record.eventName === "emoji"
+        ? await emojiTargets(deps, data, kind.switch)
+        : record.eventName === "group_create"
+          ? await subgroupTargets(deps, data, kind.switch)
+          : MEMBER_EVENTS.has(record.eventName)
+            ? await memberTargets(deps, data, kind.switch)
+            : await projectEventTargets(deps, data, kind.switch);
   if (!targets) return 0;
   const now = new Date();
   const matching = targets.hooks.filter((h) => hookMatches(h, record.eventName, data, now));

@@ -25,10 +25,12 @@ export const PROJECT_SWITCHES = [
   "releasesEvents",
   "milestoneEvents",
   "resourceAccessTokenEvents",
+  // Project hooks too since GitLab 16.x (Entities::ProjectHook exposes it).
+  "emojiEvents",
 ] as const;
 
 /** Switches only group hooks have. */
-export const GROUP_SWITCHES = ["subgroupEvents", "emojiEvents", "memberEvents", "projectEvents"] as const;
+export const GROUP_SWITCHES = ["subgroupEvents", "memberEvents", "projectEvents"] as const;
 
 export type SwitchName = (typeof PROJECT_SWITCHES)[number] | (typeof GROUP_SWITCHES)[number];
 

@@ -21,12 +21,14 @@ export interface HookSubjects {
   identity: string;
   /** Default `quarry.repo.>` (push, tag_push). */
   repo: string;
+  /** Default `quarry.collab.>` (emoji). */
+  collab: string;
 }
 
-export const DEFAULT_SUBJECTS: HookSubjects = { identity: "quarry.identity.>", repo: "quarry.repo.>" };
+export const DEFAULT_SUBJECTS: HookSubjects = { identity: "quarry.identity.>", repo: "quarry.repo.>", collab: "quarry.collab.>" };
 
 /** Durable consumer names: every hook-service replica shares them, so each event is handled once. */
-export const DURABLES = { identity: "hook-service-identity", repo: "hook-service-repo" } as const;
+export const DURABLES = { identity: "hook-service-identity", repo: "hook-service-repo", collab: "hook-service-collab" } as const;
 
 /**
  * Subscribes durably to the domain events; records each one and queues a delivery to every
@@ -44,6 +46,7 @@ export async function subscribeToEvents(bus: EventBus, deps: HookDeps, subjects:
   try {
     subs.push(await bus.subscribe(subjects.identity, handler, { durable: DURABLES.identity }));
     subs.push(await bus.subscribe(subjects.repo, handler, { durable: DURABLES.repo }));
+    subs.push(await bus.subscribe(subjects.collab, handler, { durable: DURABLES.collab }));
   } catch (err) {
     await Promise.all(subs.map((s) => s.unsubscribe()));
     throw err;

@@ -29,8 +29,10 @@ const PROJECT_SWITCHES = [
   "releases_events",
   "milestone_events",
   "resource_access_token_events",
+  // Project hooks too (GitLab 16.x's Entities::ProjectHook).
+  "emoji_events",
 ] as const;
-const GROUP_SWITCHES = ["subgroup_events", "emoji_events", "member_events", "project_events"] as const;
+const GROUP_SWITCHES = ["subgroup_events", "member_events", "project_events"] as const;
 
 /** GitLab's ProjectHook.triggers values accepted by the test endpoint. */
 const TEST_TRIGGERS = [

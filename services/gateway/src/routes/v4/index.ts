@@ -1,6 +1,7 @@
 import { Router } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { existingId } from "../../http/params.ts";
+import { awardEmojiRouter } from "./award-emoji.ts";
 import { branchesRouter } from "./branches.ts";
 import { filesRouter } from "./files.ts";
 import { commitsRouter } from "./commits.ts";
@@ -61,6 +62,7 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(snippetsRouter(deps));
 
   // award emoji
+  r.use(awardEmojiRouter(deps));
   r.use(runnersRouter(deps));
   r.use(runnerJobsRouter(deps));
   // Before any router with /projects/:id/jobs/:job_id: `artifacts` is not a job id.
