@@ -1,6 +1,7 @@
 import { pagination } from "@quarry/database";
-import { isPositiveInt32 } from "@quarry/gitlab";
-import { notFound, paramError } from "@quarry/grpc";
+import { status } from "@grpc/grpc-js";
+import { isPositiveInt32, RECORD_NOT_FOUND_MESSAGE } from "@quarry/gitlab";
+import { paramError, ServiceError } from "@quarry/grpc";
 import type { IssueResourceEvent } from "@quarry/proto/types/collab/v1/IssueResourceEvent";
 import type { ListIssueResourceEventsRequest__Output } from "@quarry/proto/types/collab/v1/ListIssueResourceEventsRequest";
 import type { ListIssueResourceEventsResponse } from "@quarry/proto/types/collab/v1/ListIssueResourceEventsResponse";
@@ -8,6 +9,9 @@ import type { CollabDeps } from "../deps.ts";
 import { toMilestoneMessages } from "../milestone/entity.ts";
 import { findVisibleIssue } from "./access.ts";
 import { plainLabel } from "./entity.ts";
+
+/** `find(params[:event_id])` failing: ActiveRecord's RecordNotFound, GitLab's `404 Not found`. */
+const recordNotFound = () => new ServiceError(status.NOT_FOUND, { message: RECORD_NOT_FOUND_MESSAGE });
 
 /**
  * GET …/issues/:issue_iid/resource_{label,state,milestone}_events[/:id]: an issue's events, oldest
@@ -18,7 +22,7 @@ export const listIssueResourceEvents =
   async (req: ListIssueResourceEventsRequest__Output): Promise<ListIssueResourceEventsResponse> => {
     const { parent, issue } = await findVisibleIssue(deps, req.actor, req.project, Number(req.issueIid));
     const eventId = Number(req.eventId);
-    if (eventId !== 0 && !isPositiveInt32(eventId)) throw notFound();
+    if (eventId !== 0 && !isPositiveInt32(eventId)) throw recordNotFound();
     const where = { issueId: issue.id, ...(eventId ? { id: eventId } : {}) };
     const { offset, limit } = pagination(req.page?.page ?? 0, req.page?.perPage ?? 0);
     const page = { skip: eventId ? 0 : offset, take: eventId ? 1 : limit, orderBy: { id: "asc" as const } };
@@ -54,6 +58,6 @@ export const listIssueResourceEvents =
     } else {
       throw paramError("kind does not have a valid value");
     }
-    if (eventId && !events.length) throw notFound();
+    if (eventId && !events.length) throw recordNotFound();
     return { events, pageInfo: { total, page: offset / limit + 1, perPage: limit } };
   };
