@@ -93,6 +93,28 @@ describe("python-gitlab against Quarry", () => {
     });
   });
 
+  it("manages issues", async () => {
+    expect(await py("issues", { suffix: "i1" })).toEqual({
+      created: { iid: 1, labels: ["bug", "p1"], state: "opened", tasks: { count: 1, completed_count: 0 }, type: "ISSUE" },
+      listed: [2, 1],
+      by_label: [1],
+      confidential: [2],
+      searched: ["Docs"],
+      closed: "closed",
+      opened: [2],
+      edited: ["Docs 2", ["docs"]],
+      label_events: [
+        ["add", "bug"],
+        ["add", "p1"],
+      ],
+      state_events: ["closed"],
+      group: ["Crash", "Docs 2"],
+      mine: ["Crash", "Docs 2"],
+      missing_title: [400, "title is missing"],
+      after_delete: [1],
+    });
+  });
+
   it("manages project and group milestones", async () => {
     expect(await py("milestones", { suffix: "m1" })).toEqual({
       group_milestone: { title: "roadmap", iid: 1, group_id: true },
