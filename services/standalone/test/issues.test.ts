@@ -181,10 +181,25 @@ describe("issues (fetch)", () => {
     expect((await s.api(`/projects/${project.id}/issues?pagination=keyset&order_by=title`)).status).toBe(405);
   });
 
+  it("counts a label's issues for the caller with with_counts", async () => {
+    await body(await post(`/projects/${project.id}/issues`, { title: "Counted secret", labels: "counted", confidential: true }), 201);
+    const closedOne = await body(await post(`/projects/${project.id}/issues`, { title: "Counted", labels: "counted" }), 201);
+    await body(await put(`/projects/${project.id}/issues/${closedOne.iid}`, { state_event: "close" }), 200);
+    const counted = async (token?: string | null) =>
+      (await body(await s.api(`/projects/${project.id}/labels?with_counts=true&search=counted`, { token }), 200)).map(
+        (l: { open_issues_count: number; closed_issues_count: number }) => [l.open_issues_count, l.closed_issues_count],
+      );
+    expect(await counted()).toEqual([[1, 1]]);
+    expect(await counted(outsider.token)).toEqual([[0, 1]]);
+  });
+
   it("lists a milestone's issues and deletes issues as an Owner", async () => {
     const ms = await body(await s.api(`/projects/${project.id}/milestones?title=v1`), 200);
     expect(await iids(`/projects/${project.id}/milestones/${ms[0].id}/issues`)).toEqual([1]);
     expect(await body(await s.api(`/projects/${project.id}/milestones/999999/issues`), 404)).toEqual({ message: "404 Not found" });
+    const gm = await body(await post(`/groups/${group.id}/milestones`, { title: "group-wide" }), 201);
+    const onGroupMilestone = await body(await post(`/projects/${project.id}/issues`, { title: "On group milestone", milestone_id: gm.id }), 201);
+    expect(await iids(`/groups/${group.id}/milestones/${gm.id}/issues`)).toEqual([onGroupMilestone.iid]);
     const doomed = await body(await post(`/projects/${project.id}/issues`, { title: "Doomed" }), 201);
     expect((await s.api(`/projects/${project.id}/issues/${doomed.iid}`, { method: "DELETE" })).status).toBe(204);
     expect(await body(await s.api(`/projects/${project.id}/issues/${doomed.iid}`), 404)).toEqual({ message: "404 Issue Not Found" });

@@ -7,10 +7,11 @@ import type { CollabDeps } from "../deps.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { resolveParent } from "../label/parent.ts";
 import { relayRefusals } from "../upstream.ts";
+import { visibleAcross } from "./access.ts";
 import { issueInclude, toIssueMessages } from "./entity.ts";
 
 /** A project in the listed scope, with the caller's level there. */
-interface ScopeProject {
+export interface ScopeProject {
   id: number;
   path: string;
   level: number;
@@ -21,22 +22,6 @@ const ANY = "any";
 const isWord = (v: string | undefined, word: string) => v !== undefined && v.toLowerCase() === word;
 const startOfDay = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
 const addDays = (d: Date, n: number) => new Date(d.getTime() + n * 86_400_000);
-
-/**
- * GitLab's IssuesFinder confidentiality across projects: everything where the caller is Reporter+
- * (or an admin), elsewhere the non-confidential issues and the confidential ones they wrote or are
- * assigned to.
- */
-function visibleAcross(projects: ScopeProject[], userId: number, isAdmin: boolean): Prisma.IssueWhereInput {
-  const full = projects.filter((p) => isAdmin || (userId > 0 && p.level >= AccessLevel.REPORTER)).map((p) => p.id);
-  const partial = projects.filter((p) => !full.includes(p.id)).map((p) => p.id);
-  const own: Prisma.IssueWhereInput[] = [{ confidential: false }];
-  if (userId > 0) own.push({ authorId: userId }, { assignees: { some: { userId } } });
-  const or: Prisma.IssueWhereInput[] = [];
-  if (full.length) or.push({ projectId: { in: full } });
-  if (partial.length) or.push({ projectId: { in: partial }, OR: own });
-  return or.length ? { OR: or } : { id: -1 };
-}
 
 /** Due-date filters of IssuableFinder (`due_date=`). */
 function dueDateWhere(value: string, now: Date): Prisma.IssueWhereInput | null {
