@@ -1,5 +1,4 @@
 import { pagination } from "@quarry/database";
-import { AccessLevel } from "@quarry/gitlab";
 import { paramError } from "@quarry/grpc";
 import type { ListIssuesRequest__Output } from "@quarry/proto/types/collab/v1/ListIssuesRequest";
 import type { ListIssuesResponse } from "@quarry/proto/types/collab/v1/ListIssuesResponse";
