@@ -75,6 +75,17 @@ describe("ListIssues", () => {
     expect(await iids({ orderBy: "due_date", sort: "asc" })).toEqual([2, 1, 3]);
     expect(await iids({ idAfter: i1.id, sort: "asc", orderBy: "id" })).toEqual([2, 3]);
     expect(await iids({ idBefore: i3.id, orderBy: "id" })).toEqual([2, 1]);
+    expect(await iids({ orderBy: "popularity" })).toEqual([3, 2, 1]);
+    expect(await iids({ orderBy: "popularity", sort: "asc" })).toEqual([2, 1, 3]);
+    await t.svc.deps.prisma.labelPriority.createMany({
+      data: [
+        { projectId: project.id, labelId: Number(i1.labels.find((l) => l.name === "p1")!.id), priority: 5 },
+        { projectId: project.id, labelId: Number(i2.labels[0]!.id), priority: 1 },
+      ],
+    });
+    expect(await iids({ orderBy: "label_priority", sort: "asc" })).toEqual([2, 1, 3]);
+    expect(await iids({ orderBy: "label_priority", sort: "desc" })).toEqual([1, 2, 3]);
+    expect(await iids({ orderBy: "priority", sort: "asc", page: { page: 1, perPage: 2 } })).toEqual([1, 2]);
     const page = await t.client.ListIssues({ ...ref, page: { page: 2, perPage: 2 } });
     expect(page.issues.map((i) => Number(i.iid))).toEqual([1]);
     expect(Number(page.pageInfo?.total)).toBe(3);

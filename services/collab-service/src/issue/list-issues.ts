@@ -94,6 +94,58 @@ function orderBy(orderByName: string, sort: "asc" | "desc"): Prisma.IssueOrderBy
   }
 }
 
+/** Orders that need more than the issue's own columns: upvotes, label priorities. */
+const COMPUTED_ORDERS = new Set(["popularity", "label_priority", "priority"]);
+
+type SortKey = number | null;
+/** Compares keys in a direction with missing keys last, as GitLab's NULLS LAST. */
+const compareKeys = (a: SortKey, b: SortKey, dir: number) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : (a - b) * dir);
+
+/**
+ * One page ordered by popularity (thumbsup awards), label_priority (the highest priority, i.e. the
+ * lowest number, among the issue's labels in its project) or priority (milestone due date, then
+ * label priority): the matching issues' keys are read, sorted, and the page's rows loaded.
+ */
+async function pageByComputedOrder(deps: CollabDeps, where: Prisma.IssueWhereInput, by: string, sort: "asc" | "desc", offset: number, limit: number) {
+  const db = deps.prisma;
+  const keys = await db.issue.findMany({
+    where,
+    select: { id: true, projectId: true, milestone: { select: { dueDate: true } }, labels: { select: { labelId: true } } },
+  });
+  const dir = sort === "asc" ? 1 : -1;
+  const ids = keys.map((k) => k.id);
+  const votes = new Map<number, number>();
+  if (by === "popularity") {
+    const up = await db.awardEmoji.groupBy({
+      by: ["awardableId"],
+      where: { awardableType: "Issue", name: "thumbsup", awardableId: { in: ids } },
+      _count: { _all: true },
+    });
+    for (const u of up) votes.set(u.awardableId, u._count._all);
+  }
+  const labelPriority = new Map<number, SortKey>();
+  if (by !== "popularity") {
+    const labelIds = [...new Set(keys.flatMap((k) => k.labels.map((l) => l.labelId)))];
+    const priorities = labelIds.length ? await db.labelPriority.findMany({ where: { labelId: { in: labelIds } } }) : [];
+    const of = new Map(priorities.map((p) => [`${p.projectId}:${p.labelId}`, p.priority]));
+    for (const k of keys) {
+      const mine = k.labels.map((l) => of.get(`${k.projectId}:${l.labelId}`)).filter((p): p is number => p !== undefined);
+      labelPriority.set(k.id, mine.length ? Math.min(...mine) : null);
+    }
+  }
+  const due = (k: (typeof keys)[number]): SortKey => (k.milestone?.dueDate ? k.milestone.dueDate.getTime() : null);
+  keys.sort((a, b) => {
+    let c = 0;
+    if (by === "popularity") c = ((votes.get(a.id) ?? 0) - (votes.get(b.id) ?? 0)) * dir;
+    else if (by === "label_priority") c = compareKeys(labelPriority.get(a.id) ?? null, labelPriority.get(b.id) ?? null, dir);
+    else c = compareKeys(due(a), due(b), dir) || compareKeys(labelPriority.get(a.id) ?? null, labelPriority.get(b.id) ?? null, 1);
+    return c || b.id - a.id;
+  });
+  const pageIds = keys.slice(offset, offset + limit).map((k) => k.id);
+  const rows = await db.issue.findMany({ where: { id: { in: pageIds } }, include: issueInclude });
+  return pageIds.map((id) => rows.find((r) => r.id === id)!);
+}
+
 /**
  * GitLab's IssuesFinder for GET /projects/:id/issues, /groups/:id/issues and /issues: the scope's
  * projects (identity-service's ListVisibleProjects for groups and the instance), confidentiality per
@@ -181,7 +233,9 @@ export const listIssues =
     const { offset, limit } = pagination(req.page?.page ?? 0, req.page?.perPage ?? 0);
     const [total, rows] = await Promise.all([
       deps.prisma.issue.count({ where: keyset ? where : countWhere }),
-      deps.prisma.issue.findMany({ where, include: issueInclude, orderBy: orderBy(req.orderBy, sort), skip: offset, take: limit }),
+      COMPUTED_ORDERS.has(req.orderBy) && !keyset
+        ? pageByComputedOrder(deps, where, req.orderBy, sort, offset, limit)
+        : deps.prisma.issue.findMany({ where, include: issueInclude, orderBy: orderBy(req.orderBy, sort), skip: offset, take: limit }),
     ]);
     const paths = new Map(projects.map((p) => [p.id, p.path]));
     return {
