@@ -65,12 +65,12 @@ describe("CreateIssue", () => {
       iid: 50,
       createdAt: "2020-01-01T00:00:00Z",
     };
-    const byGuest = await t.client.CreateIssue({ actor: guest, project: String(project.id), title: "g", confidential: true, ...wanted });
-    expect(byGuest).toMatchObject({ iid: 1, labels: [], milestone: null, assigneeIds: [], confidential: true, authorId: guest.userId });
+    const byGuest = await t.client.CreateIssue({ actor: guest, project: String(project.id), title: "g", confidential: true, issueType: "incident", ...wanted });
+    expect(byGuest).toMatchObject({ iid: 1, issueType: "issue", labels: [], milestone: null, assigneeIds: [], confidential: true, authorId: guest.userId });
     expect(byGuest.dueDate).toBeFalsy();
     expect(byGuest.createdAt).not.toBe("2020-01-01T00:00:00.000Z");
-    const byReporter = await t.client.CreateIssue({ actor: reporter, project: String(project.id), title: "r", ...wanted });
-    expect(byReporter).toMatchObject({ iid: 2, labels: [{ name: "l" }], dueDate: "2030-01-02" });
+    const byReporter = await t.client.CreateIssue({ actor: reporter, project: String(project.id), title: "r", issueType: "incident", ...wanted });
+    expect(byReporter).toMatchObject({ iid: 2, issueType: "incident", labels: [{ name: "l" }], dueDate: "2030-01-02" });
     expect(byReporter.assigneeIds.map(Number)).toEqual([member.userId]);
     const byAdmin = await t.client.CreateIssue({ actor: t.admin, project: String(project.id), title: "a", ...wanted });
     expect(byAdmin).toMatchObject({ iid: 50, createdAt: "2020-01-01T00:00:00.000Z" });

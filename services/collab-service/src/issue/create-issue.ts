@@ -11,6 +11,7 @@ import {
   findOrCreateLabels,
   ISSUE_TYPES,
   isOwnerOrAdmin,
+  issueTypeAllowed,
   readableAssignees,
   requireCreateIssue,
   writeLabelEvents,
@@ -30,9 +31,10 @@ export const createIssue =
     const title = req.title.trim();
     if (!title) throw badRequest({ title: ["can't be blank"] });
     if (title.length > 255) throw badRequest({ title: ["is too long (maximum is 255 characters)"] });
-    const issueType = req.issueType || "issue";
-    if (!(ISSUE_TYPES as readonly string[]).includes(issueType)) throw paramError("issue_type does not have a valid value");
     const meta = canSetMetadata(parent);
+    let issueType = req.issueType || "issue";
+    if (!(ISSUE_TYPES as readonly string[]).includes(issueType)) throw paramError("issue_type does not have a valid value");
+    if (!issueTypeAllowed(parent, issueType)) issueType = "issue";
     const owner = isOwnerOrAdmin(parent);
     const assignees = meta ? await readableAssignees(deps, parent, req.assigneeIds.map(Number)) : [];
     const createdAt = owner && req.createdAt ? new Date(req.createdAt) : undefined;

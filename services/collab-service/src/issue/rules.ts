@@ -24,6 +24,12 @@ export function requireCreateIssue(parent: ResolvedParent): void {
  */
 export const canSetMetadata = (parent: ResolvedParent): boolean => parent.isAdmin || (parent.userId > 0 && parent.accessLevel >= AccessLevel.REPORTER);
 
+/**
+ * Issues::BaseService#create_issue_type_allowed?: incidents need create_incident (Reporter+);
+ * without it the type is dropped (a new issue stays an issue, an update keeps its type).
+ */
+export const issueTypeAllowed = (parent: ResolvedParent, type: string): boolean => type !== "incident" || canSetMetadata(parent);
+
 /** `set_issue_iid`/`set_issue_created_at`/`set_issue_updated_at`: the project's Owners and admins. */
 export const isOwnerOrAdmin = (parent: ResolvedParent): boolean => parent.isAdmin || (parent.userId > 0 && parent.accessLevel >= AccessLevel.OWNER);
 

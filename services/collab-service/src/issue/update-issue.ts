@@ -13,6 +13,7 @@ import {
   findOrCreateLabels,
   ISSUE_TYPES,
   isOwnerOrAdmin,
+  issueTypeAllowed,
   readableAssignees,
   requireUpdateIssue,
   writeLabelEvents,
@@ -41,7 +42,7 @@ export const updateIssue =
     if (req.description !== undefined) data.description = req.description;
     if (req.issueType !== undefined) {
       if (!(ISSUE_TYPES as readonly string[]).includes(req.issueType)) throw paramError("issue_type does not have a valid value");
-      data.issueType = req.issueType;
+      if (issueTypeAllowed(parent, req.issueType)) data.issueType = req.issueType;
     }
     if (meta && req.confidential !== undefined) data.confidential = req.confidential;
     if (meta && req.discussionLocked !== undefined) data.discussionLocked = req.discussionLocked;
