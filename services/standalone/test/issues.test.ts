@@ -181,6 +181,35 @@ describe("issues (fetch)", () => {
     expect((await s.api(`/projects/${project.id}/issues?pagination=keyset&order_by=title`)).status).toBe(405);
   });
 
+  it("shows label details on request, clears the milestone with null, lets assignees read confidential issues", async () => {
+    const ms = await body(await post(`/projects/${project.id}/milestones`, { title: "to-clear" }), 201);
+    const issue = await body(
+      await post(`/projects/${project.id}/issues`, {
+        title: "Detailed",
+        labels: ["detail"],
+        milestone_id: ms.id,
+        confidential: true,
+        assignee_id: outsider.id,
+      }),
+      201,
+    );
+    // An outsider of a public project can read it, so they stay assigned and see the confidential issue.
+    expect(issue.assignees.map((a: { id: number }) => a.id)).toEqual([outsider.id]);
+    expect((await body(await s.api(`/projects/${project.id}/issues/${issue.iid}`, { token: outsider.token }), 200)).title).toBe("Detailed");
+    const detailed = await body(await s.api(`/projects/${project.id}/issues?with_labels_details=true&iids[]=${issue.iid}`), 200);
+    expect(detailed[0].labels).toEqual([
+      { id: expect.any(Number), name: "detail", color: "#6699cc", description: null, description_html: "", text_color: "#FFFFFF" },
+    ]);
+    const cleared = await body(await put(`/projects/${project.id}/issues/${issue.iid}`, { milestone_id: null, assignee_ids: [] }), 200);
+    expect(cleared).toMatchObject({ milestone: null, assignees: [], assignee: null });
+    expect(await body(await s.api(`/projects/${project.id}/issues/${issue.iid}`, { token: outsider.token }), 404)).toEqual({ message: "404 Issue Not Found" });
+    const events = await body(await s.api(`/projects/${project.id}/issues/${issue.iid}/resource_milestone_events`), 200);
+    expect(events.map((e: { action: string; milestone: { title: string }; state: string }) => [e.action, e.milestone.title, e.state])).toEqual([
+      ["add", "to-clear", "opened"],
+      ["remove", "to-clear", "opened"],
+    ]);
+  });
+
   it("counts a label's issues for the caller with with_counts", async () => {
     await body(await post(`/projects/${project.id}/issues`, { title: "Counted secret", labels: "counted", confidential: true }), 201);
     const closedOne = await body(await post(`/projects/${project.id}/issues`, { title: "Counted", labels: "counted" }), 201);
