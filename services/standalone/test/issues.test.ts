@@ -163,6 +163,10 @@ describe("issues (fetch)", () => {
     expect(await iids(`/projects/${project.id}/issues?confidential=true`)).toEqual([secret.iid]);
     expect(await iids(`/projects/${project.id}/issues?iids[]=1&iids[]=2&sort=asc`)).toEqual([1, 2]);
     expect(await iids("/issues", guest.token)).toEqual([secret.iid, 2]);
+    const anonymousEverywhere = (await body(await s.api("/issues?scope=all", { token: null }), 200)).map((i: { title: string }) => i.title);
+    expect(anonymousEverywhere).toContain("First");
+    expect(anonymousEverywhere).not.toContain("Secret");
+    expect(anonymousEverywhere).not.toContain("Private one");
     expect(await iids("/issues?scope=assigned_to_me", dev.token)).toEqual([1]);
 
     const page = await s.api(`/projects/${project.id}/issues?per_page=2&page=1`);
