@@ -255,6 +255,10 @@ describe("@gitbeaker/rest", () => {
     expect(events.map((e) => e.action)).toEqual(["add"]);
     const one = await api.IssueLabelEvents.show(project.id, created.iid as number, events[0]!.id as number);
     expect(one.id).toBe(events[0]!.id);
+    const gbMilestone = await api.ProjectMilestones.create(project.id, "gitbeaker-ms");
+    await api.Issues.edit(project.id, created.iid as number, { milestoneId: gbMilestone.id as number });
+    const msEvents = await api.IssueMilestoneEvents.all(project.id, created.iid as number);
+    expect(msEvents.map((e) => [e.action, (e.milestone as { title: string }).title])).toEqual([["add", "gitbeaker-ms"]]);
     const states = await api.IssueStateEvents.all(project.id, created.iid as number);
     expect(states.map((e) => e.state)).toEqual(["closed"]);
     const inGroup = await api.Issues.all({ groupId: group.id, search: "Renamed" });
