@@ -76,8 +76,8 @@ describe("CreateIssue", () => {
     expect(byAdmin).toMatchObject({ iid: 50, createdAt: "2020-01-01T00:00:00.000Z" });
     expect(Number((await t.client.CreateIssue({ actor: t.admin, project: String(project.id), title: "next" })).iid)).toBe(51);
     expect(await failure(t.client.CreateIssue({ actor: t.admin, project: String(project.id), title: "dup", iid: 50 }))).toEqual({
-      status: 400,
-      body: { message: { iid: ["has already been taken"] } },
+      status: 409,
+      body: { message: "Duplicated issue" },
     });
     expect(await failure(t.client.CreateIssue({ actor: outsider, project: String(project.id), title: "x" }))).toEqual({
       status: 404,

@@ -1,4 +1,4 @@
-import { badRequest, paramError } from "@quarry/grpc";
+import { badRequest, conflict, paramError } from "@quarry/grpc";
 import type { CreateIssueRequest__Output } from "@quarry/proto/types/collab/v1/CreateIssueRequest";
 import type { Issue } from "@quarry/proto/types/collab/v1/Issue";
 import type { CollabDeps } from "../deps.ts";
@@ -51,7 +51,8 @@ export const createIssue =
       let iid = Number(counter[0]!.last_iid);
       if (wantedIid > 0) {
         if (await tx.issue.findUnique({ where: { projectId_iid: { projectId: parent.id, iid: wantedIid } } })) {
-          throw badRequest({ iid: ["has already been taken"] });
+          // ActiveRecord::RecordNotUnique, which the API answers as 409 Duplicated issue.
+          throw conflict("Duplicated issue");
         }
         iid = wantedIid;
         // Later issues continue after the highest number handed out.

@@ -121,10 +121,9 @@ export async function listIssuesRoute(deps: GatewayDeps, req: Request, res: Resp
   const scopeName = (q.scope ?? where.defaultScope).replace(/-/g, "_");
   if (!where.project && !where.group && scopeName !== "all" && !req.principal) throw unauthorized();
   const c = ctx(deps, req, res);
-  const keyset = q.pagination === "keyset";
-  if (keyset && q.order_by && q.order_by !== "created_at") {
-    throw new ApiError(405, { message: "405 Method Not Allowed - Keyset pagination is not yet available for this type of request" });
-  }
+  // Keyset pages only for a project's list (paginate_with_strategies) in creation order; for other
+  // orders GitLab drops `pagination` and answers offset pages, and group and instance lists page by offset.
+  const keyset = q.pagination === "keyset" && Boolean(where.project) && where.milestoneId === undefined && (q.order_by ?? "created_at") === "created_at";
   const bounds = keyset ? keysetBounds({ ...q, order_by: undefined }, "desc") : null;
   const page = bounds ? bounds.page : pageRequest(q);
   const authorId = q.author_id ?? (q.author_username ? await userIdOf(deps, req, q.author_username) : 0);
