@@ -12,6 +12,12 @@ import { subscribeToGroupDeletions } from "./events/group-destroy.ts";
 import { subscribeToProjectDeletions } from "./events/project-destroy.ts";
 import { migrations } from "./generated/migrations.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
+import { createIssue } from "./issue/create-issue.ts";
+import { deleteIssue } from "./issue/delete-issue.ts";
+import { getIssue } from "./issue/get-issue.ts";
+import { listIssueResourceEvents } from "./issue/list-issue-resource-events.ts";
+import { listIssues } from "./issue/list-issues.ts";
+import { updateIssue } from "./issue/update-issue.ts";
 import { createLabel } from "./label/create-label.ts";
 import { deleteLabel } from "./label/delete-label.ts";
 import { getLabel } from "./label/get-label.ts";
@@ -56,6 +62,12 @@ export function collabHandlers(deps: CollabDeps): AsyncHandlers<CollabServiceDef
     UpdateMilestone: updateMilestone(deps),
     DeleteMilestone: deleteMilestone(deps),
     // issues
+    CreateIssue: createIssue(deps),
+    GetIssue: getIssue(deps),
+    UpdateIssue: updateIssue(deps),
+    DeleteIssue: deleteIssue(deps),
+    ListIssues: listIssues(deps),
+    ListIssueResourceEvents: listIssueResourceEvents(deps),
 
     // notes
     ListNotes: listNotes(deps),

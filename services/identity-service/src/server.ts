@@ -12,6 +12,7 @@ import { authenticate } from "./identity/authenticate.ts";
 import { authorize } from "./identity/authorize.ts";
 import { getGroupAncestors } from "./identity/get-group-ancestors.ts";
 import { getUsers } from "./identity/get-users.ts";
+import { listVisibleProjects } from "./identity/list-visible-projects.ts";
 import { logSystemActors } from "./identity/system-actor.ts";
 import { createGroup } from "./identity/create-group.ts";
 import { createPersonalAccessToken } from "./identity/create-personal-access-token.ts";
@@ -71,6 +72,7 @@ export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServ
     GetAvatar: getAvatar(deps),
     GetGroupAncestors: getGroupAncestors(deps),
     GetUsers: getUsers(deps),
+    ListVisibleProjects: listVisibleProjects(deps),
   };
 }
 

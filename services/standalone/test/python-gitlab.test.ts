@@ -95,6 +95,28 @@ describe("python-gitlab against Quarry", () => {
     });
   });
 
+  it("manages issues", async () => {
+    expect(await py("issues", { suffix: "i1" })).toEqual({
+      created: { iid: 1, labels: ["bug", "p1"], state: "opened", tasks: { count: 1, completed_count: 0 }, type: "ISSUE" },
+      listed: [2, 1],
+      by_label: [1],
+      confidential: [2],
+      searched: ["Docs"],
+      closed: "closed",
+      opened: [2],
+      edited: ["Docs 2", ["docs"]],
+      label_events: [
+        ["add", "bug"],
+        ["add", "p1"],
+      ],
+      state_events: ["closed"],
+      group: ["Crash", "Docs 2"],
+      mine: ["Crash", "Docs 2"],
+      missing_title: [400, "title is missing"],
+      after_delete: [1],
+    });
+  });
+
   it("awards emoji on issues and issue notes", async () => {
     const root = (await (await s.api("/user")).json()) as { id: number };
     const res = await s.api("/projects", { method: "POST", json: { name: "py-award-emoji", visibility: "private" } });

@@ -48,3 +48,19 @@ export async function findVisibleIssue(
   if (!issue || !canReadIssue(parent, issue)) throw notFound("Issue");
   return { parent, issue };
 }
+
+/**
+ * GitLab's IssuesFinder confidentiality across projects: everything where the caller is Reporter+
+ * (or an admin), elsewhere the non-confidential issues and the confidential ones they wrote or are
+ * assigned to.
+ */
+export function visibleAcross(projects: { id: number; level: number }[], userId: number, isAdmin: boolean): Prisma.IssueWhereInput {
+  const full = projects.filter((p) => isAdmin || (userId > 0 && p.level >= AccessLevel.REPORTER)).map((p) => p.id);
+  const partial = projects.filter((p) => !full.includes(p.id)).map((p) => p.id);
+  const own: Prisma.IssueWhereInput[] = [{ confidential: false }];
+  if (userId > 0) own.push({ authorId: userId }, { assignees: { some: { userId } } });
+  const or: Prisma.IssueWhereInput[] = [];
+  if (full.length) or.push({ projectId: { in: full } });
+  if (partial.length) or.push({ projectId: { in: partial }, OR: own });
+  return or.length ? { OR: or } : { id: -1 };
+}

@@ -3,6 +3,7 @@ import type { ListLabelsRequest__Output } from "@quarry/proto/types/collab/v1/Li
 import type { ListLabelsResponse } from "@quarry/proto/types/collab/v1/ListLabelsResponse";
 import type { CollabDeps } from "../deps.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
+import { withIssueCounts } from "../issue/label-counts.ts";
 import { toLabelMessages } from "./entity.ts";
 import { availableLabelsWhere, resolveParent } from "./parent.ts";
 import { labelSearchWhere } from "./search.ts";
@@ -20,7 +21,8 @@ export const listLabels =
       deps.prisma.label.findMany({ where, orderBy: [{ title: "asc" }, { id: "asc" }], skip: offset, take: limit }),
     ]);
     return {
-      labels: await toLabelMessages(deps.prisma, parent, rows),
+      // The issue counts are what with_counts shows (the gateway leaves them out otherwise).
+      labels: await withIssueCounts(deps, req.actor, parent, await toLabelMessages(deps.prisma, parent, rows)),
       pageInfo: { total, page: offset / limit + 1, perPage: limit },
     };
   };

@@ -7,6 +7,7 @@ import { filesRouter } from "./files.ts";
 import { commitsRouter } from "./commits.ts";
 import { groupsRouter } from "./groups.ts";
 import { hooksRouter } from "./hooks.ts";
+import { issuesRouter } from "./issues.ts";
 import { jobsRouter } from "./jobs.ts";
 import { jobTokenScopeRouter } from "./job-token-scope.ts";
 import { membersRouter } from "./members.ts";
@@ -54,6 +55,7 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(labelsRouter(deps));
   r.use(milestonesRouter(deps));
   // issues
+  r.use(issuesRouter(deps));
 
   // notes
   r.use(notesRouter(deps));

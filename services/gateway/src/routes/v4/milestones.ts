@@ -7,13 +7,14 @@ import { pageRequest } from "../../http/pagination.ts";
 import { p, pageShape, params, requestParams } from "../../http/params.ts";
 import { milestoneEntity } from "../../entities/milestone.ts";
 import { ctx } from "./context.ts";
+import { listIssuesRoute } from "./issues.ts";
 
 /**
  * Project and group milestones (GitLab's lib/api/milestones.rb, group_milestones.rb and
  * milestone_responses.rb), stored in collab-service; reading follows the project's or group's
- * visibility, changing needs admin_milestone (Reporter or above, 403). Not here yet: the
- * `…/milestones/:milestone_id/issues` and `/merge_requests` lists (no issues exist yet), burndown
- * events, promote.
+ * visibility, changing needs admin_milestone (Reporter or above, 403); `…/milestones/:milestone_id/issues`
+ * lists the milestone's issues the caller may read. Not here yet: the `/merge_requests` list,
+ * burndown events, promote.
  */
 const UPDATE_FIELDS = ["title", "description", "start_date", "due_date", "state_event"];
 
@@ -65,6 +66,15 @@ export function milestonesRouter(deps: GatewayDeps): Router {
       const q = params(req, { milestone_id: p.id() });
       const c = ctx(deps, req, res);
       res.json(milestoneEntity(await collab.GetMilestone({ actor: c.actor, parent: parent(req), milestoneId: q.milestone_id }, c.call), c.urls));
+    });
+
+    r.get(`${base}/:milestone_id/issues`, scope("read"), async (req, res) => {
+      const q = params(req, { milestone_id: p.id() });
+      const c = ctx(deps, req, res);
+      // 404 for a milestone that is not the parent's, before listing anything.
+      const m = await collab.GetMilestone({ actor: c.actor, parent: parent(req), milestoneId: q.milestone_id }, c.call);
+      const where = kind === "project" ? { project: String(req.params.id) } : { group: String(req.params.id) };
+      await listIssuesRoute(deps, req, res, { ...where, milestoneId: Number(m.id), defaultScope: "all" });
     });
 
     r.post(base, scope("write"), async (req, res) => {
