@@ -56,7 +56,11 @@ export async function resolveAwardable(deps: CollabDeps, actor: Actor__Output | 
       const parent = await resolveParent(deps, actor, { project: ref.project, group: "" });
       const { snippet } = await findSnippet(deps, await viewerOf(deps, actor), id, String(parent.id));
       if (noteId) {
-        const note = await findNote(deps, { parent, type: "Snippet", id: snippet.id, iid: null, projectId: parent.id, locked: false }, noteId);
+        const note = await findNote(
+          deps,
+          { parent, type: "Snippet", id: snippet.id, iid: null, projectId: parent.id, locked: false, confidential: false },
+          noteId,
+        );
         return { type: "Note", id: note.id, parent, locked: false, emojiAwardable: !note.system, snippet, note };
       }
       return { type: "Snippet", id: snippet.id, parent, locked: false, emojiAwardable: true, snippet };

@@ -2,6 +2,8 @@ import { badRequest, conflict, paramError } from "@quarry/grpc";
 import type { CreateIssueRequest__Output } from "@quarry/proto/types/collab/v1/CreateIssueRequest";
 import type { Issue } from "@quarry/proto/types/collab/v1/Issue";
 import type { CollabDeps } from "../deps.ts";
+import { noteStateOf, recordIssueSystemNotes } from "../system-note/record.ts";
+import { usernamesOf } from "../system-note/usernames.ts";
 import { resolveParent } from "../label/parent.ts";
 import { loadIssueMessage } from "./entity.ts";
 import {
@@ -41,6 +43,7 @@ export const createIssue =
     if (createdAt && Number.isNaN(createdAt.getTime())) throw paramError("created_at is invalid");
     const wantedIid = owner ? Number(req.iid) : 0;
     const actorId = parent.userId;
+    const usernames = await usernamesOf(deps, assignees);
 
     const id = await deps.prisma.$transaction(async (tx) => {
       // The counter row is locked until commit: the next creation waits and takes the next number.
@@ -90,6 +93,7 @@ export const createIssue =
       if (milestoneId !== null) {
         await tx.resourceMilestoneEvent.create({ data: { issueId: issue.id, milestoneId, action: "add", state: "opened", userId: actorId, createdAt: now } });
       }
+      await recordIssueSystemNotes(tx, { issue, before: null, after: noteStateOf(issue, assignees), authorId: actorId, usernames });
       return issue.id;
     });
     return loadIssueMessage(deps, parent, id);

@@ -3,6 +3,8 @@ import type { Issue } from "@quarry/proto/types/collab/v1/Issue";
 import type { UpdateIssueRequest__Output } from "@quarry/proto/types/collab/v1/UpdateIssueRequest";
 import type { CollabDeps } from "../deps.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
+import { noteStateOf, recordIssueSystemNotes } from "../system-note/record.ts";
+import { usernamesOf } from "../system-note/usernames.ts";
 import { findVisibleIssue } from "./access.ts";
 import { loadIssueMessage } from "./entity.ts";
 import {
@@ -23,8 +25,9 @@ import {
  * GitLab's Issues::UpdateService through PUT /projects/:id/issues/:issue_iid: update_issue for
  * Reporter+, the author and the assignees (403 otherwise); labels, milestone, assignees, due date,
  * confidentiality and the discussion lock silently ignored below Reporter; state_event close/reopen
- * sets or clears closed_at/closed_by. Label, milestone and state events are written in the same
- * transaction as the change.
+ * sets or clears closed_at/closed_by. Label, milestone and state events, and the system notes of
+ * the other changes (title, description, lock, due date, assignees, confidentiality, mentions), are
+ * written in the same transaction as the change.
  */
 export const updateIssue =
   (deps: CollabDeps) =>
@@ -51,6 +54,7 @@ export const updateIssue =
     const updatedAt = isOwnerOrAdmin(parent) && req.updatedAt ? new Date(req.updatedAt) : undefined;
     if (updatedAt && Number.isNaN(updatedAt.getTime())) throw paramError("updated_at is invalid");
     const userId = parent.userId;
+    const usernames = await usernamesOf(deps, [...issue.assignees.map((a) => a.userId), ...(assignees ?? [])]);
 
     await deps.prisma.$transaction(async (tx) => {
       // Serialises concurrent updates of one issue, so label and state events match what happened.
@@ -112,7 +116,15 @@ export const updateIssue =
       }
 
       if (changed || updatedAt) {
-        await tx.issue.update({ where: { id: issue.id }, data: { ...data, updatedById: userId || null, updatedAt: updatedAt ?? now } });
+        const updated = await tx.issue.update({ where: { id: issue.id }, data: { ...data, updatedById: userId || null, updatedAt: updatedAt ?? now } });
+        const assigneeIdsBefore = current.assignees.map((a) => a.userId);
+        await recordIssueSystemNotes(tx, {
+          issue: updated,
+          before: noteStateOf(current, assigneeIdsBefore),
+          after: noteStateOf(updated, assignees ?? assigneeIdsBefore),
+          authorId: userId,
+          usernames,
+        });
       }
     });
     return loadIssueMessage(deps, parent, issue.id);

@@ -2,6 +2,7 @@ import type { CreateNoteRequest__Output } from "@quarry/proto/types/collab/v1/Cr
 import type { Note } from "@quarry/proto/types/collab/v1/Note";
 import type { CollabDeps } from "../deps.ts";
 import { seesInternalNotes } from "./access.ts";
+import { recordMentions } from "../system-note/record.ts";
 import { toNoteMessage } from "./entity.ts";
 import { requireSignedIn, resolveNoteable } from "./noteable.ts";
 import { mayBackdateNotes, newDiscussionId, overNotesLimit, parseCreatedAt, rateLimited, requireCreateNote, validateNoteBody } from "./rules.ts";
@@ -27,7 +28,7 @@ export const createNote =
       // One creation per user at a time, so concurrent requests cannot all pass the count.
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('notes_create'), ${userId})`;
       if (await overNotesLimit(tx, deps, userId)) throw rateLimited();
-      return tx.note.create({
+      const note = await tx.note.create({
         data: {
           noteableType: noteable.type,
           noteableId: noteable.id,
@@ -39,6 +40,18 @@ export const createNote =
           ...(createdAt ? { createdAt, updatedAt: createdAt } : {}),
         },
       });
+      if (noteable.type === "Issue" && noteable.iid !== null) {
+        await recordMentions(tx, {
+          projectId: noteable.projectId,
+          sourceIid: noteable.iid,
+          // Mentions from internal notes or confidential issues must not reveal them.
+          sourceConfidential: note.internal || noteable.confidential,
+          text: note.body,
+          previousText: null,
+          authorId: userId,
+        });
+      }
+      return note;
     });
     return toNoteMessage(row, noteable);
   };

@@ -20,6 +20,8 @@ export interface ResolvedNoteable {
   projectId: number;
   /** GitLab's discussion_locked: only project members may comment or edit. */
   locked: boolean;
+  /** A confidential issue: its notes' mentions and webhooks are confidential too. */
+  confidential: boolean;
 }
 
 /** GitLab's `before { authenticate! }` of API::Notes: every notes endpoint needs a signed-in caller. */
@@ -38,13 +40,21 @@ export async function resolveNoteable(deps: CollabDeps, actor: Actor__Output | n
   switch (ref?.type) {
     case "Issue": {
       const { parent, issue } = await findVisibleIssue(deps, actor, project, Number(ref.id));
-      return { parent, type: "Issue", id: issue.id, iid: issue.iid, projectId: issue.projectId, locked: issue.discussionLocked === true };
+      return {
+        parent,
+        type: "Issue",
+        id: issue.id,
+        iid: issue.iid,
+        projectId: issue.projectId,
+        locked: issue.discussionLocked === true,
+        confidential: issue.confidential,
+      };
     }
     case "Snippet": {
       // Project snippets only (document 2); the project first, so a hidden one stays 404 Project Not Found.
       const parent = await resolveParent(deps, actor, { project, group: "" });
       const { snippet } = await findSnippet(deps, await viewerOf(deps, actor), Number(ref.id), String(parent.id));
-      return { parent, type: "Snippet", id: snippet.id, iid: null, projectId: parent.id, locked: false };
+      return { parent, type: "Snippet", id: snippet.id, iid: null, projectId: parent.id, locked: false, confidential: false };
     }
     case "MergeRequest":
       await resolveParent(deps, actor, { project, group: "" });

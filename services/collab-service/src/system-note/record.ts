@@ -25,6 +25,23 @@ export interface IssueNoteState {
   assigneeIds: readonly number[];
 }
 
+const day = (d: Date | null): string | null => (d ? d.toISOString().slice(0, 10) : null);
+
+/** What system notes compare, read off an issue row and its assignee ids. */
+export function noteStateOf(
+  issue: { title: string; description: string | null; confidential: boolean; discussionLocked: boolean | null; dueDate: Date | null },
+  assigneeIds: readonly number[],
+): IssueNoteState {
+  return {
+    title: issue.title,
+    description: issue.description,
+    confidential: issue.confidential,
+    discussionLocked: issue.discussionLocked,
+    dueDate: day(issue.dueDate),
+    assigneeIds,
+  };
+}
+
 export interface IssueChange {
   /** The issue's id, project and iid. */
   issue: { id: number; projectId: number; iid: number };
@@ -66,18 +83,55 @@ export async function recordIssueSystemNotes(tx: Tx, change: IssueChange): Promi
     await tx.note.create({ data: { ...base, noteableId: change.issue.id, body, discussionId: newDiscussionId() } });
   }
 
-  const mentionedBefore = new Set(issueReferencesIn(before?.description));
-  const newlyMentioned = issueReferencesIn(after.description).filter((iid) => iid !== change.issue.iid && !mentionedBefore.has(iid));
-  if (newlyMentioned.length) {
-    const targets = await tx.issue.findMany({ where: { projectId: change.issue.projectId, iid: { in: newlyMentioned } }, select: { id: true } });
-    const body = mentionedInBody(`#${change.issue.iid}`);
-    for (const target of targets) {
-      // GitLab writes a cross reference once per source.
-      const exists = await tx.note.findFirst({ where: { noteableType: "Issue", noteableId: target.id, system: true, body }, select: { id: true } });
-      if (exists) continue;
-      // A mention from a confidential issue must not reveal it to those who can read only the target.
-      await tx.note.create({ data: { ...base, noteableId: target.id, body, internal: after.confidential, discussionId: newDiscussionId() } });
-    }
-  }
+  await recordMentions(tx, {
+    projectId: change.issue.projectId,
+    sourceIid: change.issue.iid,
+    sourceConfidential: after.confidential,
+    text: after.description,
+    previousText: before?.description ?? null,
+    authorId: change.authorId,
+  });
   return bodies;
+}
+
+/** A text of an issue (its description or a comment on it) that may mention other issues. */
+export interface MentionSource {
+  projectId: number;
+  /** The issue the text belongs to: the notes say "mentioned in #<sourceIid>". */
+  sourceIid: number;
+  /** A mention from a confidential issue is an internal note, so it does not reveal the issue. */
+  sourceConfidential: boolean;
+  text: string | null;
+  /** The text before an edit: only mentions new in `text` are noted. */
+  previousText: string | null;
+  authorId: number;
+}
+
+/**
+ * GitLab's create_cross_references!: a "mentioned in #n" system note on every same-project issue
+ * newly mentioned, once per source issue.
+ */
+export async function recordMentions(tx: Tx, source: MentionSource): Promise<void> {
+  const mentionedBefore = new Set(issueReferencesIn(source.previousText));
+  const newlyMentioned = issueReferencesIn(source.text).filter((iid) => iid !== source.sourceIid && !mentionedBefore.has(iid));
+  if (!newlyMentioned.length) return;
+  const targets = await tx.issue.findMany({ where: { projectId: source.projectId, iid: { in: newlyMentioned } }, select: { id: true } });
+  const body = mentionedInBody(`#${source.sourceIid}`);
+  for (const target of targets) {
+    // GitLab writes a cross reference once per source.
+    const exists = await tx.note.findFirst({ where: { noteableType: "Issue", noteableId: target.id, system: true, body }, select: { id: true } });
+    if (exists) continue;
+    await tx.note.create({
+      data: {
+        noteableType: "Issue",
+        noteableId: target.id,
+        projectId: source.projectId,
+        authorId: source.authorId,
+        system: true,
+        body,
+        internal: source.sourceConfidential,
+        discussionId: newDiscussionId(),
+      },
+    });
+  }
 }
