@@ -244,6 +244,25 @@ describe("issues (fetch)", () => {
   });
 });
 
+describe("system notes (fetch)", () => {
+  it("records title, description and confidentiality changes as system notes, not label or state changes, and user_notes_count leaves them out", async () => {
+    const target = await body(await post(`/projects/${project.id}/issues`, { title: "Target" }), 201);
+    const issue = await body(await post(`/projects/${project.id}/issues`, { title: "Old title" }), 201);
+    await body(
+      await put(`/projects/${project.id}/issues/${issue.iid}`, { title: "New title", description: `blocks #${target.iid}`, labels: "x", state_event: "close" }),
+      200,
+    );
+    const notes = await body(await s.api(`/projects/${project.id}/issues/${issue.iid}/notes?sort=asc`), 200);
+    expect(notes.map((n: { body: string; system: boolean }) => [n.body, n.system])).toEqual([
+      ["changed title from **{-Old-} title** to **{+New+} title**", true],
+      ["changed the description", true],
+    ]);
+    const mentioned = await body(await s.api(`/projects/${project.id}/issues/${target.iid}/notes`), 200);
+    expect(mentioned.map((n: { body: string }) => n.body)).toEqual([`mentioned in #${issue.iid}`]);
+    expect((await body(await s.api(`/projects/${project.id}/issues/${issue.iid}`), 200)).user_notes_count).toBe(0);
+  });
+});
+
 describe("@gitbeaker/rest", () => {
   it("creates, lists, shows, edits and removes issues; reads label and state events", async () => {
     const api = s.gitlab();
