@@ -2,7 +2,9 @@ import type { CreateNoteRequest__Output } from "@quarry/proto/types/collab/v1/Cr
 import type { Note } from "@quarry/proto/types/collab/v1/Note";
 import type { CollabDeps } from "../deps.ts";
 import { seesInternalNotes } from "./access.ts";
+import { publishSoon } from "../events/outbox.ts";
 import { toNoteMessage } from "./entity.ts";
+import { enqueueNoteEvent } from "./event.ts";
 import { requireSignedIn, resolveNoteable } from "./noteable.ts";
 import { mayBackdateNotes, newDiscussionId, overNotesLimit, parseCreatedAt, rateLimited, requireCreateNote, validateNoteBody } from "./rules.ts";
 
@@ -27,7 +29,7 @@ export const createNote =
       // One creation per user at a time, so concurrent requests cannot all pass the count.
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('notes_create'), ${userId})`;
       if (await overNotesLimit(tx, deps, userId)) throw rateLimited();
-      return tx.note.create({
+      const note = await tx.note.create({
         data: {
           noteableType: noteable.type,
           noteableId: noteable.id,
@@ -39,6 +41,9 @@ export const createNote =
           ...(createdAt ? { createdAt, updatedAt: createdAt } : {}),
         },
       });
+      await enqueueNoteEvent(tx, noteable, note, "create");
+      return note;
     });
+    publishSoon(deps);
     return toNoteMessage(row, noteable);
   };
