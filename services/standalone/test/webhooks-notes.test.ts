@@ -231,4 +231,34 @@ describe("note events", () => {
     const secretEvents = await body(await s.api(`/projects/${project.id}/hooks/${secretHook.id}/events`), 200);
     expect(new Set(secretEvents.map((e: { trigger: string }) => e.trigger))).toEqual(new Set(["confidential_note_hooks"]));
   });
+
+  it("works through @gitbeaker/rest: hook switches on project and group hooks, and issue comments delivered", async () => {
+    const api = s.gitlab();
+    const group = await body(await post("/groups", { name: "Beakers", path: "beakers", visibility: "public" }), 201);
+    const project = await body(await post("/projects", { name: "Lab", namespace_id: group.id, visibility: "public" }), 201);
+    const hook = await api.ProjectHooks.add(project.id, `${r.url}/gb-project`, {
+      noteEvents: true,
+      confidentialIssuesEvents: true,
+      pushEvents: false,
+    } as never);
+    expect(hook).toMatchObject({ note_events: true, confidential_note_events: false, issues_events: false, confidential_issues_events: true });
+    const edited = await api.ProjectHooks.edit(project.id, hook.id, `${r.url}/gb-project`, { confidentialNoteEvents: true } as never);
+    expect(edited).toMatchObject({ note_events: true, confidential_note_events: true });
+    const ghook = await api.GroupHooks.add(group.id, `${r.url}/gb-group`, { issuesEvents: true, noteEvents: true } as never);
+    expect(ghook).toMatchObject({ note_events: true, issues_events: true, confidential_note_events: false, confidential_issues_events: false });
+    expect(await api.GroupHooks.show(group.id, ghook.id)).toMatchObject({ note_events: true, issues_events: true });
+
+    const root = await body(await s.api("/user"), 200);
+    const issue = await insertIssue(s, project.id, root.id, { title: "Beaker" });
+    const note = await api.IssueNotes.create(project.id, issue.iid, "via gitbeaker");
+    const internal = await api.IssueNotes.create(project.id, issue.iid, "internal via gitbeaker", { internal: true } as never);
+    for (const p of ["/gb-project", "/gb-group"]) {
+      const got = await waitFor(() => r.requests.find((q) => q.path === p && attrs(q).id === note.id), { message: `note on ${p}` });
+      expect(got.json).toMatchObject({ object_kind: "note", event_type: "note", user: { id: root.id }, object_attributes: { note: "via gitbeaker" } });
+    }
+    // The project hook takes confidential notes too now; the group hook does not.
+    const secret = await waitFor(() => r.requests.find((q) => q.path === "/gb-project" && attrs(q).id === internal.id), { message: "internal note" });
+    expect(secret.json).toMatchObject({ event_type: "confidential_note" });
+    expect(r.requests.filter((q) => q.path === "/gb-group" && attrs(q).id === internal.id)).toEqual([]);
+  });
 });
