@@ -22,6 +22,10 @@ export const Subjects = {
   mirrorSync: "quarry.mirror.sync",
   /** An emoji was awarded or revoked (collab-service): GitLab's emoji webhook, for hook-service. */
   emoji: "quarry.collab.emoji",
+  /** A comment was created or edited (collab-service): GitLab's note webhook, for hook-service. */
+  note: "quarry.collab.note",
+  /** An issue was opened, closed, reopened or updated (collab-service): GitLab's issue webhook, for hook-service. */
+  issue: "quarry.collab.issue",
 } as const;
 
 export type Subject = (typeof Subjects)[keyof typeof Subjects];
@@ -230,6 +234,59 @@ export interface EmojiEvent {
   snippet?: Record<string, unknown>;
 }
 
+/**
+ * A comment created or edited: GitLab's Gitlab::DataBuilder::Note payload less `user`, `project`
+ * and `repository`, which hook-service adds from identity-service. Web URLs are paths below the
+ * external URL, as in EmojiEvent. System notes publish none (GitLab's Notes::PostProcessService).
+ */
+export interface NoteEvent {
+  event_id: string;
+  event_name: "note";
+  object_kind: "note";
+  /** "confidential_note" for an internal note or any note on a confidential issue (Note#confidential?(include_noteable: true)). */
+  event_type: "note" | "confidential_note";
+  /** The note's author (GitLab builds the payload with note.author, for edits too). */
+  user_id: number;
+  project_id: number;
+  /** Note#hook_attrs with `url` and `action` ("create" or "update"). */
+  object_attributes: Record<string, unknown> & { action: "create" | "update"; url: string };
+  /** The commented issue (Issue#hook_attrs). */
+  issue?: Record<string, unknown>;
+  /** The commented project snippet (Snippet#hook_attrs). */
+  snippet?: Record<string, unknown>;
+}
+
+/** GitLab's `{previous, current}` of one changed field. */
+export interface HookChange<T = unknown> {
+  previous: T;
+  current: T;
+}
+
+/**
+ * An issue opened, closed, reopened or updated: GitLab's Gitlab::DataBuilder::Issuable payload
+ * less `user`, `project`, `repository` and the expanded assignees, which hook-service adds from
+ * identity-service. `changes.assignees` carries user ids here; hook-service expands them to
+ * User#hook_attrs as GitLab sends them.
+ */
+export interface IssueEvent {
+  event_id: string;
+  event_name: "issue";
+  object_kind: "issue";
+  /** "confidential_issue" when the issue is confidential (after the change). */
+  event_type: "issue" | "confidential_issue";
+  /** Who made the change (GitLab's current_user). */
+  user_id: number;
+  project_id: number;
+  /** Issue#hook_attrs (Gitlab::HookData::IssueBuilder) with `action`. */
+  object_attributes: Record<string, unknown> & { action: "open" | "close" | "reopen" | "update" };
+  /** The issue's labels (Label#hook_attrs). */
+  labels: Record<string, unknown>[];
+  /** What changed, in GitLab's key order; `assignees` as user ids, `labels` as Label#hook_attrs. */
+  changes: Record<string, HookChange>;
+  /** The issue's assignees' ids, in order; hook-service sends `assignees` (User#hook_attrs) when any. */
+  assignee_ids: number[];
+}
+
 /** Payload type per subject, for typed publish/subscribe helpers in services. */
 export interface EventPayloads {
   [Subjects.userCreate]: UserCreateEvent;
@@ -244,4 +301,6 @@ export interface EventPayloads {
   [Subjects.tagPush]: PushEvent;
   [Subjects.mirrorSync]: MirrorSyncRequest;
   [Subjects.emoji]: EmojiEvent;
+  [Subjects.note]: NoteEvent;
+  [Subjects.issue]: IssueEvent;
 }

@@ -25,7 +25,10 @@ export interface TestStack extends RunningStack {
 /** Starts the whole stack in-process on real PostgreSQL, with a fixed root token. */
 export async function startTestStack(
   reuse?: { dataDir: string; prefix: string; serverUrl: string },
-  extra: Pick<StackOptions, "jobRequestWaitMs" | "ciSettings" | "objectStore" | "runner" | "runnerPollIntervalMs" | "allowLocalRequests" | "hookSettings" | "notesCreateLimit"> = {},
+  extra: Pick<
+    StackOptions,
+    "jobRequestWaitMs" | "ciSettings" | "objectStore" | "runner" | "runnerPollIntervalMs" | "allowLocalRequests" | "hookSettings" | "notesCreateLimit"
+  > = {},
 ): Promise<TestStack> {
   const serverUrl = reuse?.serverUrl ?? (await testPostgresServer());
   const prefix = reuse?.prefix ?? `qt_${randomBytes(4).toString("hex")}`;

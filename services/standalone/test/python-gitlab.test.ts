@@ -259,6 +259,29 @@ describe("python-gitlab against Quarry", () => {
     });
   });
 
+  it("sets the note and issue switches of project and group hooks; a comment is delivered as a Note Hook", async () => {
+    const created = async (res: Response) => {
+      const json = await res.json();
+      expect(res.status, JSON.stringify(json)).toBe(201);
+      return json as { id: number };
+    };
+    const group = await created(await s.api("/groups", { method: "POST", json: { name: "py-note-hooks", path: "py-note-hooks", visibility: "public" } }));
+    const project = await created(await s.api("/projects", { method: "POST", json: { name: "py-note-hooks", namespace_id: group.id, visibility: "public" } }));
+    const root = (await (await s.api("/user")).json()) as { id: number };
+    await insertIssue(s, project.id, 1, { authorId: root.id });
+    const hookUrl = `${receiver.url}/py-notes`;
+    const out = (await py("note_hooks", { project_id: project.id, group_id: group.id, hook_url: hookUrl })) as { note_id: number };
+    expect(out).toEqual({
+      project_hook: { note_events: true, confidential_note_events: false, issues_events: false, confidential_issues_events: true },
+      project_hook_updated: { note_events: true, confidential_note_events: true, issues_events: false, confidential_issues_events: true },
+      group_hook: { note_events: false, confidential_note_events: true, issues_events: true, confidential_issues_events: false },
+      note_id: expect.any(Number),
+    });
+    const delivery = await waitFor(() => receiver.requests.find((r) => r.path === "/py-notes" && r.json?.object_kind === "note"), { message: "note delivery" });
+    expect(delivery.headers["x-service-event"]).toBe("Note Hook");
+    expect(delivery.json).toMatchObject({ event_type: "note", object_attributes: { id: out.note_id, note: "hooked from python", action: "create" } });
+  });
+
   it("sets avatars on users, projects and groups with file objects, and reads them back", async () => {
     // python-gitlab names every avatar part avatar.png, so PNG bytes it is.
     const png = path.join(work, "avatar.png");

@@ -1,6 +1,6 @@
 // GitLab's hook_attrs of collab-service's records (Gitlab::HookData::IssueBuilder, NoteBuilder,
-// Label#hook_attrs), shared by every webhook payload collab-service enqueues: emoji events now,
-// issue and note events next. Web URLs are paths below the external URL (hook-service prefixes it).
+// Label#hook_attrs), shared by every webhook payload collab-service enqueues (emoji, note and
+// issue events). Web URLs are paths below the external URL (hook-service prefixes it).
 import type { CollabDeps, Tx } from "../deps.ts";
 import type { Issue, Label, Note, Snippet } from "../generated/prisma/client.ts";
 import { hookTime } from "./outbox.ts";

@@ -1,6 +1,6 @@
 // collab-service's transactional outbox: events are written in the transaction of the change they
 // describe (so one is published if and only if its change committed) and the relay (started by the
-// service skeleton) publishes them. Issue and note events are meant to go the same way.
+// service skeleton) publishes them (emoji, note and issue events).
 import { enqueueEvent, type EventPayloads } from "@quarry/bus";
 import type { CollabDeps, Tx } from "../deps.ts";
 

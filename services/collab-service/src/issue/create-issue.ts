@@ -2,6 +2,8 @@ import { badRequest, conflict, paramError } from "@quarry/grpc";
 import type { CreateIssueRequest__Output } from "@quarry/proto/types/collab/v1/CreateIssueRequest";
 import type { Issue } from "@quarry/proto/types/collab/v1/Issue";
 import type { CollabDeps } from "../deps.ts";
+import { enqueueIssueEvent } from "../events/issue-event.ts";
+import { publishSoon } from "../events/outbox.ts";
 import { noteStateOf, recordIssueSystemNotes } from "../system-note/record.ts";
 import { usernamesOf } from "../system-note/usernames.ts";
 import { resolveParent } from "../label/parent.ts";
@@ -94,7 +96,9 @@ export const createIssue =
         await tx.resourceMilestoneEvent.create({ data: { issueId: issue.id, milestoneId, action: "add", state: "opened", userId: actorId, createdAt: now } });
       }
       await recordIssueSystemNotes(tx, { issue, before: null, after: noteStateOf(issue, assignees), authorId: actorId, usernames });
+      await enqueueIssueEvent(tx, { issue, projectPath: parent.fullPath, action: "open", actorUserId: actorId });
       return issue.id;
     });
+    publishSoon(deps);
     return loadIssueMessage(deps, parent, id);
   };

@@ -3,6 +3,8 @@ import type { Issue } from "@quarry/proto/types/collab/v1/Issue";
 import type { UpdateIssueRequest__Output } from "@quarry/proto/types/collab/v1/UpdateIssueRequest";
 import type { CollabDeps } from "../deps.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
+import { enqueueIssueEvent, issueSnapshot } from "../events/issue-event.ts";
+import { publishSoon } from "../events/outbox.ts";
 import { noteStateOf, recordIssueSystemNotes } from "../system-note/record.ts";
 import { usernamesOf } from "../system-note/usernames.ts";
 import { findVisibleIssue } from "./access.ts";
@@ -60,6 +62,7 @@ export const updateIssue =
       // Serialises concurrent updates of one issue, so label and state events match what happened.
       await tx.$queryRaw`SELECT id FROM issues WHERE id = ${issue.id} FOR UPDATE`;
       const current = await tx.issue.findUniqueOrThrow({ where: { id: issue.id }, include: { labels: true, assignees: true } });
+      const before = await issueSnapshot(tx, issue.id);
       const now = new Date();
       let changed = Object.keys(data).some((k) => (current as Record<string, unknown>)[k] !== data[k as keyof typeof data]);
 
@@ -125,7 +128,12 @@ export const updateIssue =
           authorId: userId,
           usernames,
         });
+        // One webhook per update: "close"/"reopen" when the state changed (GitLab sends a separate
+        // "update" too when other fields changed in the same request; here they share this one).
+        const action = updated.state !== current.state ? (updated.state === "closed" ? "close" : "reopen") : "update";
+        await enqueueIssueEvent(tx, { issue: updated, projectPath: parent.fullPath, action, before, actorUserId: userId });
       }
     });
+    publishSoon(deps);
     return loadIssueMessage(deps, parent, issue.id);
   };

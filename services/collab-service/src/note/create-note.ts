@@ -3,7 +3,9 @@ import type { Note } from "@quarry/proto/types/collab/v1/Note";
 import type { CollabDeps } from "../deps.ts";
 import { seesInternalNotes } from "./access.ts";
 import { recordMentions } from "../system-note/record.ts";
+import { publishSoon } from "../events/outbox.ts";
 import { toNoteMessage } from "./entity.ts";
+import { enqueueNoteEvent } from "./event.ts";
 import { requireSignedIn, resolveNoteable } from "./noteable.ts";
 import { mayBackdateNotes, newDiscussionId, overNotesLimit, parseCreatedAt, rateLimited, requireCreateNote, validateNoteBody } from "./rules.ts";
 
@@ -51,7 +53,9 @@ export const createNote =
           authorId: userId,
         });
       }
+      await enqueueNoteEvent(tx, noteable, note, "create");
       return note;
     });
+    publishSoon(deps);
     return toNoteMessage(row, noteable);
   };

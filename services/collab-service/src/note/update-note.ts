@@ -2,7 +2,9 @@ import { badRequest } from "@quarry/grpc";
 import type { Note } from "@quarry/proto/types/collab/v1/Note";
 import type { UpdateNoteRequest__Output } from "@quarry/proto/types/collab/v1/UpdateNoteRequest";
 import type { CollabDeps } from "../deps.ts";
+import { publishSoon } from "../events/outbox.ts";
 import { toNoteMessage } from "./entity.ts";
+import { enqueueNoteEvent } from "./event.ts";
 import { findNote, resolveNoteable } from "./noteable.ts";
 import { requireAdminNote, validateNoteBody } from "./rules.ts";
 
@@ -24,9 +26,15 @@ export const updateNote =
     }
     if (body === note.body) return toNoteMessage(note, noteable);
     validateNoteBody(body, "Failed to save note");
-    const row = await deps.prisma.note.update({
-      where: { id: note.id },
-      data: { body, updatedById: noteable.parent.userId || null, lastEditedAt: new Date() },
+    // The edit and its webhook event commit together (GitLab's execute_note_webhook: body changes only).
+    const row = await deps.prisma.$transaction(async (tx) => {
+      const updated = await tx.note.update({
+        where: { id: note.id },
+        data: { body, updatedById: noteable.parent.userId || null, lastEditedAt: new Date() },
+      });
+      await enqueueNoteEvent(tx, noteable, updated, "update");
+      return updated;
     });
+    publishSoon(deps);
     return toNoteMessage(row, noteable);
   };

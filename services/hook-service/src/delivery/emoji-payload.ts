@@ -48,11 +48,35 @@ export function projectHookAttrs(p: Project, base: string) {
 }
 
 /** A record's URL fields, made absolute (collab-service sends paths below the external URL). */
-function withBase(record: unknown, keys: readonly string[], base: string): unknown {
+export function withBase(record: unknown, keys: readonly string[], base: string): unknown {
   if (!record || typeof record !== "object") return record;
   const out = { ...(record as Payload) };
   for (const k of keys) if (typeof out[k] === "string" && (out[k] as string).startsWith("/")) out[k] = `${base}${out[k]}`;
   return out;
+}
+
+/** Project#hook_attrs.slice(:name, :url, :description, :homepage): GitLab's deprecated `repository` of issue and note hooks. */
+export function repositoryHookAttrs(project: ReturnType<typeof projectHookAttrs>) {
+  return { name: project.name, url: project.url, description: project.description, homepage: project.homepage };
+}
+
+/** The event's project and user from identity-service as `actor`; null for either one gone. */
+export async function projectAndUser(
+  deps: Pick<HookDeps, "identity">,
+  actor: Actor,
+  projectId: unknown,
+  userId: unknown,
+): Promise<{ project: Project | null; user: User | null }> {
+  const orGone = <T>(p: Promise<T>) =>
+    p.catch((err: unknown) => {
+      if (isNotFound(err)) return null;
+      throw err;
+    });
+  const [project, user] = await Promise.all([
+    orGone(deps.identity.GetProject({ actor, idOrPath: String(projectId) })),
+    orGone(deps.identity.GetUser({ actor, id: Number(userId) })),
+  ]);
+  return { project, user };
 }
 
 /**
@@ -61,15 +85,7 @@ function withBase(record: unknown, keys: readonly string[], base: string): unkno
  */
 export async function buildEmojiPayload(deps: Pick<HookDeps, "identity" | "settings">, actor: Actor, data: Payload): Promise<Payload | null> {
   const base = deps.settings.instanceUrl.replace(/\/+$/, "");
-  const orGone = <T>(p: Promise<T>) =>
-    p.catch((err: unknown) => {
-      if (isNotFound(err)) return null;
-      throw err;
-    });
-  const [project, user] = await Promise.all([
-    orGone(deps.identity.GetProject({ actor, idOrPath: String(data.project_id) })),
-    orGone(deps.identity.GetUser({ actor, id: Number(data.user_id) })),
-  ]);
+  const { project, user } = await projectAndUser(deps, actor, data.project_id, data.user_id);
   if (!project) return null;
   return {
     object_kind: "emoji",

@@ -25,7 +25,23 @@ export const EVENT_KINDS: Record<string, EventKind> = {
   user_remove_from_group: { switch: "memberEvents", trigger: "member_hooks", header: "Member Hook" },
   // Awards and revokes of emoji (collab-service), to project hooks and the project's groups' hooks.
   emoji: { switch: "emojiEvents", trigger: "emoji_hooks", header: "Emoji Hook" },
+  // Comments and issues (collab-service), to project hooks and the project's groups' hooks. The
+  // confidential kinds (internal notes, notes on and changes of confidential issues) are the
+  // event's event_type; GitLab's header is the hooks scope titleized.
+  note: { switch: "noteEvents", trigger: "note_hooks", header: "Note Hook" },
+  confidential_note: { switch: "confidentialNoteEvents", trigger: "confidential_note_hooks", header: "Confidential Note Hook" },
+  issue: { switch: "issuesEvents", trigger: "issue_hooks", header: "Issue Hook" },
+  confidential_issue: { switch: "confidentialIssuesEvents", trigger: "confidential_issue_hooks", header: "Confidential Issue Hook" },
 };
+
+/**
+ * The EVENT_KINDS key of an event: its event_name, except that a note or issue event whose
+ * event_type is the confidential one goes to the confidential hooks scope.
+ */
+export function eventKindName(eventName: string, data: Record<string, unknown>): string {
+  if ((eventName === "note" || eventName === "issue") && data.event_type === `confidential_${eventName}`) return `confidential_${eventName}`;
+  return eventName;
+}
 
 /** X-Service-Event by trigger, for resends and tests. */
 export const EVENT_HEADERS: Record<string, string> = Object.fromEntries(Object.values(EVENT_KINDS).map((k) => [k.trigger, k.header]));

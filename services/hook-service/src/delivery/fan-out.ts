@@ -1,6 +1,6 @@
 // Bus event → one queued delivery per matching hook (GitLab's project.execute_hooks, and group
 // hooks of the group concerned and all its ancestors: project, subgroup and member events;
-// push, tag push and emoji events reach the project's hooks and its groups' hooks).
+// push, tag push, emoji, note and issue events reach the project's hooks and its groups' hooks).
 import { isNotFound } from "@quarry/grpc";
 import type { BusMessage } from "@quarry/bus";
 import type { HookDeps } from "../deps.ts";
@@ -8,7 +8,9 @@ import type { WebHook } from "../generated/prisma/client.ts";
 import { toEventRecord } from "../hook/record-event.ts";
 import { branchFilterPasses } from "./branch-filter.ts";
 import { buildEmojiPayload } from "./emoji-payload.ts";
-import { EVENT_KINDS, eventUuid, idempotencyKey } from "./events.ts";
+import { EVENT_KINDS, eventKindName, eventUuid, idempotencyKey } from "./events.ts";
+import { buildIssuePayload } from "./issue-payload.ts";
+import { buildNotePayload } from "./note-payload.ts";
 
 type Actor = { userId: number; isAdmin: boolean; system?: string };
 type Payload = Record<string, unknown>;
@@ -72,16 +74,22 @@ async function pushTargets(deps: HookDeps, data: Payload, sw: string): Promise<T
   return { hooks: await projectAndGroupHooks(deps, projectId, sw), payload: hookPayload(data) };
 }
 
+type PayloadBuilder = (deps: HookDeps, actor: Actor, data: Payload) => Promise<Payload | null>;
+
+/** collab-service's events and GitLab's payload builder of each. */
+const COLLAB_PAYLOADS: Record<string, PayloadBuilder> = { emoji: buildEmojiPayload, note: buildNotePayload, issue: buildIssuePayload };
+
 /**
- * Emoji events (GitLab's awardable.project.execute_hooks(data, :emoji_hooks)): the project's hooks
- * and its groups' hooks; GitLab's payload built from the event with the user and the project.
+ * Emoji, note and issue events (GitLab's project.execute_hooks(data, scope)): the project's hooks
+ * and its groups' hooks with the scope's switch; GitLab's payload built from the event with the
+ * user and the project (only when some hook takes it).
  */
-async function emojiTargets(deps: HookDeps, data: Payload, sw: string): Promise<Targets | null> {
+async function collabTargets(deps: HookDeps, data: Payload, sw: string, build: PayloadBuilder): Promise<Targets | null> {
   const projectId = Number(data.project_id);
   if (!Number.isSafeInteger(projectId) || projectId <= 0) return null;
   const hooks = await projectAndGroupHooks(deps, projectId, sw);
   if (!hooks.length) return { hooks, payload: {} };
-  const payload = await buildEmojiPayload(deps, SYSTEM_ACTOR, data);
+  const payload = await build(deps, SYSTEM_ACTOR, data);
   return payload ? { hooks, payload } : null;
 }
 
@@ -148,14 +156,17 @@ const MEMBER_EVENTS = new Set(["user_add_to_group", "user_update_for_group", "us
  */
 export async function fanOut(deps: HookDeps, msg: BusMessage<unknown>): Promise<number> {
   const record = toEventRecord(msg);
-  const kind = EVENT_KINDS[record.eventName];
   const data = msg.data as Payload | null;
-  if (!kind || !data || typeof data !== "object" || Array.isArray(data)) return 0;
+  if (!data || typeof data !== "object" || Array.isArray(data)) return 0;
+  const kindName = eventKindName(record.eventName, data);
+  const kind = EVENT_KINDS[kindName];
+  if (!kind) return 0;
+  const collab = COLLAB_PAYLOADS[record.eventName];
   const targets =
     record.eventName === "push" || record.eventName === "tag_push"
       ? await pushTargets(deps, data, kind.switch)
-      : record.eventName === "emoji"
-        ? await emojiTargets(deps, data, kind.switch)
+      : collab
+        ? await collabTargets(deps, data, kind.switch, collab)
         : record.eventName === "group_create"
           ? await subgroupTargets(deps, data, kind.switch)
           : MEMBER_EVENTS.has(record.eventName)
@@ -163,7 +174,7 @@ export async function fanOut(deps: HookDeps, msg: BusMessage<unknown>): Promise<
             : await projectEventTargets(deps, data, kind.switch);
   if (!targets) return 0;
   const now = new Date();
-  const matching = targets.hooks.filter((h) => hookMatches(h, record.eventName, data, now));
+  const matching = targets.hooks.filter((h) => hookMatches(h, kindName, data, now));
   if (!matching.length) return 0;
   const result = await deps.prisma.webHookDelivery.createMany({
     data: matching.map((h) => ({

@@ -21,7 +21,7 @@ export interface HookSubjects {
   identity: string;
   /** Default `quarry.repo.>` (push, tag_push). */
   repo: string;
-  /** Default `quarry.collab.>` (emoji). */
+  /** Default `quarry.collab.>` (emoji, note, issue). */
   collab: string;
 }
 
