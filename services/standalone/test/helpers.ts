@@ -6,6 +6,7 @@ import { Gitlab } from "@gitbeaker/rest";
 import { dropDatabase } from "@quarry/database";
 import { silentLogger } from "@quarry/logger";
 import { testPostgresServer } from "@quarry/testing";
+import { expect } from "vitest";
 import { startStack, type RunningStack, type StackOptions } from "../src/stack.ts";
 
 export const ROOT_TOKEN = "glpat-test-root-token-0123456789";
@@ -89,4 +90,21 @@ export async function createUserWithToken(s: TestStack, scopes: string[] = ["api
   if (tok.status !== 201) throw new Error(`token creation failed: ${tok.status} ${await tok.text()}`);
   const token = ((await tok.json()) as { token: string }).token;
   return { ...user, token };
+}
+
+/** A response's JSON body (null when empty); the test fails, showing the body, unless the status is `status`. */
+// biome-ignore lint/suspicious/noExplicitAny: tests read GitLab's JSON freely.
+export async function jsonBody(res: Response, status: number): Promise<any> {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  return text ? JSON.parse(text) : null;
+}
+
+/** POST, PUT and DELETE with a JSON body as `token` (root when undefined, anonymous when null), for a stack started in beforeAll. */
+export function jsonRequests(stack: () => TestStack) {
+  return {
+    post: (path: string, json: unknown, token?: string | null) => stack().api(path, { method: "POST", json, token }),
+    put: (path: string, json: unknown, token?: string | null) => stack().api(path, { method: "PUT", json, token }),
+    del: (path: string, token?: string | null) => stack().api(path, { method: "DELETE", token }),
+  };
 }

@@ -1,7 +1,7 @@
 // Issues end to end through the REST API: plain fetch with exact statuses, headers and bodies, and
 // @gitbeaker/rest (python-gitlab: python-gitlab.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUserWithToken, startTestStack, type TestStack } from "./helpers.ts";
+import { createUserWithToken, jsonBody, jsonRequests, startTestStack, type TestStack } from "./helpers.ts";
 
 let s: TestStack;
 let group: { id: number; full_path: string };
@@ -11,32 +11,26 @@ let dev: { id: number; token: string };
 let guest: { id: number; token: string };
 let outsider: { id: number; token: string };
 
-const body = async (res: Response, status: number) => {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return text ? JSON.parse(text) : null;
-};
-const post = (path: string, json: unknown, token?: string | null) => s.api(path, { method: "POST", json, token });
-const put = (path: string, json: unknown, token?: string | null) => s.api(path, { method: "PUT", json, token });
-const iids = async (path: string, token?: string | null) => (await body(await s.api(path, { token }), 200)).map((i: { iid: number }) => i.iid);
+const { post, put } = jsonRequests(() => s);
+const iids = async (path: string, token?: string | null) => (await jsonBody(await s.api(path, { token }), 200)).map((i: { iid: number }) => i.iid);
 
 beforeAll(async () => {
   s = await startTestStack();
-  group = await body(await post("/groups", { name: "Tracker", path: "tracker", visibility: "public" }), 201);
-  project = await body(await post("/projects", { name: "app", namespace_id: group.id, visibility: "public" }), 201);
-  priv = await body(await post("/projects", { name: "hidden", namespace_id: group.id, visibility: "private" }), 201);
+  group = await jsonBody(await post("/groups", { name: "Tracker", path: "tracker", visibility: "public" }), 201);
+  project = await jsonBody(await post("/projects", { name: "app", namespace_id: group.id, visibility: "public" }), 201);
+  priv = await jsonBody(await post("/projects", { name: "hidden", namespace_id: group.id, visibility: "private" }), 201);
   dev = await createUserWithToken(s);
   guest = await createUserWithToken(s);
   outsider = await createUserWithToken(s);
-  await body(await post(`/projects/${project.id}/members`, { user_id: dev.id, access_level: 30 }), 201);
-  await body(await post(`/projects/${project.id}/members`, { user_id: guest.id, access_level: 10 }), 201);
+  await jsonBody(await post(`/projects/${project.id}/members`, { user_id: dev.id, access_level: 30 }), 201);
+  await jsonBody(await post(`/projects/${project.id}/members`, { user_id: guest.id, access_level: 10 }), 201);
 }, 60_000);
 afterAll(() => s?.destroy());
 
 describe("issues (fetch)", () => {
   it("creates with GitLab's entity, numbers per project, and reads it back", async () => {
-    const m = await body(await post(`/projects/${project.id}/milestones`, { title: "v1" }), 201);
-    const created = await body(
+    const m = await jsonBody(await post(`/projects/${project.id}/milestones`, { title: "v1" }), 201);
+    const created = await jsonBody(
       await post(`/projects/${project.id}/issues`, {
         title: "First",
         description: "- [x] done\n- [ ] todo",
@@ -95,34 +89,36 @@ describe("issues (fetch)", () => {
       imported_from: "none",
       service_desk_reply_to: null,
     });
-    const shown = await body(await s.api(`/projects/${project.id}/issues/1`), 200);
+    const shown = await jsonBody(await s.api(`/projects/${project.id}/issues/1`), 200);
     expect(shown).toEqual({ ...created, milestone: shown.milestone });
-    expect((await body(await post(`/projects/${encodeURIComponent(project.path_with_namespace)}/issues`, { title: "Second" }, guest.token), 201)).iid).toBe(2);
+    expect((await jsonBody(await post(`/projects/${encodeURIComponent(project.path_with_namespace)}/issues`, { title: "Second" }, guest.token), 201)).iid).toBe(
+      2,
+    );
   });
 
   it("answers GitLab's errors", async () => {
-    expect(await body(await post(`/projects/${project.id}/issues`, {}), 400)).toEqual({ error: "title is missing" });
-    expect(await body(await s.api(`/projects/${project.id}/issues/999`), 404)).toEqual({ message: "404 Issue Not Found" });
-    expect(await body(await s.api(`/projects/${priv.id}/issues`, { token: outsider.token }), 404)).toEqual({ message: "404 Project Not Found" });
-    expect(await body(await post(`/projects/${project.id}/issues`, { title: "anon" }, null), 401)).toEqual({ message: "401 Unauthorized" });
-    expect(await body(await put(`/projects/${project.id}/issues/1`, {}), 400)).toEqual({
+    expect(await jsonBody(await post(`/projects/${project.id}/issues`, {}), 400)).toEqual({ error: "title is missing" });
+    expect(await jsonBody(await s.api(`/projects/${project.id}/issues/999`), 404)).toEqual({ message: "404 Issue Not Found" });
+    expect(await jsonBody(await s.api(`/projects/${priv.id}/issues`, { token: outsider.token }), 404)).toEqual({ message: "404 Project Not Found" });
+    expect(await jsonBody(await post(`/projects/${project.id}/issues`, { title: "anon" }, null), 401)).toEqual({ message: "401 Unauthorized" });
+    expect(await jsonBody(await put(`/projects/${project.id}/issues/1`, {}), 400)).toEqual({
       error:
         "assignee_id, assignee_ids, confidential, created_at, description, discussion_locked, due_date, labels, add_labels, remove_labels, milestone_id, state_event, title, issue_type are missing, at least one parameter must be provided",
     });
-    expect(await body(await put(`/projects/${project.id}/issues/1`, { title: "no" }, guest.token), 403)).toEqual({ message: "403 Forbidden" });
-    expect(await body(await s.api(`/projects/${project.id}/issues/2`, { method: "DELETE", token: dev.token }), 403)).toEqual({ message: "403 Forbidden" });
-    expect(await body(await s.api("/issues", { token: null }), 401)).toEqual({ message: "401 Unauthorized" });
+    expect(await jsonBody(await put(`/projects/${project.id}/issues/1`, { title: "no" }, guest.token), 403)).toEqual({ message: "403 Forbidden" });
+    expect(await jsonBody(await s.api(`/projects/${project.id}/issues/2`, { method: "DELETE", token: dev.token }), 403)).toEqual({ message: "403 Forbidden" });
+    expect(await jsonBody(await s.api("/issues", { token: null }), 401)).toEqual({ message: "401 Unauthorized" });
   });
 
   it("updates, closes and reopens; writes label, state and milestone events", async () => {
-    const issue = await body(await post(`/projects/${project.id}/issues`, { title: "Events", labels: ["a"] }), 201);
+    const issue = await jsonBody(await post(`/projects/${project.id}/issues`, { title: "Events", labels: ["a"] }), 201);
     const url = `/projects/${project.id}/issues/${issue.iid}`;
-    const closed = await body(await put(url, { state_event: "close", add_labels: "b", remove_labels: "a" }), 200);
+    const closed = await jsonBody(await put(url, { state_event: "close", add_labels: "b", remove_labels: "a" }), 200);
     expect(closed).toMatchObject({ state: "closed", labels: ["b"], closed_by: { username: "root" } });
     expect(closed.closed_at).toMatch(/^\d{4}-/);
-    const reopened = await body(await put(url, { state_event: "reopen" }, dev.token), 200);
+    const reopened = await jsonBody(await put(url, { state_event: "reopen" }, dev.token), 200);
     expect(reopened).toMatchObject({ state: "opened", closed_at: null, closed_by: null });
-    const labelEvents = await body(await s.api(`${url}/resource_label_events`), 200);
+    const labelEvents = await jsonBody(await s.api(`${url}/resource_label_events`), 200);
     expect(labelEvents.map((e: { action: string; label: { name: string } }) => `${e.action}:${e.label.name}`)).toEqual(["add:a", "add:b", "remove:a"]);
     expect(labelEvents[0]).toEqual({
       id: expect.any(Number),
@@ -133,37 +129,39 @@ describe("issues (fetch)", () => {
       label: expect.objectContaining({ name: "a", color: "#6699cc" }),
       action: "add",
     });
-    const states = await body(await s.api(`${url}/resource_state_events`), 200);
+    const states = await jsonBody(await s.api(`${url}/resource_state_events`), 200);
     expect(states.map((e: { state: string }) => e.state)).toEqual(["closed", "reopened"]);
-    expect(await body(await s.api(`${url}/resource_state_events/${states[1].id}`), 200)).toMatchObject({ state: "reopened", resource_type: "Issue" });
-    expect(await body(await s.api(`${url}/resource_state_events/999999`), 404)).toEqual({ message: "404 Not found" });
-    expect(await body(await s.api(`${url}/resource_milestone_events`), 200)).toEqual([]);
+    expect(await jsonBody(await s.api(`${url}/resource_state_events/${states[1].id}`), 200)).toMatchObject({ state: "reopened", resource_type: "Issue" });
+    expect(await jsonBody(await s.api(`${url}/resource_state_events/999999`), 404)).toEqual({ message: "404 Not found" });
+    expect(await jsonBody(await s.api(`${url}/resource_milestone_events`), 200)).toEqual([]);
   });
 
   it("hides confidential issues and filters lists; paginates with X-Total and keyset Link headers", async () => {
-    const secret = await body(await post(`/projects/${project.id}/issues`, { title: "Secret", confidential: true }, guest.token), 201);
-    await body(await post(`/projects/${priv.id}/issues`, { title: "Private one" }), 201);
+    const secret = await jsonBody(await post(`/projects/${project.id}/issues`, { title: "Secret", confidential: true }, guest.token), 201);
+    await jsonBody(await post(`/projects/${priv.id}/issues`, { title: "Private one" }), 201);
     const all = await iids(`/projects/${project.id}/issues`);
     expect(all).toContain(secret.iid);
     expect(await iids(`/projects/${project.id}/issues`, null)).not.toContain(secret.iid);
     expect(await iids(`/projects/${project.id}/issues`, outsider.token)).not.toContain(secret.iid);
     expect(await iids(`/projects/${project.id}/issues`, guest.token)).toContain(secret.iid);
-    expect(await body(await s.api(`/projects/${project.id}/issues/${secret.iid}`, { token: outsider.token }), 404)).toEqual({ message: "404 Issue Not Found" });
-    const groupTitles = (await body(await s.api(`/groups/${group.id}/issues?scope=all`, { token: outsider.token }), 200)).map(
+    expect(await jsonBody(await s.api(`/projects/${project.id}/issues/${secret.iid}`, { token: outsider.token }), 404)).toEqual({
+      message: "404 Issue Not Found",
+    });
+    const groupTitles = (await jsonBody(await s.api(`/groups/${group.id}/issues?scope=all`, { token: outsider.token }), 200)).map(
       (i: { title: string }) => i.title,
     );
     expect(groupTitles).not.toContain("Secret");
     expect(groupTitles).not.toContain("Private one");
-    const groupAsRoot = await body(await s.api(`/groups/${group.id}/issues?search=Private`), 200);
+    const groupAsRoot = await jsonBody(await s.api(`/groups/${group.id}/issues?search=Private`), 200);
     expect(groupAsRoot.map((i: { references: unknown }) => i.references)).toEqual([{ short: "#1", relative: "hidden#1", full: "tracker/hidden#1" }]);
     expect(await iids(`/projects/${project.id}/issues?labels=bug&state=opened`)).toEqual([1]);
     expect(await iids(`/projects/${project.id}/issues?not[labels]=bug&search=First`)).toEqual([]);
     expect(await iids(`/projects/${project.id}/issues?milestone=v1`)).toEqual([1]);
-    expect(await iids(`/projects/${project.id}/issues?assignee_username[]=${(await body(await s.api(`/users/${dev.id}`), 200)).username}`)).toEqual([1]);
+    expect(await iids(`/projects/${project.id}/issues?assignee_username[]=${(await jsonBody(await s.api(`/users/${dev.id}`), 200)).username}`)).toEqual([1]);
     expect(await iids(`/projects/${project.id}/issues?confidential=true`)).toEqual([secret.iid]);
     expect(await iids(`/projects/${project.id}/issues?iids[]=1&iids[]=2&sort=asc`)).toEqual([1, 2]);
     expect(await iids("/issues", guest.token)).toEqual([secret.iid, 2]);
-    const anonymousEverywhere = (await body(await s.api("/issues?scope=all", { token: null }), 200)).map((i: { title: string }) => i.title);
+    const anonymousEverywhere = (await jsonBody(await s.api("/issues?scope=all", { token: null }), 200)).map((i: { title: string }) => i.title);
     expect(anonymousEverywhere).toContain("First");
     expect(anonymousEverywhere).not.toContain("Secret");
     expect(anonymousEverywhere).not.toContain("Private one");
@@ -174,13 +172,13 @@ describe("issues (fetch)", () => {
     expect(page.headers.get("x-per-page")).toBe("2");
     expect(page.headers.get("x-next-page")).toBe("2");
     const first = await s.api(`/projects/${project.id}/issues?pagination=keyset&per_page=2`);
-    const firstPage = await body(first, 200);
+    const firstPage = await jsonBody(first, 200);
     expect(firstPage.map((i: { iid: number }) => i.iid)).toEqual(all.slice(0, 2));
     const link = first.headers.get("link") ?? "";
     expect(link).toMatch(/rel="next"/);
     const next = new URL(/<([^>]+)>/.exec(link)![1]!);
     expect(next.searchParams.get("cursor")).toBeTruthy();
-    const second = await body(await s.api(`${next.pathname.replace("/api/v4", "")}${next.search}`), 200);
+    const second = await jsonBody(await s.api(`${next.pathname.replace("/api/v4", "")}${next.search}`), 200);
     expect(second.map((i: { iid: number }) => i.iid)).toEqual(all.slice(2, 4));
     // Other orders fall back to offset pages, as GitLab drops `pagination` for them.
     const byTitle = await s.api(`/projects/${project.id}/issues?pagination=keyset&order_by=title&per_page=1`);
@@ -190,8 +188,8 @@ describe("issues (fetch)", () => {
   });
 
   it("shows label details on request, clears the milestone with null, lets assignees read confidential issues", async () => {
-    const ms = await body(await post(`/projects/${project.id}/milestones`, { title: "to-clear" }), 201);
-    const issue = await body(
+    const ms = await jsonBody(await post(`/projects/${project.id}/milestones`, { title: "to-clear" }), 201);
+    const issue = await jsonBody(
       await post(`/projects/${project.id}/issues`, {
         title: "Detailed",
         labels: ["detail"],
@@ -203,15 +201,17 @@ describe("issues (fetch)", () => {
     );
     // An outsider of a public project can read it, so they stay assigned and see the confidential issue.
     expect(issue.assignees.map((a: { id: number }) => a.id)).toEqual([outsider.id]);
-    expect((await body(await s.api(`/projects/${project.id}/issues/${issue.iid}`, { token: outsider.token }), 200)).title).toBe("Detailed");
-    const detailed = await body(await s.api(`/projects/${project.id}/issues?with_labels_details=true&iids[]=${issue.iid}`), 200);
+    expect((await jsonBody(await s.api(`/projects/${project.id}/issues/${issue.iid}`, { token: outsider.token }), 200)).title).toBe("Detailed");
+    const detailed = await jsonBody(await s.api(`/projects/${project.id}/issues?with_labels_details=true&iids[]=${issue.iid}`), 200);
     expect(detailed[0].labels).toEqual([
       { id: expect.any(Number), name: "detail", color: "#6699cc", description: null, description_html: "", text_color: "#FFFFFF" },
     ]);
-    const cleared = await body(await put(`/projects/${project.id}/issues/${issue.iid}`, { milestone_id: null, assignee_ids: [] }), 200);
+    const cleared = await jsonBody(await put(`/projects/${project.id}/issues/${issue.iid}`, { milestone_id: null, assignee_ids: [] }), 200);
     expect(cleared).toMatchObject({ milestone: null, assignees: [], assignee: null });
-    expect(await body(await s.api(`/projects/${project.id}/issues/${issue.iid}`, { token: outsider.token }), 404)).toEqual({ message: "404 Issue Not Found" });
-    const events = await body(await s.api(`/projects/${project.id}/issues/${issue.iid}/resource_milestone_events`), 200);
+    expect(await jsonBody(await s.api(`/projects/${project.id}/issues/${issue.iid}`, { token: outsider.token }), 404)).toEqual({
+      message: "404 Issue Not Found",
+    });
+    const events = await jsonBody(await s.api(`/projects/${project.id}/issues/${issue.iid}/resource_milestone_events`), 200);
     expect(events.map((e: { action: string; milestone: { title: string }; state: string }) => [e.action, e.milestone.title, e.state])).toEqual([
       ["add", "to-clear", "opened"],
       ["remove", "to-clear", "opened"],
@@ -219,11 +219,11 @@ describe("issues (fetch)", () => {
   });
 
   it("counts a label's issues for the caller with with_counts", async () => {
-    await body(await post(`/projects/${project.id}/issues`, { title: "Counted secret", labels: "counted", confidential: true }), 201);
-    const closedOne = await body(await post(`/projects/${project.id}/issues`, { title: "Counted", labels: "counted" }), 201);
-    await body(await put(`/projects/${project.id}/issues/${closedOne.iid}`, { state_event: "close" }), 200);
+    await jsonBody(await post(`/projects/${project.id}/issues`, { title: "Counted secret", labels: "counted", confidential: true }), 201);
+    const closedOne = await jsonBody(await post(`/projects/${project.id}/issues`, { title: "Counted", labels: "counted" }), 201);
+    await jsonBody(await put(`/projects/${project.id}/issues/${closedOne.iid}`, { state_event: "close" }), 200);
     const counted = async (token?: string | null) =>
-      (await body(await s.api(`/projects/${project.id}/labels?with_counts=true&search=counted`, { token }), 200)).map(
+      (await jsonBody(await s.api(`/projects/${project.id}/labels?with_counts=true&search=counted`, { token }), 200)).map(
         (l: { open_issues_count: number; closed_issues_count: number }) => [l.open_issues_count, l.closed_issues_count],
       );
     expect(await counted()).toEqual([[1, 1]]);
@@ -231,35 +231,35 @@ describe("issues (fetch)", () => {
   });
 
   it("lists a milestone's issues and deletes issues as an Owner", async () => {
-    const ms = await body(await s.api(`/projects/${project.id}/milestones?title=v1`), 200);
+    const ms = await jsonBody(await s.api(`/projects/${project.id}/milestones?title=v1`), 200);
     expect(await iids(`/projects/${project.id}/milestones/${ms[0].id}/issues`)).toEqual([1]);
-    expect(await body(await s.api(`/projects/${project.id}/milestones/999999/issues`), 404)).toEqual({ message: "404 Not found" });
-    const gm = await body(await post(`/groups/${group.id}/milestones`, { title: "group-wide" }), 201);
-    const onGroupMilestone = await body(await post(`/projects/${project.id}/issues`, { title: "On group milestone", milestone_id: gm.id }), 201);
+    expect(await jsonBody(await s.api(`/projects/${project.id}/milestones/999999/issues`), 404)).toEqual({ message: "404 Not found" });
+    const gm = await jsonBody(await post(`/groups/${group.id}/milestones`, { title: "group-wide" }), 201);
+    const onGroupMilestone = await jsonBody(await post(`/projects/${project.id}/issues`, { title: "On group milestone", milestone_id: gm.id }), 201);
     expect(await iids(`/groups/${group.id}/milestones/${gm.id}/issues`)).toEqual([onGroupMilestone.iid]);
-    const doomed = await body(await post(`/projects/${project.id}/issues`, { title: "Doomed" }), 201);
+    const doomed = await jsonBody(await post(`/projects/${project.id}/issues`, { title: "Doomed" }), 201);
     expect((await s.api(`/projects/${project.id}/issues/${doomed.iid}`, { method: "DELETE" })).status).toBe(204);
-    expect(await body(await s.api(`/projects/${project.id}/issues/${doomed.iid}`), 404)).toEqual({ message: "404 Issue Not Found" });
-    expect((await body(await s.api(`/projects/${project.id}`), 200)).issues_enabled).toBe(true);
+    expect(await jsonBody(await s.api(`/projects/${project.id}/issues/${doomed.iid}`), 404)).toEqual({ message: "404 Issue Not Found" });
+    expect((await jsonBody(await s.api(`/projects/${project.id}`), 200)).issues_enabled).toBe(true);
   });
 });
 
 describe("system notes (fetch)", () => {
   it("records title, description and confidentiality changes as system notes, not label or state changes, and user_notes_count leaves them out", async () => {
-    const target = await body(await post(`/projects/${project.id}/issues`, { title: "Target" }), 201);
-    const issue = await body(await post(`/projects/${project.id}/issues`, { title: "Old title" }), 201);
-    await body(
+    const target = await jsonBody(await post(`/projects/${project.id}/issues`, { title: "Target" }), 201);
+    const issue = await jsonBody(await post(`/projects/${project.id}/issues`, { title: "Old title" }), 201);
+    await jsonBody(
       await put(`/projects/${project.id}/issues/${issue.iid}`, { title: "New title", description: `blocks #${target.iid}`, labels: "x", state_event: "close" }),
       200,
     );
-    const notes = await body(await s.api(`/projects/${project.id}/issues/${issue.iid}/notes?sort=asc`), 200);
+    const notes = await jsonBody(await s.api(`/projects/${project.id}/issues/${issue.iid}/notes?sort=asc`), 200);
     expect(notes.map((n: { body: string; system: boolean }) => [n.body, n.system])).toEqual([
       ["changed title from **{-Old-} title** to **{+New+} title**", true],
       ["changed the description", true],
     ]);
-    const mentioned = await body(await s.api(`/projects/${project.id}/issues/${target.iid}/notes`), 200);
+    const mentioned = await jsonBody(await s.api(`/projects/${project.id}/issues/${target.iid}/notes`), 200);
     expect(mentioned.map((n: { body: string }) => n.body)).toEqual([`mentioned in #${issue.iid}`]);
-    expect((await body(await s.api(`/projects/${project.id}/issues/${issue.iid}`), 200)).user_notes_count).toBe(0);
+    expect((await jsonBody(await s.api(`/projects/${project.id}/issues/${issue.iid}`), 200)).user_notes_count).toBe(0);
   });
 });
 

@@ -10,8 +10,7 @@ import { waitFor } from "@quarry/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CI_YAML, instanceRunner, requestJobAs, reportJob } from "./ci-fixture.ts";
 import { startTestStack, type TestStack } from "./helpers.ts";
-import { insertIssueNote, insertIssue as insertIssueRow } from "./collab-rows.ts";
-import { insertIssue } from "./issue-rows.ts";
+import { createIssue, createIssueNote } from "./collab-api.ts";
 import { startReceiver, type Receiver } from "./webhook-receiver.ts";
 
 const run = promisify(execFile);
@@ -118,12 +117,10 @@ describe("python-gitlab against Quarry", () => {
   });
 
   it("awards emoji on issues and issue notes", async () => {
-    const root = (await (await s.api("/user")).json()) as { id: number };
     const res = await s.api("/projects", { method: "POST", json: { name: "py-award-emoji", visibility: "private" } });
     const project = (await res.json()) as { id: number };
-    // Issues and notes come from the database until their APIs land.
-    const issue = await insertIssueRow(s, project.id, root.id);
-    const note = await insertIssueNote(s, issue, project.id, root.id);
+    const issue = await createIssue(s, project.id);
+    const note = await createIssueNote(s, project.id, issue.iid);
     expect(await py("award_emoji", { project: project.id, issue_iid: issue.iid, note_id: note.id })).toEqual({
       created: { name: "thumbsup", awardable_type: "Issue", user: "root" },
       listed: ["thumbsup", "tada"],
@@ -173,8 +170,7 @@ describe("python-gitlab against Quarry", () => {
   it("manages issue notes", async () => {
     const res = await s.api("/projects", { method: "POST", json: { name: "py-notes", visibility: "public" } });
     const project = (await res.json()) as { id: number };
-    const root = (await (await s.api("/user")).json()) as { id: number };
-    await insertIssue(s, project.id, 1, { authorId: root.id });
+    await createIssue(s, project.id, { iid: 1 });
     expect(await py("notes", { project_id: project.id })).toEqual({
       created: { body: "from python", system: false, noteable_type: "Issue", noteable_iid: 1, internal: false },
       backdated: "2020-01-01T00:00:00.000Z",
@@ -267,8 +263,7 @@ describe("python-gitlab against Quarry", () => {
     };
     const group = await created(await s.api("/groups", { method: "POST", json: { name: "py-note-hooks", path: "py-note-hooks", visibility: "public" } }));
     const project = await created(await s.api("/projects", { method: "POST", json: { name: "py-note-hooks", namespace_id: group.id, visibility: "public" } }));
-    const root = (await (await s.api("/user")).json()) as { id: number };
-    await insertIssue(s, project.id, 1, { authorId: root.id });
+    await createIssue(s, project.id, { iid: 1 });
     const hookUrl = `${receiver.url}/py-notes`;
     const out = (await py("note_hooks", { project_id: project.id, group_id: group.id, hook_url: hookUrl })) as { note_id: number };
     expect(out).toEqual({

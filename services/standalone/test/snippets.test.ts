@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUserWithToken, startTestStack, type TestStack } from "./helpers.ts";
+import { createUserWithToken, jsonBody, jsonRequests, startTestStack, type TestStack } from "./helpers.ts";
 
 let s: TestStack;
 let project: { id: number; path_with_namespace: string };
@@ -15,13 +15,7 @@ let alice: { id: number; username: string; token: string };
 let outsider: { id: number; token: string };
 let home: string;
 
-const body = async (res: Response, status: number) => {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return text ? JSON.parse(text) : null;
-};
-const post = (p: string, json: unknown, token?: string | null) => s.api(p, { method: "POST", json, token });
-const put = (p: string, json: unknown, token?: string | null) => s.api(p, { method: "PUT", json, token });
+const { post, put } = jsonRequests(() => s);
 
 function git(cwd: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -45,11 +39,11 @@ const cloneUrl = (httpUrl: string, token?: string) => {
 beforeAll(async () => {
   s = await startTestStack();
   home = fs.mkdtempSync(path.join(os.tmpdir(), "quarry-snippets-"));
-  project = await body(await post("/projects", { name: "snippety", visibility: "public" }), 201);
-  priv = await body(await post("/projects", { name: "hidden-snippets", visibility: "private" }), 201);
+  project = await jsonBody(await post("/projects", { name: "snippety", visibility: "public" }), 201);
+  priv = await jsonBody(await post("/projects", { name: "hidden-snippets", visibility: "private" }), 201);
   alice = await createUserWithToken(s);
   outsider = await createUserWithToken(s);
-  await body(await post(`/projects/${project.id}/members`, { user_id: alice.id, access_level: 20 }), 201);
+  await jsonBody(await post(`/projects/${project.id}/members`, { user_id: alice.id, access_level: 20 }), 201);
 }, 60_000);
 afterAll(async () => {
   await s?.destroy();
@@ -58,7 +52,7 @@ afterAll(async () => {
 
 describe("personal snippets", () => {
   it("creates with GitLab's entity, reads raw content and files, updates and deletes", async () => {
-    const created = await body(
+    const created = await jsonBody(
       await post(
         "/snippets",
         {
@@ -97,9 +91,9 @@ describe("personal snippets", () => {
       imported_from: "none",
     });
     // Administrators also see the repository storage.
-    expect(await body(await s.api(`/snippets/${created.id}`), 200)).toMatchObject({ repository_storage: "default" });
+    expect(await jsonBody(await s.api(`/snippets/${created.id}`), 200)).toMatchObject({ repository_storage: "default" });
     // Anonymous callers read a public snippet.
-    expect(await body(await s.api(`/snippets/${created.id}`, { token: null }), 200)).not.toHaveProperty("repository_storage");
+    expect(await jsonBody(await s.api(`/snippets/${created.id}`, { token: null }), 200)).not.toHaveProperty("repository_storage");
 
     const raw = await s.api(`/snippets/${created.id}/raw`, { token: null });
     expect(raw.status).toBe(200);
@@ -109,12 +103,12 @@ describe("personal snippets", () => {
     expect(await raw.text()).toBe("# r");
     const file = await s.api(`/snippets/${created.id}/files/main/${encodeURIComponent("hello.rb")}/raw`, { token: alice.token });
     expect(await file.text()).toBe("puts 'hi'\n");
-    expect(await body(await s.api(`/snippets/${created.id}/files/nope/hello.rb/raw`), 404)).toEqual({ message: "404 Reference Not Found" });
-    expect(await body(await s.api(`/snippets/${created.id}/files/main/${encodeURIComponent("doc/missing.md")}/raw`), 404)).toEqual({
+    expect(await jsonBody(await s.api(`/snippets/${created.id}/files/nope/hello.rb/raw`), 404)).toEqual({ message: "404 Reference Not Found" });
+    expect(await jsonBody(await s.api(`/snippets/${created.id}/files/main/${encodeURIComponent("doc/missing.md")}/raw`), 404)).toEqual({
       message: "404 File Not Found",
     });
 
-    const updated = await body(
+    const updated = await jsonBody(
       await put(
         `/snippets/${created.id}`,
         {
@@ -131,43 +125,45 @@ describe("personal snippets", () => {
     expect(updated).toMatchObject({ title: "hello again", file_name: "hello.rb", files: [{ path: "hello.rb", raw_url: `${web}/raw/main/hello.rb` }] });
     expect(await (await s.api(`/snippets/${created.id}/raw`)).text()).toBe("puts 'bye'\n");
     // Others (even administrators) find personal snippets to change among their own only.
-    expect(await body(await put(`/snippets/${created.id}`, { title: "x" }, outsider.token), 404)).toEqual({ message: "404 Snippet Not Found" });
-    expect(await body(await s.api(`/snippets/${created.id}`, { method: "DELETE", token: outsider.token }), 404)).toEqual({ message: "404 Snippet Not Found" });
+    expect(await jsonBody(await put(`/snippets/${created.id}`, { title: "x" }, outsider.token), 404)).toEqual({ message: "404 Snippet Not Found" });
+    expect(await jsonBody(await s.api(`/snippets/${created.id}`, { method: "DELETE", token: outsider.token }), 404)).toEqual({
+      message: "404 Snippet Not Found",
+    });
     const del = await s.api(`/snippets/${created.id}`, { method: "DELETE", token: alice.token });
     expect(del.status).toBe(204);
-    expect(await body(await s.api(`/snippets/${created.id}`), 404)).toEqual({ message: "404 Snippet Not Found" });
+    expect(await jsonBody(await s.api(`/snippets/${created.id}`), 404)).toEqual({ message: "404 Snippet Not Found" });
   });
 
   it("answers GitLab's parameter errors", async () => {
-    expect(await body(await post("/snippets", { content: "x", file_name: "a" }, alice.token), 400)).toEqual({ error: "title is missing" });
-    expect(await body(await post("/snippets", { title: "t" }, alice.token), 400)).toEqual({
+    expect(await jsonBody(await post("/snippets", { content: "x", file_name: "a" }, alice.token), 400)).toEqual({ error: "title is missing" });
+    expect(await jsonBody(await post("/snippets", { title: "t" }, alice.token), 400)).toEqual({
       error: "files, content are missing, exactly one parameter must be provided",
     });
-    expect(await body(await post("/snippets", { title: "t", content: "x", files: [{ file_path: "a", content: "b" }] }, alice.token), 400)).toEqual({
+    expect(await jsonBody(await post("/snippets", { title: "t", content: "x", files: [{ file_path: "a", content: "b" }] }, alice.token), 400)).toEqual({
       error: "files, content are mutually exclusive",
     });
-    expect(await body(await post("/snippets", { title: "t", visibility: "secret", content: "x", file_name: "a" }, alice.token), 400)).toEqual({
+    expect(await jsonBody(await post("/snippets", { title: "t", visibility: "secret", content: "x", file_name: "a" }, alice.token), 400)).toEqual({
       error: "visibility does not have a valid value",
     });
-    expect(await body(await post("/snippets", { title: "t", files: [{ file_path: "../x", content: "b" }] }, alice.token), 400)).toEqual({
+    expect(await jsonBody(await post("/snippets", { title: "t", files: [{ file_path: "../x", content: "b" }] }, alice.token), 400)).toEqual({
       error: "files[0][file_path] should be a valid file path",
     });
-    expect(await body(await post("/snippets", { title: "t", files: [{ content: "b" }] }, alice.token), 400)).toEqual({
+    expect(await jsonBody(await post("/snippets", { title: "t", files: [{ content: "b" }] }, alice.token), 400)).toEqual({
       error: "files[0][file_path] is missing",
     });
-    expect(await body(await post("/snippets", { title: "t", content: "x", file_name: "a" }, null), 401)).toEqual({ message: "401 Unauthorized" });
-    const mine = await body(await post("/snippets", { title: "t", content: "x", file_name: "a" }, alice.token), 201);
+    expect(await jsonBody(await post("/snippets", { title: "t", content: "x", file_name: "a" }, null), 401)).toEqual({ message: "401 Unauthorized" });
+    const mine = await jsonBody(await post("/snippets", { title: "t", content: "x", file_name: "a" }, alice.token), 201);
     expect(mine.visibility).toBe("internal");
-    expect(await body(await put(`/snippets/${mine.id}`, {}, alice.token), 400)).toEqual({
+    expect(await jsonBody(await put(`/snippets/${mine.id}`, {}, alice.token), 400)).toEqual({
       error: "content, description, files, file_name, title, visibility are missing, at least one parameter must be provided",
     });
-    expect(await body(await put(`/snippets/${mine.id}`, { files: [{ action: "rename", file_path: "b" }] }, alice.token), 400)).toEqual({
+    expect(await jsonBody(await put(`/snippets/${mine.id}`, { files: [{ action: "rename", file_path: "b" }] }, alice.token), 400)).toEqual({
       error: "files[0][action] does not have a valid value",
     });
-    expect(await body(await put(`/snippets/${mine.id}`, { files: [{ action: "update", file_path: "nope", content: "z" }] }, alice.token), 400)).toEqual({
+    expect(await jsonBody(await put(`/snippets/${mine.id}`, { files: [{ action: "update", file_path: "nope", content: "z" }] }, alice.token), 400)).toEqual({
       message: { error: "Repository Error updating the snippet" },
     });
-    expect(await body(await s.api("/snippets/99999999"), 404)).toEqual({ message: "404 Snippet Not Found" });
+    expect(await jsonBody(await s.api("/snippets/99999999"), 404)).toEqual({ message: "404 Snippet Not Found" });
   });
 
   it("lists mine, public and all with pagination headers", async () => {
@@ -177,31 +173,31 @@ describe("personal snippets", () => {
       ["b-internal", "internal"],
       ["b-public", "public"],
     ]) {
-      await body(await post("/snippets", { title, visibility, content: "x", file_name: "f.txt" }, bob.token), 201);
+      await jsonBody(await post("/snippets", { title, visibility, content: "x", file_name: "f.txt" }, bob.token), 201);
     }
     const res = await s.api("/snippets?per_page=2", { token: bob.token });
     expect(res.headers.get("x-total")).toBe("3");
     expect(res.headers.get("x-total-pages")).toBe("2");
-    expect((await body(res, 200)).map((x: { title: string }) => x.title)).toEqual(["b-public", "b-internal"]);
-    const pub = (await body(await s.api("/snippets/public?per_page=100", { token: outsider.token }), 200)).map((x: { title: string }) => x.title);
+    expect((await jsonBody(res, 200)).map((x: { title: string }) => x.title)).toEqual(["b-public", "b-internal"]);
+    const pub = (await jsonBody(await s.api("/snippets/public?per_page=100", { token: outsider.token }), 200)).map((x: { title: string }) => x.title);
     expect(pub).toContain("b-public");
     expect(pub).not.toContain("b-internal");
-    const all = (await body(await s.api("/snippets/all?per_page=100", { token: outsider.token }), 200)).map((x: { title: string }) => x.title);
+    const all = (await jsonBody(await s.api("/snippets/all?per_page=100", { token: outsider.token }), 200)).map((x: { title: string }) => x.title);
     expect(all).toEqual(expect.arrayContaining(["b-public", "b-internal"]));
     expect(all).not.toContain("b-private");
-    expect(await body(await s.api("/snippets", { token: null }), 401)).toEqual({ message: "401 Unauthorized" });
-    expect(await body(await s.api("/snippets/public", { token: null }), 401)).toEqual({ message: "401 Unauthorized" });
+    expect(await jsonBody(await s.api("/snippets", { token: null }), 401)).toEqual({ message: "401 Unauthorized" });
+    expect(await jsonBody(await s.api("/snippets/public", { token: null }), 401)).toEqual({ message: "401 Unauthorized" });
   });
 });
 
 describe("project snippets", () => {
   it("creates, reads, updates and deletes with the project's URLs and roles", async () => {
     const base = `/projects/${project.id}/snippets`;
-    expect(await body(await post(base, { title: "t", visibility: "private", content: "x", file_name: "a" }, outsider.token), 403)).toEqual({
+    expect(await jsonBody(await post(base, { title: "t", visibility: "private", content: "x", file_name: "a" }, outsider.token), 403)).toEqual({
       message: "403 Forbidden",
     });
-    expect(await body(await post(base, { title: "t", content: "x", file_name: "a" }, alice.token), 400)).toEqual({ error: "visibility is missing" });
-    const sn = await body(await post(base, { title: "proj", visibility: "private", file_name: "notes.txt", content: "secret" }, alice.token), 201);
+    expect(await jsonBody(await post(base, { title: "t", content: "x", file_name: "a" }, alice.token), 400)).toEqual({ error: "visibility is missing" });
+    const sn = await jsonBody(await post(base, { title: "proj", visibility: "private", file_name: "notes.txt", content: "secret" }, alice.token), 201);
     const web = `${s.url}/${project.path_with_namespace}/-/snippets/${sn.id}`;
     expect(sn).toMatchObject({
       project_id: project.id,
@@ -213,23 +209,25 @@ describe("project snippets", () => {
       files: [{ path: "notes.txt", raw_url: `${web}/raw/main/notes.txt` }],
     });
     // Private: members only.
-    expect(await body(await s.api(`${base}/${sn.id}`, { token: outsider.token }), 404)).toEqual({ message: "404 Snippet Not Found" });
-    expect((await body(await s.api(base, { token: outsider.token }), 200)).map((x: { id: number }) => x.id)).not.toContain(sn.id);
-    expect((await body(await s.api(base, { token: alice.token }), 200)).map((x: { id: number }) => x.id)).toContain(sn.id);
+    expect(await jsonBody(await s.api(`${base}/${sn.id}`, { token: outsider.token }), 404)).toEqual({ message: "404 Snippet Not Found" });
+    expect((await jsonBody(await s.api(base, { token: outsider.token }), 200)).map((x: { id: number }) => x.id)).not.toContain(sn.id);
+    expect((await jsonBody(await s.api(base, { token: alice.token }), 200)).map((x: { id: number }) => x.id)).toContain(sn.id);
     const raw = await s.api(`${base}/${sn.id}/raw`, { token: alice.token });
     expect(raw.headers.get("content-type")).toBe("text/plain; charset=utf-8");
     expect(await raw.text()).toBe("secret");
     expect(await (await s.api(`${base}/${sn.id}/files/main/notes.txt/raw`, { token: alice.token })).text()).toBe("secret");
-    expect(await body(await put(`${base}/${sn.id}`, { visibility: "public" }, outsider.token), 404)).toEqual({ message: "404 Snippet Not Found" });
-    expect(await body(await put(`${base}/${sn.id}`, { visibility: "public", content: "open" }, alice.token), 200)).toMatchObject({ visibility: "public" });
+    expect(await jsonBody(await put(`${base}/${sn.id}`, { visibility: "public" }, outsider.token), 404)).toEqual({ message: "404 Snippet Not Found" });
+    expect(await jsonBody(await put(`${base}/${sn.id}`, { visibility: "public", content: "open" }, alice.token), 200)).toMatchObject({ visibility: "public" });
     expect(await (await s.api(`${base}/${sn.id}/raw`, { token: null })).text()).toBe("open");
-    expect(await body(await s.api(base, { token: null }), 401)).toEqual({ message: "401 Unauthorized" });
+    expect(await jsonBody(await s.api(base, { token: null }), 401)).toEqual({ message: "401 Unauthorized" });
     // The snippets of a private project are invisible to outsiders.
-    const hidden = await body(await post(`/projects/${priv.id}/snippets`, { title: "h", visibility: "public", content: "x", file_name: "a" }), 201);
-    expect(await body(await s.api(`/projects/${priv.id}/snippets/${hidden.id}`, { token: outsider.token }), 404)).toEqual({ message: "404 Project Not Found" });
-    expect(await body(await s.api(`/snippets/${hidden.id}`, { token: outsider.token }), 404)).toEqual({ message: "404 Snippet Not Found" });
+    const hidden = await jsonBody(await post(`/projects/${priv.id}/snippets`, { title: "h", visibility: "public", content: "x", file_name: "a" }), 201);
+    expect(await jsonBody(await s.api(`/projects/${priv.id}/snippets/${hidden.id}`, { token: outsider.token }), 404)).toEqual({
+      message: "404 Project Not Found",
+    });
+    expect(await jsonBody(await s.api(`/snippets/${hidden.id}`, { token: outsider.token }), 404)).toEqual({ message: "404 Snippet Not Found" });
     expect((await s.api(`${base}/${sn.id}`, { method: "DELETE", token: alice.token })).status).toBe(204);
-    expect(await body(await s.api(`${base}/${sn.id}`), 404)).toEqual({ message: "404 Snippet Not Found" });
+    expect(await jsonBody(await s.api(`${base}/${sn.id}`), 404)).toEqual({ message: "404 Snippet Not Found" });
   });
 });
 
@@ -269,12 +267,12 @@ describe("@gitbeaker/rest", () => {
 
 describe("git clone of snippet repositories", () => {
   it("clones a public snippet anonymously with one commit per change; private ones need access; pushing is refused", async () => {
-    const sn = await body(
+    const sn = await jsonBody(
       await post("/snippets", { title: "cloned", visibility: "public", files: [{ file_path: "a.txt", content: "one\n" }] }, alice.token),
       201,
     );
-    await body(await put(`/snippets/${sn.id}`, { files: [{ action: "update", file_path: "a.txt", content: "two\n" }] }, alice.token), 200);
-    await body(await put(`/snippets/${sn.id}`, { files: [{ action: "create", file_path: "b.txt", content: "b\n" }] }, alice.token), 200);
+    await jsonBody(await put(`/snippets/${sn.id}`, { files: [{ action: "update", file_path: "a.txt", content: "two\n" }] }, alice.token), 200);
+    await jsonBody(await put(`/snippets/${sn.id}`, { files: [{ action: "create", file_path: "b.txt", content: "b\n" }] }, alice.token), 200);
     const dir = path.join(home, "public-clone");
     const clone = await git(home, "clone", sn.http_url_to_repo, dir);
     expect(clone.code, clone.stderr).toBe(0);
@@ -286,7 +284,7 @@ describe("git clone of snippet repositories", () => {
       `Initial commit|User ${alice.username.slice(4)}`,
     ]);
 
-    const ps = await body(
+    const ps = await jsonBody(
       await post(`/projects/${project.id}/snippets`, { title: "p", visibility: "private", file_name: "p.txt", content: "p\n" }, alice.token),
       201,
     );

@@ -1,11 +1,10 @@
 // Emoji events end to end: awarding and revoking emoji through the API reaches project hooks and
 // the project's groups' hooks with emoji_events on, with GitLab's payload (Gitlab::DataBuilder::Emoji)
-// and the Emoji Hook event header. Issues and notes are written into collab-service's tables
-// until their APIs land.
+// and the Emoji Hook event header.
 import { waitFor } from "@quarry/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertIssue, insertIssueNote } from "./collab-rows.ts";
-import { createUserWithToken, startTestStack, type TestStack } from "./helpers.ts";
+import { createIssue, createIssueNote } from "./collab-api.ts";
+import { createUserWithToken, jsonBody, jsonRequests, startTestStack, type TestStack } from "./helpers.ts";
 import { startReceiver, type Receiver } from "./webhook-receiver.ts";
 
 let s: TestStack;
@@ -20,29 +19,24 @@ afterAll(async () => {
 });
 
 const HOOK_TIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/;
-const body = async (res: Response, status: number) => {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return text ? JSON.parse(text) : null;
-};
-const post = (path: string, json: unknown, token?: string) => s.api(path, { method: "POST", json, token });
+const { post } = jsonRequests(() => s);
 
 describe("emoji events", () => {
   it("award and revoke reach project and group hooks with emoji_events on, as GitLab builds them", async () => {
-    const group = await body(await post("/groups", { name: "Reactors", path: "reactors", visibility: "public" }), 201);
-    const project = await body(await post("/projects", { name: "Flight", namespace_id: group.id, visibility: "public", description: "planes" }), 201);
-    const projectHook = await body(await post(`/projects/${project.id}/hooks`, { url: `${r.url}/project`, emoji_events: true, push_events: false }), 201);
+    const group = await jsonBody(await post("/groups", { name: "Reactors", path: "reactors", visibility: "public" }), 201);
+    const project = await jsonBody(await post("/projects", { name: "Flight", namespace_id: group.id, visibility: "public", description: "planes" }), 201);
+    const projectHook = await jsonBody(await post(`/projects/${project.id}/hooks`, { url: `${r.url}/project`, emoji_events: true, push_events: false }), 201);
     expect(projectHook).toMatchObject({ emoji_events: true, push_events: false });
-    expect(await body(await s.api(`/projects/${project.id}/hooks/${projectHook.id}`), 200)).toMatchObject({ emoji_events: true });
-    await body(await post(`/projects/${project.id}/hooks`, { url: `${r.url}/project-off`, issues_events: true }), 201);
-    const groupHook = await body(await post(`/groups/${group.id}/hooks`, { url: `${r.url}/group`, emoji_events: true }), 201);
+    expect(await jsonBody(await s.api(`/projects/${project.id}/hooks/${projectHook.id}`), 200)).toMatchObject({ emoji_events: true });
+    await jsonBody(await post(`/projects/${project.id}/hooks`, { url: `${r.url}/project-off`, issues_events: true }), 201);
+    const groupHook = await jsonBody(await post(`/groups/${group.id}/hooks`, { url: `${r.url}/group`, emoji_events: true }), 201);
     expect(groupHook).toMatchObject({ emoji_events: true });
 
-    const root = await body(await s.api("/user"), 200);
+    const root = await jsonBody(await s.api("/user"), 200);
     const fan = await createUserWithToken(s);
-    await body(await s.api(`/users/${fan.id}`, { method: "PUT", json: { public_email: `${fan.username}@example.com` } }), 200);
-    const issue = await insertIssue(s, project.id, root.id, { title: "Wings" });
-    const award = await body(await post(`/projects/${project.id}/issues/${issue.iid}/award_emoji`, { name: "+1" }, fan.token), 201);
+    await jsonBody(await s.api(`/users/${fan.id}`, { method: "PUT", json: { public_email: `${fan.username}@example.com` } }), 200);
+    const issue = await createIssue(s, project.id, { title: "Wings" });
+    const award = await jsonBody(await post(`/projects/${project.id}/issues/${issue.iid}/award_emoji`, { name: "+1" }, fan.token), 201);
 
     const at = (path: string) => r.requests.filter((q) => q.path === path);
     const awarded = await waitFor(() => at("/project").find((q) => q.json?.event_type === "award"), { message: "award on the project hook" });
@@ -101,8 +95,11 @@ describe("emoji events", () => {
     expect(viaGroup.json).toEqual(awarded.json);
 
     // A note's award carries the note and its issue.
-    const note = await insertIssueNote(s, issue, project.id, root.id, { body: "ship it" });
-    const noteAward = await body(await post(`/projects/${project.id}/issues/${issue.iid}/notes/${note.id}/award_emoji`, { name: "rocket" }, fan.token), 201);
+    const note = await createIssueNote(s, project.id, issue.iid, { body: "ship it" });
+    const noteAward = await jsonBody(
+      await post(`/projects/${project.id}/issues/${issue.iid}/notes/${note.id}/award_emoji`, { name: "rocket" }, fan.token),
+      201,
+    );
     const onNote = await waitFor(() => at("/project").find((q) => (q.json?.object_attributes as { id?: number } | undefined)?.id === noteAward.id), {
       message: "award on the note",
     });
@@ -116,7 +113,7 @@ describe("emoji events", () => {
     });
 
     // Revoking, even by an administrator, is the award owner's revoke (GitLab's DestroyService).
-    await body(await s.api(`/projects/${project.id}/issues/${issue.iid}/award_emoji/${award.id}`, { method: "DELETE" }), 204);
+    await jsonBody(await s.api(`/projects/${project.id}/issues/${issue.iid}/award_emoji/${award.id}`, { method: "DELETE" }), 204);
     const revoked = await waitFor(() => at("/project").find((q) => q.json?.event_type === "revoke"), { message: "revoke" });
     expect(revoked.headers["x-service-event"]).toBe("Emoji Hook");
     expect(revoked.json).toMatchObject({
@@ -128,7 +125,7 @@ describe("emoji events", () => {
     await waitFor(() => at("/group").find((q) => q.json?.event_type === "revoke"), { message: "revoke on the group hook" });
     expect(at("/project-off")).toEqual([]);
     // Delivery records name the trigger as GitLab does.
-    const events = await body(await s.api(`/projects/${project.id}/hooks/${projectHook.id}/events`), 200);
+    const events = await jsonBody(await s.api(`/projects/${project.id}/hooks/${projectHook.id}/events`), 200);
     expect(events.map((e: { trigger: string }) => e.trigger)).toContain("emoji_hooks");
   });
 });

@@ -4,7 +4,7 @@
 // the Issue Hook header; confidential issues reach only hooks with confidential_issues_events.
 import { waitFor } from "@quarry/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUserWithToken, startTestStack, type TestStack } from "./helpers.ts";
+import { createUserWithToken, jsonBody, jsonRequests, startTestStack, type TestStack } from "./helpers.ts";
 import { startReceiver, type ReceivedRequest, type Receiver } from "./webhook-receiver.ts";
 
 let s: TestStack;
@@ -18,26 +18,20 @@ afterAll(async () => {
   await s?.destroy();
 });
 
-const body = async (res: Response, status: number) => {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return text ? JSON.parse(text) : null;
-};
-const post = (path: string, json: unknown, token?: string) => s.api(path, { method: "POST", json, token });
-const put = (path: string, json: unknown, token?: string) => s.api(path, { method: "PUT", json, token });
+const { post, put } = jsonRequests(() => s);
 const attrs = (q: ReceivedRequest) => (q.json?.object_attributes ?? {}) as { iid?: number; action?: string };
 
 describe("issue events", () => {
   it("open, update, close and reopen reach project and group hooks with GitLab's payload; confidential issues only the confidential switch", async () => {
-    const group = await body(await post("/groups", { name: "Trackers", path: "trackers", visibility: "public" }), 201);
-    const project = await body(await post("/projects", { name: "Board", namespace_id: group.id, visibility: "public" }), 201);
-    await body(await post(`/projects/${project.id}/hooks`, { url: `${r.url}/project`, issues_events: true, push_events: false }), 201);
-    await body(await post(`/projects/${project.id}/hooks`, { url: `${r.url}/secret`, confidential_issues_events: true, push_events: false }), 201);
-    await body(await post(`/groups/${group.id}/hooks`, { url: `${r.url}/group`, issues_events: true }), 201);
+    const group = await jsonBody(await post("/groups", { name: "Trackers", path: "trackers", visibility: "public" }), 201);
+    const project = await jsonBody(await post("/projects", { name: "Board", namespace_id: group.id, visibility: "public" }), 201);
+    await jsonBody(await post(`/projects/${project.id}/hooks`, { url: `${r.url}/project`, issues_events: true, push_events: false }), 201);
+    await jsonBody(await post(`/projects/${project.id}/hooks`, { url: `${r.url}/secret`, confidential_issues_events: true, push_events: false }), 201);
+    await jsonBody(await post(`/groups/${group.id}/hooks`, { url: `${r.url}/group`, issues_events: true }), 201);
     const assignee = await createUserWithToken(s);
-    await body(await post(`/projects/${project.id}/members`, { user_id: assignee.id, access_level: 30 }), 201);
+    await jsonBody(await post(`/projects/${project.id}/members`, { user_id: assignee.id, access_level: 30 }), 201);
 
-    const issue = await body(await post(`/projects/${project.id}/issues`, { title: "Crash", labels: "bug", assignee_ids: [assignee.id] }), 201);
+    const issue = await jsonBody(await post(`/projects/${project.id}/issues`, { title: "Crash", labels: "bug", assignee_ids: [assignee.id] }), 201);
     const at = (p: string) => r.requests.filter((q) => q.path === p);
     const find = (p: string, iid: number, action: string) => at(p).find((q) => attrs(q).iid === iid && attrs(q).action === action);
     const opened = await waitFor(() => find("/project", issue.iid, "open"), { message: "the open event on the project hook" });
@@ -61,20 +55,20 @@ describe("issue events", () => {
     });
     await waitFor(() => find("/group", issue.iid, "open"), { message: "the open event on the group hook" });
 
-    await body(await put(`/projects/${project.id}/issues/${issue.iid}`, { title: "Crash on save", add_labels: "p1" }), 200);
+    await jsonBody(await put(`/projects/${project.id}/issues/${issue.iid}`, { title: "Crash on save", add_labels: "p1" }), 200);
     const updated = await waitFor(() => find("/project", issue.iid, "update"), { message: "the update event" });
     expect(updated.json?.changes).toMatchObject({
       title: { previous: "Crash", current: "Crash on save" },
       labels: { previous: [{ title: "bug" }], current: [{ title: "bug" }, { title: "p1" }] },
     });
 
-    await body(await put(`/projects/${project.id}/issues/${issue.iid}`, { state_event: "close" }), 200);
+    await jsonBody(await put(`/projects/${project.id}/issues/${issue.iid}`, { state_event: "close" }), 200);
     const closed = await waitFor(() => find("/project", issue.iid, "close"), { message: "the close event" });
     expect(closed.json).toMatchObject({ object_attributes: { state: "closed", action: "close" }, changes: { state_id: { previous: 1, current: 2 } } });
-    await body(await put(`/projects/${project.id}/issues/${issue.iid}`, { state_event: "reopen" }), 200);
+    await jsonBody(await put(`/projects/${project.id}/issues/${issue.iid}`, { state_event: "reopen" }), 200);
     await waitFor(() => find("/project", issue.iid, "reopen"), { message: "the reopen event" });
 
-    const secret = await body(await post(`/projects/${project.id}/issues`, { title: "Leak", confidential: true }), 201);
+    const secret = await jsonBody(await post(`/projects/${project.id}/issues`, { title: "Leak", confidential: true }), 201);
     const confidential = await waitFor(() => find("/secret", secret.iid, "open"), { message: "the confidential issue event" });
     expect(confidential.headers["x-service-event"]).toBe("Confidential Issue Hook");
     expect(confidential.json).toMatchObject({ event_type: "confidential_issue", object_attributes: { confidential: true } });

@@ -2,11 +2,10 @@
 // through the API reaches project hooks and the project's groups' hooks with note_events on, with
 // GitLab's payload (Gitlab::DataBuilder::Note) and the Note Hook header; internal notes and notes
 // on confidential issues reach only hooks with confidential_note_events (Confidential Note Hook).
-// Issues are written into collab-service's table until the issues API is merged.
 import { waitFor } from "@quarry/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertIssue } from "./collab-rows.ts";
-import { createUserWithToken, startTestStack, type TestStack } from "./helpers.ts";
+import { createIssue } from "./collab-api.ts";
+import { createUserWithToken, jsonBody, jsonRequests, startTestStack, type TestStack } from "./helpers.ts";
 import { startReceiver, type ReceivedRequest, type Receiver } from "./webhook-receiver.ts";
 
 let s: TestStack;
@@ -21,25 +20,19 @@ afterAll(async () => {
 });
 
 const HOOK_TIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/;
-const body = async (res: Response, status: number) => {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return text ? JSON.parse(text) : null;
-};
-const post = (path: string, json: unknown, token?: string) => s.api(path, { method: "POST", json, token });
-const put = (path: string, json: unknown, token?: string) => s.api(path, { method: "PUT", json, token });
+const { post, put } = jsonRequests(() => s);
 const attrs = (q: ReceivedRequest) => (q.json?.object_attributes ?? {}) as { id?: number; action?: string };
 
 describe("note events", () => {
   it("comments on issues and snippets reach project and group hooks; internal ones only the confidential switch", async () => {
-    const group = await body(await post("/groups", { name: "Talkers", path: "talkers", visibility: "public" }), 201);
-    const project = await body(await post("/projects", { name: "Chat", namespace_id: group.id, visibility: "public", description: "words" }), 201);
+    const group = await jsonBody(await post("/groups", { name: "Talkers", path: "talkers", visibility: "public" }), 201);
+    const project = await jsonBody(await post("/projects", { name: "Chat", namespace_id: group.id, visibility: "public", description: "words" }), 201);
     const path = project.path_with_namespace as string;
 
     // The hooks API takes and shows the note and issue switches on project and group hooks.
-    const projectHook = await body(await post(`/projects/${project.id}/hooks`, { url: `${r.url}/project`, note_events: true, push_events: false }), 201);
+    const projectHook = await jsonBody(await post(`/projects/${project.id}/hooks`, { url: `${r.url}/project`, note_events: true, push_events: false }), 201);
     expect(projectHook).toMatchObject({ note_events: true, confidential_note_events: false, issues_events: false, confidential_issues_events: false });
-    const secretHook = await body(
+    const secretHook = await jsonBody(
       await post(`/projects/${project.id}/hooks`, {
         url: `${r.url}/secret`,
         confidential_note_events: true,
@@ -50,23 +43,26 @@ describe("note events", () => {
       201,
     );
     expect(secretHook).toMatchObject({ note_events: false, confidential_note_events: true, issues_events: true, confidential_issues_events: true });
-    const groupHook = await body(await post(`/groups/${group.id}/hooks`, { url: `${r.url}/group`, note_events: true, confidential_note_events: true }), 201);
+    const groupHook = await jsonBody(
+      await post(`/groups/${group.id}/hooks`, { url: `${r.url}/group`, note_events: true, confidential_note_events: true }),
+      201,
+    );
     expect(groupHook).toMatchObject({ note_events: true, confidential_note_events: true, issues_events: false });
-    const updated = await body(await put(`/groups/${group.id}/hooks/${groupHook.id}`, { issues_events: true, confidential_issues_events: true }), 200);
+    const updated = await jsonBody(await put(`/groups/${group.id}/hooks/${groupHook.id}`, { issues_events: true, confidential_issues_events: true }), 200);
     expect(updated).toMatchObject({ issues_events: true, confidential_issues_events: true, note_events: true });
-    expect(await body(await s.api(`/projects/${project.id}/hooks/${secretHook.id}`), 200)).toMatchObject({
+    expect(await jsonBody(await s.api(`/projects/${project.id}/hooks/${secretHook.id}`), 200)).toMatchObject({
       confidential_note_events: true,
       issues_events: true,
     });
 
-    const root = await body(await s.api("/user"), 200);
+    const root = await jsonBody(await s.api("/user"), 200);
     const author = await createUserWithToken(s);
-    await body(await put(`/users/${author.id}`, { public_email: `${author.username}@example.com` }), 200);
-    await body(await post(`/projects/${project.id}/members`, { user_id: author.id, access_level: 20 }), 201);
-    const issue = await insertIssue(s, project.id, root.id, { title: "Topic" });
+    await jsonBody(await put(`/users/${author.id}`, { public_email: `${author.username}@example.com` }), 200);
+    await jsonBody(await post(`/projects/${project.id}/members`, { user_id: author.id, access_level: 20 }), 201);
+    const issue = await createIssue(s, project.id, { title: "Topic" });
 
     // A comment on an issue.
-    const note = await body(await post(`/projects/${project.id}/issues/${issue.iid}/notes`, { body: "first!" }, author.token), 201);
+    const note = await jsonBody(await post(`/projects/${project.id}/issues/${issue.iid}/notes`, { body: "first!" }, author.token), 201);
     const at = (p: string) => r.requests.filter((q) => q.path === p);
     const find = (p: string, id: number, action = "create") => at(p).find((q) => attrs(q).id === id && attrs(q).action === action);
     const created = await waitFor(() => find("/project", note.id), { message: "note on the project hook" });
@@ -146,8 +142,8 @@ describe("note events", () => {
     expect(viaGroup.headers["x-service-event"]).toBe("Note Hook");
 
     // An edit is an update event of the author's note; an unchanged body sends nothing.
-    await body(await put(`/projects/${project.id}/issues/${issue.iid}/notes/${note.id}`, { body: "second!" }), 200);
-    await body(await put(`/projects/${project.id}/issues/${issue.iid}/notes/${note.id}`, { body: "second!" }), 200);
+    await jsonBody(await put(`/projects/${project.id}/issues/${issue.iid}/notes/${note.id}`, { body: "second!" }), 200);
+    await jsonBody(await put(`/projects/${project.id}/issues/${issue.iid}/notes/${note.id}`, { body: "second!" }), 200);
     const edited = await waitFor(() => find("/project", note.id, "update"), { message: "edit on the project hook" });
     expect(edited.json).toMatchObject({
       object_kind: "note",
@@ -158,7 +154,7 @@ describe("note events", () => {
     await waitFor(() => find("/group", note.id, "update"), { message: "edit on the group hook" });
 
     // An internal note: confidential_note_events only (the project hook with note_events alone gets nothing).
-    const internal = await body(await post(`/projects/${project.id}/issues/${issue.iid}/notes`, { body: "between us", internal: true }, author.token), 201);
+    const internal = await jsonBody(await post(`/projects/${project.id}/issues/${issue.iid}/notes`, { body: "between us", internal: true }, author.token), 201);
     expect(internal).toMatchObject({ internal: true });
     const secret = await waitFor(() => find("/secret", internal.id), { message: "internal note on the confidential hook" });
     expect(secret.headers["x-service-event"]).toBe("Confidential Note Hook");
@@ -172,18 +168,18 @@ describe("note events", () => {
     expect(secretViaGroup.headers["x-service-event"]).toBe("Confidential Note Hook");
 
     // Any note on a confidential issue is confidential.
-    const hidden = await insertIssue(s, project.id, root.id, { title: "Hush", confidential: true });
-    const onHidden = await body(await post(`/projects/${project.id}/issues/${hidden.iid}/notes`, { body: "psst" }), 201);
+    const hidden = await createIssue(s, project.id, { title: "Hush", confidential: true });
+    const onHidden = await jsonBody(await post(`/projects/${project.id}/issues/${hidden.iid}/notes`, { body: "psst" }), 201);
     expect(await waitFor(() => find("/secret", onHidden.id), { message: "note on a confidential issue" })).toMatchObject({
       json: { event_type: "confidential_note", issue: { id: hidden.id, confidential: true } },
     });
 
     // A comment on a project snippet carries the snippet.
-    const snippet = await body(
+    const snippet = await jsonBody(
       await post(`/projects/${project.id}/snippets`, { title: "Snip", visibility: "public", file_name: "a.rb", content: "puts 1\n" }),
       201,
     );
-    const snippetNote = await body(await post(`/projects/${project.id}/snippets/${snippet.id}/notes`, { body: "neat" }, author.token), 201);
+    const snippetNote = await jsonBody(await post(`/projects/${project.id}/snippets/${snippet.id}/notes`, { body: "neat" }, author.token), 201);
     const onSnippet = await waitFor(() => find("/project", snippetNote.id), { message: "snippet note on the project hook" });
     const snippetUrl = `${s.url}/${path}/-/snippets/${snippet.id}`;
     expect(onSnippet.json).toEqual({
@@ -226,16 +222,16 @@ describe("note events", () => {
       [`${note.id}:create`, `${note.id}:update`, `${internal.id}:create`, `${onHidden.id}:create`, `${snippetNote.id}:create`].sort(),
     );
     // Delivery records name GitLab's hooks scopes as triggers.
-    const projectEvents = await body(await s.api(`/projects/${project.id}/hooks/${projectHook.id}/events`), 200);
+    const projectEvents = await jsonBody(await s.api(`/projects/${project.id}/hooks/${projectHook.id}/events`), 200);
     expect(new Set(projectEvents.map((e: { trigger: string }) => e.trigger))).toEqual(new Set(["note_hooks"]));
-    const secretEvents = await body(await s.api(`/projects/${project.id}/hooks/${secretHook.id}/events`), 200);
+    const secretEvents = await jsonBody(await s.api(`/projects/${project.id}/hooks/${secretHook.id}/events`), 200);
     expect(new Set(secretEvents.map((e: { trigger: string }) => e.trigger))).toEqual(new Set(["confidential_note_hooks"]));
   });
 
   it("works through @gitbeaker/rest: hook switches on project and group hooks, and issue comments delivered", async () => {
     const api = s.gitlab();
-    const group = await body(await post("/groups", { name: "Beakers", path: "beakers", visibility: "public" }), 201);
-    const project = await body(await post("/projects", { name: "Lab", namespace_id: group.id, visibility: "public" }), 201);
+    const group = await jsonBody(await post("/groups", { name: "Beakers", path: "beakers", visibility: "public" }), 201);
+    const project = await jsonBody(await post("/projects", { name: "Lab", namespace_id: group.id, visibility: "public" }), 201);
     const hook = await api.ProjectHooks.add(project.id, `${r.url}/gb-project`, {
       noteEvents: true,
       confidentialIssuesEvents: true,
@@ -248,8 +244,8 @@ describe("note events", () => {
     expect(ghook).toMatchObject({ note_events: true, issues_events: true, confidential_note_events: false, confidential_issues_events: false });
     expect(await api.GroupHooks.show(group.id, ghook.id)).toMatchObject({ note_events: true, issues_events: true });
 
-    const root = await body(await s.api("/user"), 200);
-    const issue = await insertIssue(s, project.id, root.id, { title: "Beaker" });
+    const root = await jsonBody(await s.api("/user"), 200);
+    const issue = await createIssue(s, project.id, { title: "Beaker" });
     const note = await api.IssueNotes.create(project.id, issue.iid, "via gitbeaker");
     const internal = await api.IssueNotes.create(project.id, issue.iid, "internal via gitbeaker", { internal: true } as never);
     for (const p of ["/gb-project", "/gb-group"]) {
