@@ -1,17 +1,12 @@
 // DeleteMergeRequestRefs: a deleted merge request's refs go (refs/merge-requests/<iid>/head and
 // /merge); no push event, as for their writes.
-import { notFound, paramError } from "@quarry/grpc";
+import { notFound } from "@quarry/grpc";
 import type { DeleteMergeRequestRefsRequest__Output } from "@quarry/proto/types/repo/v1/DeleteMergeRequestRefsRequest";
 import type { DeleteMergeRequestRefsResponse } from "@quarry/proto/types/repo/v1/DeleteMergeRequestRefsResponse";
 import type { RepoDeps } from "../deps.ts";
 import { git, isRepository, NULL_SHA } from "../git/git.ts";
+import { mergeRequestRef } from "../writes/merge.ts";
 import { repositoryPath } from "../validate.ts";
-
-/** refs/merge-requests/<iid>/<kind>; 400 for an iid that is not a positive integer. */
-export function mergeRequestRef(iid: number, kind: string): string {
-  if (!Number.isSafeInteger(iid) || iid < 1) throw paramError("iid does not have a valid value");
-  return `refs/merge-requests/${iid}/${kind}`;
-}
 
 export const deleteMergeRequestRefs =
   (deps: RepoDeps) =>

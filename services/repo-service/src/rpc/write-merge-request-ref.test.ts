@@ -11,7 +11,6 @@ import type { WriteMergeRequestRefRequest__Output } from "@quarry/proto/types/re
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { collect, serveGitHttp } from "../../test/git-http-support.ts";
 import { gitIn, gitOk, makeCommit, outboxPayloads, repositoryWith, setUp, type TestContext } from "../../test/support.ts";
-import { deleteMergeRequestRefs } from "./delete-merge-request-refs.ts";
 import { findBranch } from "./find-branch.ts";
 import { listBranches } from "./list-branches.ts";
 import { writeMergeRequestRef } from "./write-merge-request-ref.ts";
@@ -87,22 +86,6 @@ describe("WriteMergeRequestRef", () => {
     await expect(write({ sha: "d".repeat(40) })).rejects.toMatchObject({ code: status.NOT_FOUND, body: { message: "404 Commit Not Found" } });
     await expect(write({ expectedOldSha: "abc" })).rejects.toMatchObject({ body: { error: "expected_old_sha does not have a valid value" } });
     expect(gitOk(repo.dir, "rev-parse", "--verify", "refs/merge-requests/1/head")).toBe(false);
-  });
-});
-
-describe("DeleteMergeRequestRefs", () => {
-  it("removes head and merge refs of one merge request only; missing refs are no error", async () => {
-    await write();
-    await write({ kind: "merge", sha: main });
-    await write({ iid: 2 });
-    expect(await deleteMergeRequestRefs(t.deps)({ diskPath: repo.diskPath, iid: 1 })).toEqual({
-      deleted: ["refs/merge-requests/1/head", "refs/merge-requests/1/merge"],
-    });
-    expect(gitOk(repo.dir, "rev-parse", "--verify", "refs/merge-requests/1/head")).toBe(false);
-    expect(gitOk(repo.dir, "rev-parse", "--verify", "refs/merge-requests/1/merge")).toBe(false);
-    expect(refOf("refs/merge-requests/2/head")).toBe(feature);
-    expect(await deleteMergeRequestRefs(t.deps)({ diskPath: repo.diskPath, iid: 1 })).toEqual({ deleted: [] });
-    await expect(deleteMergeRequestRefs(t.deps)({ diskPath: "@hashed/no/ne/none.git", iid: 1 })).rejects.toMatchObject({ code: status.NOT_FOUND });
   });
 });
 

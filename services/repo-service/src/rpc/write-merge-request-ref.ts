@@ -6,9 +6,8 @@ import type { WriteMergeRequestRefRequest__Output } from "@quarry/proto/types/re
 import type { WriteMergeRequestRefResponse } from "@quarry/proto/types/repo/v1/WriteMergeRequestRefResponse";
 import type { RepoDeps } from "../deps.ts";
 import { git, GitError, isRepository, NULL_SHA } from "../git/git.ts";
-import { requireCommit } from "../writes/merge.ts";
+import { mergeRequestRef, requireCommit } from "../writes/merge.ts";
 import { repositoryPath } from "../validate.ts";
-import { mergeRequestRef } from "./delete-merge-request-refs.ts";
 
 const KINDS = new Set(["head", "merge"]);
 

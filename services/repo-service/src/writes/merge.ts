@@ -93,6 +93,15 @@ export async function requireBranch(gitDir: string, branch: string, field: strin
   return head;
 }
 
+/**
+ * refs/merge-requests/<iid>/<kind> (GitLab's MergeRequest#ref_path): outside refs/heads/, so no
+ * branch listing or push event sees it, yet upload-pack serves it. 400 for an iid that is not a positive integer.
+ */
+export function mergeRequestRef(iid: number, kind: string): string {
+  if (!Number.isSafeInteger(iid) || iid < 1) throw paramError("iid does not have a valid value");
+  return `refs/merge-requests/${iid}/${kind}`;
+}
+
 /** The branch moved since the caller looked (compare-and-swap lost): ABORTED, which the caller answers with 409. */
 export function branchMoved(branch: string): ServiceError {
   return new ServiceError(status.ABORTED, { message: `Branch '${branch}' has moved; refresh and try again` }, 409);
