@@ -56,6 +56,11 @@ import { listSnippetFiles } from "./rpc/list-snippet-files.ts";
 import { readSnippetFile } from "./rpc/read-snippet-file.ts";
 import { deleteSnippetRepository } from "./rpc/delete-snippet-repository.ts";
 import { removeStaleLocks } from "./git/stale-locks.ts";
+import { checkMerge } from "./rpc/check-merge.ts";
+import { mergeToBranch } from "./rpc/merge-to-branch.ts";
+import { rebaseBranch } from "./rpc/rebase-branch.ts";
+import { writeMergeRequestRef } from "./rpc/write-merge-request-ref.ts";
+import { deleteMergeRequestRefs } from "./rpc/delete-merge-request-refs.ts";
 
 export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinition> {
   return {
@@ -103,6 +108,12 @@ export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinitio
     ListSnippetFiles: listSnippetFiles(deps),
     ReadSnippetFile: readSnippetFile(deps),
     DeleteSnippetRepository: deleteSnippetRepository(deps),
+    // Merge requests' git work.
+    CheckMerge: checkMerge(deps),
+    MergeToBranch: mergeToBranch(deps),
+    RebaseBranch: rebaseBranch(deps),
+    WriteMergeRequestRef: writeMergeRequestRef(deps),
+    DeleteMergeRequestRefs: deleteMergeRequestRefs(deps),
   };
 }
 
