@@ -215,7 +215,11 @@ describe("note events", () => {
 
     // Wait for the last deliveries, then check who got what.
     await waitFor(() => find("/group", onHidden.id), { message: "note on a confidential issue on the group hook" });
-    const ids = (p: string) => at(p).map((q) => `${attrs(q).id}:${attrs(q).action}`);
+    // Issue events reach the hooks with issues_events too; these assertions are about comments.
+    const ids = (p: string) =>
+      at(p)
+        .filter((q) => q.json?.object_kind === "note")
+        .map((q) => `${attrs(q).id}:${attrs(q).action}`);
     expect(ids("/project").sort()).toEqual([`${note.id}:create`, `${note.id}:update`, `${snippetNote.id}:create`].sort());
     expect(ids("/secret").sort()).toEqual([`${internal.id}:create`, `${onHidden.id}:create`].sort());
     expect(ids("/group").sort()).toEqual(
@@ -225,7 +229,10 @@ describe("note events", () => {
     const projectEvents = await jsonBody(await s.api(`/projects/${project.id}/hooks/${projectHook.id}/events`), 200);
     expect(new Set(projectEvents.map((e: { trigger: string }) => e.trigger))).toEqual(new Set(["note_hooks"]));
     const secretEvents = await jsonBody(await s.api(`/projects/${project.id}/hooks/${secretHook.id}/events`), 200);
-    expect(new Set(secretEvents.map((e: { trigger: string }) => e.trigger))).toEqual(new Set(["confidential_note_hooks"]));
+    // The secret hook also takes issue events (issue_hooks, confidential_issue_hooks); of comments, only confidential ones.
+    const secretTriggers = secretEvents.map((e: { trigger: string }) => e.trigger);
+    expect(secretTriggers).toContain("confidential_note_hooks");
+    expect(secretTriggers).not.toContain("note_hooks");
   });
 
   it("works through @gitbeaker/rest: hook switches on project and group hooks, and issue comments delivered", async () => {
