@@ -38,6 +38,11 @@ function multipartFile(
     }
     parser.on("field", (name, value) => (fields[name] = value));
     parser.on("file", (name, stream, info) => {
+      // A body cut short inside a file part destroys its stream with an error, possibly before (or
+      // without) anyone reading it: a part skipped below, or the file when the job token is refused
+      // first. Reading it later still throws that error (for-await sees `errored`); this listener
+      // only keeps the process from treating it as unhandled.
+      stream.on("error", () => {});
       if (name !== "file") return stream.resume();
       resolve({ stream, filename: info.filename ?? "", fields });
     });
