@@ -9,24 +9,9 @@ import type { RepoDeps } from "../deps.ts";
 import { branchHead, requireContext } from "../refs/branches.ts";
 import { readCommit, type Commit } from "../git/commits.ts";
 import { actingUser, assertCanWrite, commitTree, publishCommit, treeOf, type Signature } from "../writes/commit-writer.ts";
-import { git, isRepository, resolveCommit } from "../git/git.ts";
+import { isRepository, resolveCommit } from "../git/git.ts";
+import { pickTrees } from "../writes/merge.ts";
 import { repositoryPath } from "../validate.ts";
-
-/** Identity and date of the throwaway commits that only steer merge-tree's merge base. */
-const SCAFFOLD: Signature = { name: "Quarry", email: "quarry@localhost", date: "1970-01-01T00:00:00+00:00" };
-
-/**
- * Applies the change from `base` to `theirs` onto `ours` (trees), like `git cherry-pick` does
- * with the picked commit's parent as base. merge-tree (git 2.39) picks the merge base itself, so
- * the three trees go into throwaway commits whose only common ancestor is `base`.
- */
-export async function mergeTrees(gitDir: string, base: string, ours: string, theirs: string): Promise<{ tree: string; clean: boolean }> {
-  const scaffold = (tree: string, parents: string[]) => commitTree(gitDir, { tree, parents, message: "scaffold\n", author: SCAFFOLD, committer: SCAFFOLD });
-  const root = await scaffold(base, []);
-  const [left, right] = await Promise.all([scaffold(ours, [root]), scaffold(theirs, [root])]);
-  const { stdout, exitCode } = await git(["merge-tree", "--write-tree", "--no-messages", left, right], { gitDir, okExitCodes: [1] });
-  return { tree: stdout.split("\n")[0]!.trim(), clean: exitCode === 0 };
-}
 
 export type PickKind = "cherry-pick" | "revert";
 
@@ -86,7 +71,8 @@ const pickCommit =
     const commit = await readCommit(dir, sha);
     const [parentTree, pickedTree, headTree] = await Promise.all([treeOf(dir, commit.parentIds[0] ?? ""), treeOf(dir, sha), treeOf(dir, head)]);
     const { base, theirs } = step.trees(parentTree, pickedTree);
-    const merged = await mergeTrees(dir, base, headTree, theirs);
+    // merge.ts's pickTrees: the trees in throwaway commits whose only common ancestor holds `base`.
+    const merged = await pickTrees(dir, base, headTree, theirs);
     if (!merged.clean) throw changeError(kind, "conflict", req.dryRun);
     if (merged.tree === headTree) throw changeError(kind, "empty", req.dryRun);
     if (req.dryRun) return { commit: null };
