@@ -28,9 +28,14 @@ export interface TreeMerge {
 export async function mergeCommits(gitDir: string, ours: string, theirs: string): Promise<TreeMerge> {
   // git refuses unrelated histories (exit 128); asking for the merge base first tells them apart from real failures.
   if (!(await mergeBase(gitDir, ours, theirs))) return { tree: "", clean: false, conflicts: [], unrelated: true };
-  const { stdout, exitCode } = await git(["merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", ours, theirs], { gitDir, okExitCodes: [1] });
+  return { ...(await mergeTree(gitDir, ours, theirs)), unrelated: false };
+}
+
+/** One `git merge-tree --write-tree` run: the tree written and the conflicting paths, sorted, each once. */
+async function mergeTree(gitDir: string, left: string, right: string): Promise<Omit<TreeMerge, "unrelated">> {
+  const { stdout, exitCode } = await git(["merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", left, right], { gitDir, okExitCodes: [1] });
   const [tree = "", ...paths] = stdout.split("\0").filter(Boolean);
-  return { tree, clean: exitCode === 0, conflicts: [...new Set(paths)].sort(), unrelated: false };
+  return { tree, clean: exitCode === 0, conflicts: [...new Set(paths)].sort() };
 }
 
 /** Identity and date of the throwaway commits that only steer merge-tree's merge base. */
@@ -45,9 +50,7 @@ export async function pickTrees(gitDir: string, base: string, ours: string, thei
   const scaffold = (tree: string, parents: string[]) => commitTree(gitDir, { tree, parents, message: "scaffold\n", author: SCAFFOLD, committer: SCAFFOLD });
   const root = await scaffold(base, []);
   const [left, right] = await Promise.all([scaffold(ours, [root]), scaffold(theirs, [root])]);
-  const { stdout, exitCode } = await git(["merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", left, right], { gitDir, okExitCodes: [1] });
-  const [tree = "", ...paths] = stdout.split("\0").filter(Boolean);
-  return { tree, clean: exitCode === 0, conflicts: [...new Set(paths)].sort(), unrelated: false };
+  return { ...(await mergeTree(gitDir, left, right)), unrelated: false };
 }
 
 /** A commit's message exactly as stored (everything after the header). */
