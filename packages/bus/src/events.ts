@@ -26,6 +26,14 @@ export const Subjects = {
   note: "quarry.collab.note",
   /** An issue was opened, closed, reopened or updated (collab-service): GitLab's issue webhook, for hook-service. */
   issue: "quarry.collab.issue",
+  /** A merge request was opened, closed, reopened, updated (pushes included), approved, unapproved or merged (collab-service): GitLab's merge request webhook, for hook-service; ci-service starts merge request pipelines from it. */
+  mergeRequest: "quarry.collab.merge_request",
+  /** A pipeline was created or changed status (ci-service): GitLab's pipeline webhook, for hook-service; collab-service follows merge requests' head pipelines with it. */
+  pipeline: "quarry.ci.pipeline",
+  /** A job changed status (ci-service): GitLab's job webhook, for hook-service. */
+  job: "quarry.ci.job",
+  /** A deployment changed status (ci-service): GitLab's deployment webhook, for hook-service. */
+  deployment: "quarry.ci.deployment",
 } as const;
 
 export type Subject = (typeof Subjects)[keyof typeof Subjects];
@@ -287,6 +295,98 @@ export interface IssueEvent {
   assignee_ids: number[];
 }
 
+/**
+ * A merge request opened, closed, reopened, updated, approved, unapproved or merged: GitLab's
+ * Gitlab::DataBuilder::Issuable payload for merge requests less `user`, `project`, `repository` and
+ * the expanded assignees/reviewers, which hook-service adds from identity-service (as IssueEvent).
+ */
+export interface MergeRequestEvent {
+  event_id: string;
+  event_name: "merge_request";
+  object_kind: "merge_request";
+  event_type: "merge_request";
+  /** Who made the change (GitLab's current_user). */
+  user_id: number;
+  project_id: number;
+  /**
+   * MergeRequest#hook_attrs with `action` (open, close, reopen, update, approved, unapproved,
+   * approval, unapproval, merge) and, for an update by a push, `oldrev` (the previous head).
+   */
+  object_attributes: Record<string, unknown> & {
+    action: "open" | "close" | "reopen" | "update" | "approved" | "unapproved" | "approval" | "unapproval" | "merge";
+    id: number;
+    iid: number;
+    source_branch: string;
+    target_branch: string;
+    oldrev?: string;
+  };
+  /** The merge request's labels (Label#hook_attrs). */
+  labels: Record<string, unknown>[];
+  /** What changed, in GitLab's key order; `assignees`/`reviewers` as user ids, `labels` as Label#hook_attrs. */
+  changes: Record<string, HookChange>;
+  /** Assignee ids in order; hook-service sends `assignees` (User#hook_attrs) when any. */
+  assignee_ids: number[];
+  /** Reviewer ids in order; hook-service sends `reviewers` when any. */
+  reviewer_ids: number[];
+  /**
+   * What ci-service needs for a merge request pipeline (not part of the webhook: hook-service drops
+   * it): the head commit, the merge base with the target, and the CI_MERGE_REQUEST_* values.
+   */
+  ci: {
+    head_sha: string;
+    diff_base_sha: string;
+    title: string;
+    description: string;
+    labels: string[];
+    assignee_usernames: string[];
+    milestone_title: string | null;
+    draft: boolean;
+  };
+}
+
+/**
+ * A pipeline created or changed status: GitLab's Gitlab::DataBuilder::Pipeline payload less `user`
+ * and `project`, which hook-service adds from identity-service. `merge_request` is set for merge
+ * request pipelines (`source` merge_request_event). URLs are paths below the external URL.
+ */
+export interface PipelineEvent {
+  event_id: string;
+  object_kind: "pipeline";
+  /** The pipeline's user. */
+  user_id: number;
+  project_id: number;
+  /** Pipeline#hook_attrs: id, iid, name, ref, tag, sha, before_sha, source, status, detailed_status, stages, created_at, finished_at, duration, queued_duration, variables, url. */
+  object_attributes: Record<string, unknown> & { id: number; iid: number; ref: string; sha: string; source: string; status: string };
+  /** {id, iid, title, source_branch, source_project_id, target_branch, target_project_id, state, merge_status, detailed_merge_status, url}, or null. */
+  merge_request: (Record<string, unknown> & { iid: number }) | null;
+  /** The pipeline's commit {id, message, title, timestamp, url, author {name, email}}. */
+  commit: Record<string, unknown> | null;
+  /** The pipeline's jobs as GitLab lists them in the payload. */
+  builds: Record<string, unknown>[];
+}
+
+/** A job changed status: GitLab's Gitlab::DataBuilder::Build payload less `user` and `project` (hook-service adds them). */
+export interface JobEvent extends Record<string, unknown> {
+  event_id: string;
+  object_kind: "build";
+  user_id: number;
+  project_id: number;
+  build_id: number;
+  build_status: string;
+  pipeline_id: number;
+}
+
+/** A deployment changed status: GitLab's Gitlab::DataBuilder::Deployment payload less `user` and `project` (hook-service adds them). */
+export interface DeploymentEvent extends Record<string, unknown> {
+  event_id: string;
+  object_kind: "deployment";
+  user_id: number;
+  project_id: number;
+  deployment_id: number;
+  status: string;
+  environment: string;
+}
+
 /** Payload type per subject, for typed publish/subscribe helpers in services. */
 export interface EventPayloads {
   [Subjects.userCreate]: UserCreateEvent;
@@ -303,4 +403,8 @@ export interface EventPayloads {
   [Subjects.emoji]: EmojiEvent;
   [Subjects.note]: NoteEvent;
   [Subjects.issue]: IssueEvent;
+  [Subjects.mergeRequest]: MergeRequestEvent;
+  [Subjects.pipeline]: PipelineEvent;
+  [Subjects.job]: JobEvent;
+  [Subjects.deployment]: DeploymentEvent;
 }

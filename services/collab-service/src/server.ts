@@ -89,6 +89,14 @@ export function collabHandlers(deps: CollabDeps): AsyncHandlers<CollabServiceDef
     GetAwardEmoji: getAwardEmoji(deps),
     CreateAwardEmoji: createAwardEmoji(deps),
     DeleteAwardEmoji: deleteAwardEmoji(deps),
+
+    // merge requests
+
+    // merge request listing
+
+    // merge request merging and approvals
+
+    // merge request context commits
   };
 }
 

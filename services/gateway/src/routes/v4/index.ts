@@ -65,6 +65,17 @@ export function v4Router(deps: GatewayDeps): Router {
 
   // award emoji
   r.use(awardEmojiRouter(deps));
+
+  // merge requests
+
+  // merge request listing
+
+  // merge request merging and approvals
+
+  // merge request context commits
+
+  // environments and deployments
+
   r.use(runnersRouter(deps));
   r.use(runnerJobsRouter(deps));
   // Before any router with /projects/:id/jobs/:job_id: `artifacts` is not a job id.
