@@ -73,6 +73,7 @@ describe("CreateMergeRequest", () => {
     expect(await db.resourceMilestoneEvent.count({ where: { mergeRequestId: Number(mr.id), action: "add" } })).toBe(1);
 
     const events = await db.outboxEvent.findMany({ where: { subject: "quarry.collab.merge_request" } });
+    // biome-ignore lint/suspicious/noExplicitAny: the event's JSON is read freely.
     const open = events.map((e) => e.payload as Record<string, any>).find((p) => p.object_attributes.id === Number(mr.id));
     expect(open).toMatchObject({
       object_kind: "merge_request",

@@ -36,7 +36,7 @@ export function addedCommitsBody(commits: readonly Pick<Commit, "shortId" | "id"
  */
 async function refreshSource(deps: CollabDeps, scope: MergeRequestScope, mrId: number, push: PushEvent): Promise<void> {
   const mr = await deps.prisma.mergeRequest.findUnique({ where: { id: mrId }, include: { diffs: { orderBy: { id: "desc" }, take: 1 } } });
-  if (!mr || mr.state !== "opened") return;
+  if (mr?.state !== "opened") return;
   const previous = mr.diffs[0];
   // A redelivered push finds the version already recorded.
   if (previous && previous.headCommitSha === push.after) return;
@@ -105,7 +105,7 @@ async function markManuallyMerged(deps: CollabDeps, scope: MergeRequestScope, pu
   const pushed = new Map(cmp.commits.map((c) => [c.id, c]));
   for (const id of mrIds) {
     const mr = await deps.prisma.mergeRequest.findUnique({ where: { id } });
-    if (!mr || mr.state !== "opened" || !mr.headSha || !pushed.has(mr.headSha)) continue;
+    if (mr?.state !== "opened" || !mr.headSha || !pushed.has(mr.headSha)) continue;
     const mergeCommit = cmp.commits.find((c) => c.parentIds.length > 1 && c.parentIds.includes(mr.headSha!));
     const actorId = Number(push.user_id) || mr.authorId;
     const usernames = await usernamesOf(

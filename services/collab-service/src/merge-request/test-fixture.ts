@@ -22,6 +22,17 @@ export async function mergeRequestFixture(t: CollabTestContext, options: { visib
   await t.member("project", project.id, maintainer, AccessLevel.MAINTAINER);
   await t.member("project", project.id, owner, AccessLevel.OWNER);
 
+  /** repo-service's push context: the administrator writing to the project. */
+  const context = {
+    projectId: project.id,
+    pathWithNamespace: project.path,
+    defaultBranch: "main",
+    userId: t.admin.userId,
+    userUsername: "root",
+    userName: "Administrator",
+    accessLevel: 60,
+  };
+
   /** One commit on `branch` (created from `startBranch` when given) as the administrator; its sha. */
   const commit = async (branch: string, files: Record<string, string>, o: { startBranch?: string; message?: string } = {}) => {
     const written = await t.svc.deps.repo.CommitFiles({
@@ -47,5 +58,5 @@ export async function mergeRequestFixture(t: CollabTestContext, options: { visib
     t.client.CreateMergeRequest({ actor, project: String(project.id), sourceBranch: "feature", targetBranch: "main", title: "A change", ...fields });
   const ref = (iid: number | string) => ({ project: String(project.id), mergeRequestIid: Number(iid) });
 
-  return { project, guest, reporter, developer, maintainer, owner, outsider, commit, create, ref };
+  return { project, context, guest, reporter, developer, maintainer, owner, outsider, commit, create, ref };
 }
