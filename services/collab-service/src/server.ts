@@ -21,6 +21,11 @@ import { updateIssue } from "./issue/update-issue.ts";
 import { createMergeRequest } from "./merge-request/create-merge-request.ts";
 import { deleteMergeRequest } from "./merge-request/delete-merge-request.ts";
 import { getMergeRequest } from "./merge-request/get-merge-request.ts";
+import { getMergeRequestVersion } from "./merge-request/get-merge-request-version.ts";
+import { listCommitMergeRequests } from "./merge-request/list-commit-merge-requests.ts";
+import { listMergeRequestIssues } from "./merge-request/list-merge-request-issues.ts";
+import { listMergeRequestParticipants } from "./merge-request/list-merge-request-participants.ts";
+import { listMergeRequestVersions } from "./merge-request/list-merge-request-versions.ts";
 import { subscribeToPushes } from "./merge-request/refresh.ts";
 import { updateMergeRequest } from "./merge-request/update-merge-request.ts";
 import { createLabel } from "./label/create-label.ts";
@@ -100,6 +105,11 @@ export function collabHandlers(deps: CollabDeps): AsyncHandlers<CollabServiceDef
     GetMergeRequest: getMergeRequest(deps),
     UpdateMergeRequest: updateMergeRequest(deps),
     DeleteMergeRequest: deleteMergeRequest(deps),
+    ListMergeRequestVersions: listMergeRequestVersions(deps),
+    GetMergeRequestVersion: getMergeRequestVersion(deps),
+    ListMergeRequestParticipants: listMergeRequestParticipants(deps),
+    ListMergeRequestIssues: listMergeRequestIssues(deps),
+    ListCommitMergeRequests: listCommitMergeRequests(deps),
 
     // merge request listing
 
