@@ -115,9 +115,10 @@ export const createMergeRequest =
         usernames,
       });
       await enqueueMergeRequestEvent(deps, tx, { mergeRequestId: mr.id, scope, action: "open", before: null, actorUserId: actorId, usernames, lastCommit });
+      // Before the commit: the ref exists when the event goes out (merge request pipelines use it).
+      await writeHeadRef(deps, project, iid, diff.headCommitSha);
       return mr;
     });
     publishSoon(deps);
-    await writeHeadRef(deps, project, created.iid, diff.headCommitSha);
     return loadMergeRequestMessage(deps, scope, created.id);
   };
