@@ -136,7 +136,7 @@ describe("POST /projects/:id/merge_requests", () => {
     await commitFiles(s, project.id, "topic", { "t.txt": "t" }, { startBranch: "main" });
     const base = `/projects/${project.id}/merge_requests`;
     expect(await jsonBody(await post(base, {}), 400)).toEqual({ error: "title is missing, source_branch is missing, target_branch is missing" });
-    expect(await jsonBody(await post(base, { title: "x", source_branch: "main", target_branch: "main" }), 409)).toEqual({
+    expect(await jsonBody(await post(base, { title: "x", source_branch: "main", target_branch: "main" }), 422)).toEqual({
       message: ["You can't use same project/branch for source and target"],
     });
     expect(await jsonBody(await post(base, { title: "x", source_branch: "nope", target_branch: "main" }), 400)).toEqual({

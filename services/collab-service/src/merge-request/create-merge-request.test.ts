@@ -116,7 +116,7 @@ describe("CreateMergeRequest", () => {
     for (const actor of [f.guest, f.reporter]) expect(await failure(f.create(actor))).toEqual({ status: 403, body: { message: "403 Forbidden" } });
     expect(await failure(f.create(f.outsider))).toEqual({ status: 404, body: { message: "404 Project Not Found" } });
     expect(await failure(f.create(f.developer, { sourceBranch: "main" }))).toEqual({
-      status: 409,
+      status: 422,
       body: { message: ["You can't use same project/branch for source and target"] },
     });
     expect(await failure(f.create(f.developer, { sourceBranch: "nope" }))).toEqual({ status: 400, body: { message: { source_branch: ["does not exist"] } } });

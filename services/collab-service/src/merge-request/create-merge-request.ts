@@ -1,4 +1,4 @@
-import { badRequest, conflict, ServiceError, status } from "@quarry/grpc";
+import { badRequest, conflict } from "@quarry/grpc";
 import type { CreateMergeRequestRequest__Output } from "@quarry/proto/types/collab/v1/CreateMergeRequestRequest";
 import type { MergeRequest } from "@quarry/proto/types/collab/v1/MergeRequest";
 import type { CollabDeps } from "../deps.ts";
@@ -10,15 +10,12 @@ import { loadMergeRequestMessage } from "./entity.ts";
 import { enqueueMergeRequestEvent, lastCommitHookAttrs } from "./event.ts";
 import { recordMergeRequestNotes } from "./system-notes.ts";
 import { usernamesOf } from "../system-note/usernames.ts";
-import { DESCRIPTION_MAX, descriptionTooLong, isDraftTitle, mergeRequestReference } from "./rules.ts";
-
-/** 422 with GitLab's `{"message": [reason]}` (handle_merge_request_errors! for validate_fork and base). */
-const unprocessable = (reason: string) => new ServiceError(status.FAILED_PRECONDITION, { message: [reason] }, 422);
+import { DESCRIPTION_MAX, descriptionTooLong, isDraftTitle, mergeRequestReference, sameBranchRefusal, unprocessable } from "./rules.ts";
 
 /**
  * GitLab's POST /projects/:id/merge_requests (MergeRequests::CreateService): the caller must be
- * able to push to the project; both branches must exist and differ; one open merge request per
- * source/target pair (409). The iid comes from the project's counter (row-locked, so concurrent
+ * able to push to the project; both branches must exist and differ (422); one open merge request
+ * per source/target pair (409). The iid comes from the project's counter (row-locked, so concurrent
  * creations never share one); the first diff version, labels, assignees, reviewers and the open
  * event are written in one transaction, then refs/merge-requests/:iid/head.
  */
@@ -45,7 +42,7 @@ export const createMergeRequest =
     if (descriptionTooLong(req.description)) throw badRequest({ description: [`is too long (maximum is ${DESCRIPTION_MAX} characters)`] });
     const sourceBranch = req.sourceBranch;
     const targetBranch = req.targetBranch;
-    if (sourceBranch === targetBranch) throw conflict(["You can't use same project/branch for source and target"]);
+    if (sourceBranch === targetBranch) throw sameBranchRefusal();
     const [sourceSha, targetSha] = await Promise.all([branchHead(deps, project, sourceBranch), branchHead(deps, project, targetBranch)]);
     const missing: Record<string, string[]> = {};
     if (!sourceSha) missing.source_branch = ["does not exist"];

@@ -150,7 +150,7 @@ describe("UpdateMergeRequest", () => {
       body: { message: { target_branch: ["does not exist"] } },
     });
     expect(await failure(t.client.UpdateMergeRequest({ actor: f.developer, ...f.ref(1), targetBranch: "feature" }))).toEqual({
-      status: 409,
+      status: 422,
       body: { message: ["You can't use same project/branch for source and target"] },
     });
     // A merged merge request stays merged.

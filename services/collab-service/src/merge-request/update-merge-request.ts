@@ -10,7 +10,7 @@ import { canAdminMergeRequest, canUpdateMergeRequest, findVisibleMergeRequest } 
 import { branchHead, collectDiff, recordDiff, writeHeadRef, type CollectedDiff } from "./diff-version.ts";
 import { loadMergeRequestMessage } from "./entity.ts";
 import { enqueueMergeRequestEvent, lastCommitHookAttrs, mergeRequestSnapshot } from "./event.ts";
-import { DESCRIPTION_MAX, descriptionTooLong, isDraftTitle, mergeRequestReference } from "./rules.ts";
+import { DESCRIPTION_MAX, descriptionTooLong, isDraftTitle, mergeRequestReference, sameBranchRefusal } from "./rules.ts";
 import { recordMergeRequestNotes } from "./system-notes.ts";
 
 /** Distinct timestamps keep assignees and reviewers in the order given. */
@@ -52,7 +52,7 @@ export const updateMergeRequest =
     let retarget: CollectedDiff | null = null;
     const targetBranch = editable && req.targetBranch !== undefined && req.targetBranch !== mr.targetBranch ? req.targetBranch : null;
     if (targetBranch !== null) {
-      if (targetBranch === mr.sourceBranch) throw conflict(["You can't use same project/branch for source and target"]);
+      if (targetBranch === mr.sourceBranch) throw sameBranchRefusal();
       const targetSha = await branchHead(deps, project, targetBranch);
       if (!targetSha) throw badRequest({ target_branch: ["does not exist"] });
       const sourceSha = await branchHead(deps, project, mr.sourceBranch);
