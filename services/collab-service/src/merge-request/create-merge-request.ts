@@ -1,4 +1,4 @@
-import { badRequest, conflict } from "@quarry/grpc";
+import { badRequest, conflict, isNotFound } from "@quarry/grpc";
 import type { CreateMergeRequestRequest__Output } from "@quarry/proto/types/collab/v1/CreateMergeRequestRequest";
 import type { MergeRequest } from "@quarry/proto/types/collab/v1/MergeRequest";
 import type { CollabDeps } from "../deps.ts";
@@ -16,8 +16,8 @@ import { DESCRIPTION_MAX, descriptionTooLong, isDraftTitle, mergeRequestReferenc
  * GitLab's POST /projects/:id/merge_requests (MergeRequests::CreateService): the caller must be
  * able to push to the project; both branches must exist and differ (422); one open merge request
  * per source/target pair (409). The iid comes from the project's counter (row-locked, so concurrent
- * creations never share one); the first diff version, labels, assignees, reviewers and the open
- * event are written in one transaction, then refs/merge-requests/:iid/head.
+ * creations never share one); the first diff version, labels, assignees, reviewers, the open
+ * event and refs/merge-requests/:iid/head are written in one transaction.
  */
 export const createMergeRequest =
   (deps: CollabDeps) =>
@@ -31,7 +31,10 @@ export const createMergeRequest =
       const a = req.actor ?? { userId: 0, isAdmin: false, system: "" };
       const visible = await deps.identity.Authorize({ actor: a, action: "read_project", project: String(targetProjectId) }).then(
         () => true,
-        () => false,
+        (err) => {
+          if (isNotFound(err)) return false;
+          throw err;
+        },
       );
       if (!visible) throw recordNotFound();
       throw unprocessable("Source project is not a fork of the target project");
