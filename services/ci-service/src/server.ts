@@ -43,6 +43,7 @@ import { verifyRunner } from "./ci/verify-runner.ts";
 import { startService } from "@quarry/service";
 import { projectDirectory, repositoryReader } from "./clients.ts";
 import { DEFAULT_CI_SETTINGS, type CiDeps, type CiSettings } from "./deps.ts";
+import { subscribeToMergeRequests } from "./pipelines/merge-request-consumer.ts";
 import { subscribeToPushes } from "./pipelines/push-consumer.ts";
 import { JobQueueSignal } from "./pipelines/queue-signal.ts";
 import { migrations } from "./generated/migrations.ts";
@@ -97,7 +98,7 @@ export function ciHandlers(deps: CiDeps): AsyncHandlers<CiServiceDefinition> {
 export interface CiServiceOptions {
   databaseUrl: string;
   grpcAddress: string;
-  /** Push events create pipelines. */
+  /** Push and merge request events create pipelines; pipeline, job and deployment status changes are published on it. */
   bus: EventBus;
   repoServiceAddress: string;
   identityServiceAddress: string;
@@ -140,13 +141,14 @@ export async function startCiService(o: CiServiceOptions): Promise<RunningCiServ
         projects,
         queue: new JobQueueSignal(),
         settings: { ...DEFAULT_CI_SETTINGS, ...o.settings },
+        events: o.bus,
         log: o.log,
       };
     },
     handlers(server, deps) {
       server.addService("quarry.ci.v1.CiService", ciV1.CiService.service, ciHandlers(deps));
     },
-    subscribe: (deps) => subscribeToPushes(deps, o.bus),
+    subscribe: async (deps) => [...(await subscribeToPushes(deps, o.bus)), await subscribeToMergeRequests(deps, o.bus)],
     workers: (deps) => [startWorkers([stuckJobWatchdog(deps), artifactCleanup(deps)], deps.settings.workerIntervalSeconds * 1000, o.log)],
     logFields: () => ({ storage: kind, bucket: o.objectStore.bucket }),
   });
