@@ -26,7 +26,11 @@ import { uploadArtifact } from "./ci/upload-artifact.ts";
 import { createRunner } from "./ci/create-runner.ts";
 import { deletePipeline } from "./ci/delete-pipeline.ts";
 import { deleteRunnerByToken } from "./ci/delete-runner-by-token.ts";
+import { getDeployment } from "./ci/get-deployment.ts";
+import { getEnvironment } from "./ci/get-environment.ts";
 import { getJob } from "./ci/get-job.ts";
+import { listDeployments } from "./ci/list-deployments.ts";
+import { listEnvironments } from "./ci/list-environments.ts";
 import { getJobTrace } from "./ci/get-job-trace.ts";
 import { getJobTokenScope } from "./ci/get-job-token-scope.ts";
 import { getPipeline } from "./ci/get-pipeline.ts";
@@ -92,6 +96,10 @@ export function ciHandlers(deps: CiDeps): AsyncHandlers<CiServiceDefinition> {
     CheckJobTokenAccess: checkJobTokenAccess(deps),
     DownloadArtifact: downloadArtifact(deps),
     UploadArtifact: clientStream(uploadArtifact(deps)),
+    ListEnvironments: listEnvironments(deps),
+    GetEnvironment: getEnvironment(deps),
+    ListDeployments: listDeployments(deps),
+    GetDeployment: getDeployment(deps),
   };
 }
 
