@@ -32,6 +32,13 @@ export const EVENT_KINDS: Record<string, EventKind> = {
   confidential_note: { switch: "confidentialNoteEvents", trigger: "confidential_note_hooks", header: "Confidential Note Hook" },
   issue: { switch: "issuesEvents", trigger: "issue_hooks", header: "Issue Hook" },
   confidential_issue: { switch: "confidentialIssuesEvents", trigger: "confidential_issue_hooks", header: "Confidential Issue Hook" },
+  // Merge requests (collab-service) and CI (ci-service: pipelines, jobs, deployments), to project
+  // hooks and the project's groups' hooks. ci-service's events have no event_name: the subject's
+  // last token (quarry.ci.pipeline|job|deployment) names them.
+  merge_request: { switch: "mergeRequestsEvents", trigger: "merge_request_hooks", header: "Merge Request Hook" },
+  pipeline: { switch: "pipelineEvents", trigger: "pipeline_hooks", header: "Pipeline Hook" },
+  job: { switch: "jobEvents", trigger: "job_hooks", header: "Job Hook" },
+  deployment: { switch: "deploymentEvents", trigger: "deployment_hooks", header: "Deployment Hook" },
 };
 
 /**
