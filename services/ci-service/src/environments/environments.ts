@@ -62,35 +62,41 @@ export const jobEnvironment = (job: Pick<Job, "options">): CompiledEnvironment |
  */
 export async function createEnvironmentsAndDeployments(tx: Tx, pipelineId: number): Promise<void> {
   const jobs = await tx.job.findMany({ where: { pipelineId, type: "build" }, orderBy: { id: "asc" } });
-  for (const job of jobs) {
-    const env = jobEnvironment(job);
-    if (!env?.name) continue;
-    const environment = await tx.environment.upsert({
-      where: { projectId_name: { projectId: job.projectId, name: env.name } },
-      create: { projectId: job.projectId, name: env.name, slug: environmentSlug(env.name), tier: guessTier(env.name), externalUrl: env.url ?? null },
-      update: env.url ? { externalUrl: env.url } : {},
-    });
-    if ((env.action ?? "start") !== "start") continue;
-    const pipeline = await tx.pipeline.findUniqueOrThrow({ where: { id: pipelineId } });
-    const counter = await tx.deploymentCounter.upsert({
-      where: { projectId: job.projectId },
-      create: { projectId: job.projectId, lastIid: 1 },
-      update: { lastIid: { increment: 1 } },
-    });
-    await tx.deployment.create({
-      data: {
-        iid: counter.lastIid,
-        projectId: job.projectId,
-        environmentId: environment.id,
-        jobId: job.id,
-        pipelineId,
-        ref: (pipeline.mergeRequest as { source_branch?: string } | null)?.source_branch ?? pipeline.ref,
-        tag: pipeline.tag,
-        sha: pipeline.sha,
-        userId: job.userId,
-      },
-    });
-  }
+  for (const job of jobs) await createEnvironmentAndDeployment(tx, job);
+}
+
+/**
+ * The environment and deployment of one new build (a pipeline's, or a retry's clone: GitLab gives
+ * every try of a deploying job its own deployment); nothing for jobs without `environment:`.
+ */
+export async function createEnvironmentAndDeployment(tx: Tx, job: Job): Promise<void> {
+  const env = jobEnvironment(job);
+  if (job.type !== "build" || !env?.name) return;
+  const environment = await tx.environment.upsert({
+    where: { projectId_name: { projectId: job.projectId, name: env.name } },
+    create: { projectId: job.projectId, name: env.name, slug: environmentSlug(env.name), tier: guessTier(env.name), externalUrl: env.url ?? null },
+    update: env.url ? { externalUrl: env.url } : {},
+  });
+  if ((env.action ?? "start") !== "start") return;
+  const pipeline = await tx.pipeline.findUniqueOrThrow({ where: { id: job.pipelineId } });
+  const counter = await tx.deploymentCounter.upsert({
+    where: { projectId: job.projectId },
+    create: { projectId: job.projectId, lastIid: 1 },
+    update: { lastIid: { increment: 1 } },
+  });
+  await tx.deployment.create({
+    data: {
+      iid: counter.lastIid,
+      projectId: job.projectId,
+      environmentId: environment.id,
+      jobId: job.id,
+      pipelineId: job.pipelineId,
+      ref: (pipeline.mergeRequest as { source_branch?: string } | null)?.source_branch ?? pipeline.ref,
+      tag: pipeline.tag,
+      sha: pipeline.sha,
+      userId: job.userId,
+    },
+  });
 }
 
 /** Deployment#sync_status_with: the deployment status a job status maps to, or null when none does. */
