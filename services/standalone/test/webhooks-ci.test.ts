@@ -20,6 +20,7 @@ let s: TestStack;
 let r: Receiver;
 let projectId: number;
 let path: string;
+let hookId: number;
 const { post } = jsonRequests(() => s);
 
 beforeAll(async () => {
@@ -28,7 +29,7 @@ beforeAll(async () => {
   const project = await jsonBody(await post("/projects", { name: "hooked", initialize_with_readme: true }), 201);
   projectId = project.id;
   path = project.path_with_namespace;
-  await jsonBody(
+  ({ id: hookId } = await jsonBody(
     await post(`/projects/${projectId}/hooks`, {
       url: `${r.url}/ci`,
       push_events: false,
@@ -38,7 +39,7 @@ beforeAll(async () => {
       merge_requests_events: true,
     }),
     201,
-  );
+  ));
   await jsonBody(await post(`/projects/${projectId}/hooks`, { url: `${r.url}/push-only`, push_events: true }), 201);
 }, 120_000);
 afterAll(async () => {
@@ -169,5 +170,21 @@ describe("CI webhooks", () => {
       assignees: [{ username: "root" }],
     });
     expect(q.json?.ci).toBeUndefined();
+  });
+
+  it("tests the hook with the project's newest recorded event of the trigger, or GitLab's 422 when there is none", async () => {
+    const before = byHeader("Pipeline Hook").length;
+    const res = await post(`/projects/${projectId}/hooks/${hookId}/test/pipeline_events`, {});
+    expect(res.status, await res.clone().text()).toBe(201);
+    await waitFor(() => byHeader("Pipeline Hook").length === before + 1, { message: "the test pipeline hook" });
+    const sample = byHeader("Pipeline Hook").at(-1)!;
+    expect(sample.json).toMatchObject({ object_kind: "pipeline", project: { id: projectId }, user: { username: "root" } });
+    expect(await jsonBody(await post(`/projects/${projectId}/hooks/${hookId}/test/deployment_events`, {}), 201)).toBeDefined();
+
+    const empty = await jsonBody(await post("/projects", { name: "quiet" }), 201);
+    const quiet = await jsonBody(await post(`/projects/${empty.id}/hooks`, { url: `${r.url}/quiet`, job_events: true }), 201);
+    expect(await jsonBody(await post(`/projects/${empty.id}/hooks/${quiet.id}/test/job_events`, {}), 422)).toEqual({
+      message: "Ensure the project has CI jobs.",
+    });
   });
 });

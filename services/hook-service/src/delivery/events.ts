@@ -54,7 +54,14 @@ export function eventKindName(eventName: string, data: Record<string, unknown>):
 export const EVENT_HEADERS: Record<string, string> = Object.fromEntries(Object.values(EVENT_KINDS).map((k) => [k.trigger, k.header]));
 
 /** Test triggers (API `:trigger`) → event kind. */
-export const TEST_TRIGGERS: Record<string, string> = { push_events: "push", tag_push_events: "tag_push" };
+export const TEST_TRIGGERS: Record<string, string> = {
+  push_events: "push",
+  tag_push_events: "tag_push",
+  merge_requests_events: "merge_request",
+  pipeline_events: "pipeline",
+  job_events: "job",
+  deployment_events: "deployment",
+};
 
 /** A deterministic UUID (version 8 layout, SHA-256 based) for a name: stable across bus redeliveries. */
 export function nameUuid(name: string): string {
