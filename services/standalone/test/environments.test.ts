@@ -99,11 +99,25 @@ describe("environments and deployments", () => {
     expect(await jsonBody(await get(`/projects/${projectId}/environments?search=re`), 400)).toEqual({
       message: "400 Bad request - Search query is less than 3 characters",
     });
-    expect(await jsonBody(await get(`/projects/${projectId}/environments?name=a&search=abc`), 400)).toEqual({ error: "name, search are mutually exclusive" });
+    expect(await jsonBody(await get(`/projects/${projectId}/environments?name=a&search=abc`), 400)).toEqual({ error: "name, search cannot be used together" });
     expect(await jsonBody(await get(`/projects/${projectId}/environments?states=gone`), 400)).toEqual({ error: "states does not have a valid value" });
     expect(await jsonBody(await get(`/projects/${projectId}/deployments?status=done`), 400)).toEqual({ error: "status does not have a valid value" });
     expect(await jsonBody(await get(`/projects/${projectId}/environments/999999`), 404)).toEqual({ message: "404 Not found" });
     expect(await jsonBody(await get(`/projects/${projectId}/deployments/999999`), 404)).toEqual({ message: "404 Not found" });
+    // DeploymentsFinder's InefficientQueryError.
+    const refused = async (query: string) => (await jsonBody(await get(`/projects/${projectId}/deployments?${query}`), 400)).message;
+    const at = "2000-01-01T00:00:00Z";
+    expect(await refused(`finished_after=${at}&status=success`)).toBe("400 Bad request - `finished_at` filter and `finished_at` sorting must be paired");
+    expect(await refused("order_by=finished_at")).toBe("400 Bad request - `finished_at` filter and `finished_at` sorting must be paired");
+    expect(await refused(`finished_after=${at}&order_by=finished_at`)).toBe(
+      "400 Bad request - `finished_at` filter must be combined with `success` status filter.",
+    );
+    expect(await refused(`finished_after=${at}&updated_after=${at}&order_by=finished_at&status=success`)).toBe(
+      "400 Bad request - Both `updated_at` filter and `finished_at` filter can not be specified",
+    );
+    // Both APIs authenticate first, public project or not.
+    expect(await jsonBody(await s.api(`/projects/${projectId}/environments`, { token: null }), 401)).toEqual({ message: "401 Unauthorized" });
+    expect(await jsonBody(await s.api(`/projects/${projectId}/deployments`, { token: null }), 401)).toEqual({ message: "401 Unauthorized" });
   });
 
   it("deploys: one deployment per starting job, its status following the job's", async () => {
@@ -124,8 +138,9 @@ describe("environments and deployments", () => {
     ]);
     expect((await deployments("?status=success")).length).toBe(1);
     expect((await deployments("?environment=production")).map((d) => d.environment.name)).toEqual(["production"]);
-    expect(await deployments("?finished_before=2000-01-01T00:00:00Z")).toEqual([]);
-    expect((await deployments("?finished_after=2000-01-01T00:00:00Z")).length).toBe(2);
+    const finished = "&status=success&order_by=finished_at";
+    expect(await deployments(`?finished_before=2000-01-01T00:00:00Z${finished}`)).toEqual([]);
+    expect((await deployments(`?finished_after=2000-01-01T00:00:00Z${finished}`)).length).toBe(1);
     const one = await jsonBody(await get(`/projects/${projectId}/deployments/${done[0]!.id}`), 200);
     expect(one).toMatchObject({ id: done[0]!.id, deployable: { pipeline: { id: done[0]!.deployable.pipeline.id } } });
   });
@@ -140,6 +155,9 @@ describe("environments and deployments", () => {
     const review = (await environments("?name=review/main"))[0]!;
     const shown = (await jsonBody(await get(`/projects/${projectId}/environments/${review.id}`), 200)) as Environment;
     expect(shown).toMatchObject({ name: "review/main", state: "available", last_deployment: { status: "success", deployable: { name: "review" } } });
+    // As GitLab presents the single environment: no project, and no environment in its last deployment.
+    expect(Object.keys(shown)).not.toContain("project");
+    expect(Object.keys(shown.last_deployment!)).not.toContain("environment");
 
     const stop = (await jsonBody(await get(`/projects/${projectId}/jobs?scope=manual`), 200)) as { id: number; name: string }[];
     expect(stop.map((j) => j.name)).toEqual(["stop-review"]);

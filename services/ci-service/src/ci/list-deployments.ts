@@ -1,5 +1,5 @@
 import { pagination } from "@quarry/database";
-import { paramError } from "@quarry/grpc";
+import { badRequest, paramError } from "@quarry/grpc";
 import type { ListDeploymentsRequest__Output } from "@quarry/proto/types/ci/v1/ListDeploymentsRequest";
 import type { ListDeploymentsResponse } from "@quarry/proto/types/ci/v1/ListDeploymentsResponse";
 import type { CiDeps } from "../deps.ts";
@@ -17,10 +17,35 @@ function time(value: string, field: string): Date | undefined {
   return date;
 }
 
+/** DeploymentsFinder#validate!'s refusals (InefficientQueryError, answered `400 Bad request - …`). */
+function validate(filterUpdated: boolean, filterFinished: boolean, orderBy: string, status: string): void {
+  const refuse = (message: string) => badRequest(`400 Bad request - ${message}`);
+  if (filterUpdated && filterFinished) throw refuse("Both `updated_at` filter and `finished_at` filter can not be specified");
+  if (filterFinished !== (orderBy === "finished_at")) throw refuse("`finished_at` filter and `finished_at` sorting must be paired");
+  if (filterFinished && status !== "success") throw refuse("`finished_at` filter must be combined with `success` status filter.");
+}
+
+/**
+ * GitLab's DeploymentsFinder#optimize_sort_params!: an `updated_at` filter sorts by updated_at;
+ * created_at and iid sort as id; updated_at breaks ties by id descending. Other orders get an id
+ * tie-breaker in their direction, so that pages never overlap.
+ */
+function sortOrder(
+  column: (typeof ORDER_COLUMNS)[keyof typeof ORDER_COLUMNS],
+  sort: "asc" | "desc",
+  filterUpdated: boolean,
+): Prisma.DeploymentOrderByWithRelationInput[] {
+  const effective = filterUpdated ? "updatedAt" : column === "createdAt" || column === "iid" ? "id" : column;
+  if (effective === "id") return [{ id: sort }];
+  if (effective === "updatedAt") return [{ updatedAt: sort }, { id: "desc" }];
+  return [{ [effective]: sort }, { id: sort }];
+}
+
 /**
  * A project's deployments (GitLab's DeploymentsFinder): environment name, status, updated_at and
- * finished_at bounds (exclusive, as the finder's `>`/`<`), one offset page with the total. GitLab
- * sorts by id asc by default; any other order breaks ties by id in the same direction.
+ * finished_at bounds (exclusive, as the finder's `>`/`<`), one offset page with the total; by id
+ * ascending unless told otherwise. A finished_at window needs `status: success` and
+ * `order_by: finished_at`, as in GitLab.
  */
 export const listDeployments =
   (deps: CiDeps) =>
@@ -35,6 +60,9 @@ export const listDeployments =
     const updatedBefore = time(req.updatedBefore, "updated_before");
     const finishedAfter = time(req.finishedAfter, "finished_after");
     const finishedBefore = time(req.finishedBefore, "finished_before");
+    const filterUpdated = Boolean(updatedAfter || updatedBefore);
+    const filterFinished = Boolean(finishedAfter || finishedBefore);
+    validate(filterUpdated, filterFinished, req.orderBy || "id", req.status);
     const where: Prisma.DeploymentWhereInput = {
       AND: [
         { projectId },
@@ -45,7 +73,7 @@ export const listDeployments =
       ],
     };
     const { offset, limit } = pagination(req.page, req.perPage);
-    const orderBy: Prisma.DeploymentOrderByWithRelationInput[] = column === "id" ? [{ id: sort }] : [{ [column]: sort }, { id: sort }];
+    const orderBy = sortOrder(column, sort, filterUpdated);
     const [rows, total] = await Promise.all([
       deps.prisma.deployment.findMany({ where, orderBy, skip: offset, take: limit, include: { environment: true } }),
       deps.prisma.deployment.count({ where }),

@@ -7,15 +7,20 @@ import { projectSimple } from "./project.ts";
 
 /**
  * API::Entities::Environment: the basic fields, tier, the project (BasicProjectDetails), state and
- * auto_stop_at (never set here: no `auto_stop_in`); `last_deployment` only for the single
- * environment (GitLab presents it with `last_deployment: true` there alone).
+ * auto_stop_at (never set here: no `auto_stop_in`). The single environment is presented as GitLab's
+ * GET …/environments/:id does it (`single`: the users of its last deployment): without `project`,
+ * with `last_deployment` (null when none) whose own `environment` is left out.
  */
-export function environmentEntity(e: Environment, project: Project, u: CiUrls, users?: UsersById) {
+export function environmentEntity(e: Environment, project: Project, u: CiUrls, single?: { lastDeployment: UsersById }) {
+  const lastDeployment = () => {
+    if (!e.lastDeployment || !single) return null;
+    const { environment: _self, ...deployment } = deploymentEntity(e.lastDeployment, single.lastDeployment, u);
+    return deployment;
+  };
   return {
     ...environmentBasic(e),
     tier: e.tier,
-    project: projectSimple(project, u),
-    ...(users ? { last_deployment: e.lastDeployment ? deploymentEntity(e.lastDeployment, users, u) : null } : {}),
+    ...(single ? { last_deployment: lastDeployment() } : { project: projectSimple(project, u) }),
     state: e.state,
     auto_stop_at: null as string | null,
   };

@@ -1,6 +1,6 @@
 import { Router } from "express";
 import type { GatewayDeps } from "../../deps.ts";
-import { scope } from "../../http/auth.ts";
+import { requireUser, scope } from "../../http/auth.ts";
 import { pageRequest, setPaginationHeaders } from "../../http/pagination.ts";
 import { p, pageShape, params } from "../../http/params.ts";
 import { deploymentEntity } from "../../entities/deployment.ts";
@@ -13,7 +13,9 @@ const DEPLOYMENT_STATUSES = ["created", "running", "success", "failed", "cancele
 
 /**
  * Deployments (GitLab's lib/api/deployments.rb, reads): one per job that starts an environment,
- * its status following the job's. Readable by whoever may read the project's pipelines.
+ * its status following the job's. Signed-in callers only (GitLab's `authenticate!`), who may read
+ * the project's pipelines. DeploymentsFinder's refusals (finished_at windows need `status=success`
+ * and `order_by=finished_at`) come from ci-service.
  */
 export function deploymentsRouter(deps: GatewayDeps): Router {
   const r = Router();
@@ -21,6 +23,7 @@ export function deploymentsRouter(deps: GatewayDeps): Router {
   const base = "/projects/:id/deployments";
 
   r.get(base, scope("read"), async (req, res) => {
+    requireUser(req);
     const q = params(req, {
       ...pageShape,
       order_by: p.enum(["id", "iid", "created_at", "updated_at", "finished_at", "ref"]).optional(),
@@ -63,6 +66,7 @@ export function deploymentsRouter(deps: GatewayDeps): Router {
   });
 
   r.get(`${base}/:deployment_id`, scope("read"), async (req, res) => {
+    requireUser(req);
     const q = params(req, { deployment_id: p.id() });
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_build");
