@@ -51,7 +51,7 @@ describe("ListDeployments", () => {
   it("answers what was deployed to an environment in a time window", async () => {
     const window = { status: "success", orderBy: "finished_at", environment: "production" };
     const hit = await list({ ...window, finishedAfter: "2000-01-01T00:00:00Z", finishedBefore: "2999-01-01T00:00:00Z" });
-    expect(hit.deployments.map((d) => [d.environment?.name, d.ref, d.sha.length])).toEqual([["production", "main", 40]]);
+    expect(hit.deployments.map((d) => [d.environment?.name, d.ref, d.sha?.length])).toEqual([["production", "main", 40]]);
     expect((await list({ ...window, finishedBefore: "2000-01-01T00:00:00Z" })).deployments).toEqual([]);
   });
 
