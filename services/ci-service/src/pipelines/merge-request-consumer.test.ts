@@ -155,4 +155,25 @@ to-other:
     const jobs = await t.deps.prisma.job.findMany({ where: { pipelineId: pipeline!.id } });
     expect(jobs.map((j) => j.name)).toEqual(["to-main"]);
   });
+
+  it("takes merge request pipelines from workflow rules and from only: [merge_requests]", async () => {
+    const workflow = `
+workflow:
+  rules:
+    - if: $CI_PIPELINE_SOURCE == "merge_request_event"
+    - if: $CI_COMMIT_BRANCH
+plain:
+  script: echo plain
+legacy:
+  script: echo legacy
+  only: [merge_requests]
+branch-only:
+  script: echo branch
+  only: [branches]
+`;
+    const { sha } = await t.addProject(24, { ".gitlab-ci.yml": workflow });
+    const pipeline = await pipelineForMergeRequest(t.deps, mrEvent(24, sha));
+    const jobs = await t.deps.prisma.job.findMany({ where: { pipelineId: pipeline!.id }, orderBy: { id: "asc" } });
+    expect(jobs.map((j) => j.name)).toEqual(["plain", "legacy"]);
+  });
 });
