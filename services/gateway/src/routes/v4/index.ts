@@ -14,6 +14,8 @@ import { jobsRouter } from "./jobs.ts";
 import { mergeRequestPipelinesRouter } from "./merge-request-pipelines.ts";
 import { jobTokenScopeRouter } from "./job-token-scope.ts";
 import { membersRouter } from "./members.ts";
+import { commitMergeRequestsRouter, mergeRequestChangesRouter } from "./merge-request-changes.ts";
+import { mergeRequestsRouter } from "./merge-requests.ts";
 import { personalAccessTokensRouter } from "./personal-access-tokens.ts";
 import { pipelinesRouter } from "./pipelines.ts";
 import { projectsRouter } from "./projects.ts";
@@ -50,6 +52,8 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(protectedBranchesRouter(deps));
   r.use(tagsRouter(deps));
   r.use(filesRouter(deps));
+  // Before the commits router, whose `*sha` would take `<sha>/merge_requests`.
+  r.use(commitMergeRequestsRouter(deps));
   r.use(commitsRouter(deps));
   r.use(repositoryRouter(deps));
   r.use(submodulesRouter(deps));
@@ -70,6 +74,8 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(awardEmojiRouter(deps));
 
   // merge requests
+  r.use(mergeRequestsRouter(deps));
+  r.use(mergeRequestChangesRouter(deps));
 
   // merge request listing
 
