@@ -11,6 +11,7 @@ import { issuesRouter } from "./issues.ts";
 import { jobsRouter } from "./jobs.ts";
 import { jobTokenScopeRouter } from "./job-token-scope.ts";
 import { membersRouter } from "./members.ts";
+import { mergeRequestApprovalsRouter } from "./merge-request-approvals.ts";
 import { personalAccessTokensRouter } from "./personal-access-tokens.ts";
 import { pipelinesRouter } from "./pipelines.ts";
 import { projectsRouter } from "./projects.ts";
@@ -71,6 +72,7 @@ export function v4Router(deps: GatewayDeps): Router {
   // merge request listing
 
   // merge request merging and approvals
+  r.use(mergeRequestApprovalsRouter(deps));
 
   // merge request context commits
 
