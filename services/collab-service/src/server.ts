@@ -18,6 +18,11 @@ import { getIssue } from "./issue/get-issue.ts";
 import { listIssueResourceEvents } from "./issue/list-issue-resource-events.ts";
 import { listIssues } from "./issue/list-issues.ts";
 import { updateIssue } from "./issue/update-issue.ts";
+import { createMergeRequest } from "./merge-request/create-merge-request.ts";
+import { deleteMergeRequest } from "./merge-request/delete-merge-request.ts";
+import { getMergeRequest } from "./merge-request/get-merge-request.ts";
+import { subscribeToPushes } from "./merge-request/refresh.ts";
+import { updateMergeRequest } from "./merge-request/update-merge-request.ts";
 import { createLabel } from "./label/create-label.ts";
 import { deleteLabel } from "./label/delete-label.ts";
 import { getLabel } from "./label/get-label.ts";
@@ -91,6 +96,10 @@ export function collabHandlers(deps: CollabDeps): AsyncHandlers<CollabServiceDef
     DeleteAwardEmoji: deleteAwardEmoji(deps),
 
     // merge requests
+    CreateMergeRequest: createMergeRequest(deps),
+    GetMergeRequest: getMergeRequest(deps),
+    UpdateMergeRequest: updateMergeRequest(deps),
+    DeleteMergeRequest: deleteMergeRequest(deps),
 
     // merge request listing
 
@@ -142,7 +151,12 @@ export async function startCollabService(o: CollabServiceOptions): Promise<Runni
     handlers(server, deps) {
       server.addService("quarry.collab.v1.CollabService", collabV1.CollabService.service, collabHandlers(deps));
     },
-    subscribe: async (deps) => [...(await subscribeToProjectDeletions(deps, o.bus)), ...(await subscribeToGroupDeletions(deps, o.bus))],
+    subscribe: async (deps) => [
+      ...(await subscribeToProjectDeletions(deps, o.bus)),
+      ...(await subscribeToGroupDeletions(deps, o.bus)),
+      // merge requests: pushes refresh their diff versions
+      ...(await subscribeToPushes(deps, o.bus)),
+    ],
   });
   return { address: service.address, deps: service.deps, stop: service.stop };
 }
