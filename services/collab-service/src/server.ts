@@ -21,6 +21,9 @@ import { updateIssue } from "./issue/update-issue.ts";
 import { createMergeRequest } from "./merge-request/create-merge-request.ts";
 import { deleteMergeRequest } from "./merge-request/delete-merge-request.ts";
 import { getMergeRequest } from "./merge-request/get-merge-request.ts";
+import { approveMergeRequest } from "./merge-request/approve-merge-request.ts";
+import { getMergeRequestApprovals } from "./merge-request/get-merge-request-approvals.ts";
+import { unapproveMergeRequest } from "./merge-request/unapprove-merge-request.ts";
 import { subscribeToPushes } from "./merge-request/refresh.ts";
 import { updateMergeRequest } from "./merge-request/update-merge-request.ts";
 import { createLabel } from "./label/create-label.ts";
@@ -104,6 +107,9 @@ export function collabHandlers(deps: CollabDeps): AsyncHandlers<CollabServiceDef
     // merge request listing
 
     // merge request merging and approvals
+    ApproveMergeRequest: approveMergeRequest(deps),
+    UnapproveMergeRequest: unapproveMergeRequest(deps),
+    GetMergeRequestApprovals: getMergeRequestApprovals(deps),
 
     // merge request context commits
   };

@@ -1,15 +1,20 @@
-import { Router } from "express";
+import type { MergeRequestApprovals__Output as MergeRequestApprovals } from "@quarry/proto/types/collab/v1/MergeRequestApprovals";
+import { type Request, type Response, Router } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { requireUser, scope } from "../../http/auth.ts";
 import { ApiError } from "../../http/errors.ts";
 import { p, params } from "../../http/params.ts";
-import { approvalSettingsEntity } from "../../entities/merge-request-approvals.ts";
+import { approvalSettingsEntity, approvalStateEntity, mergeRequestApprovalsEntity } from "../../entities/merge-request-approvals.ts";
+import { usersById } from "./ci-context.ts";
 import { ctx } from "./context.ts";
 import { authorizeProject } from "./project-access.ts";
 
 /**
- * A project's approval configuration (GitLab's ee/lib/api/project_approvals.rb): Maintainers read
- * and change it; the settings live with the project in identity-service.
+ * Merge request approvals (GitLab's lib/api/merge_request_approvals.rb, presented with EE's
+ * ApprovalState as GitLab with approvals_before_merge does) and a project's approval configuration
+ * (ee/lib/api/project_approvals.rb: Maintainers read and change it; the settings live with the
+ * project in identity-service). Approval rules, approver lists and password re-authentication do
+ * not exist here.
  */
 
 /** GitLab's at_least_one_of for POST /projects/:id/approvals. */
@@ -67,6 +72,58 @@ export function mergeRequestApprovalsRouter(deps: GatewayDeps): Router {
       c.call,
     );
     res.status(201).json(approvalSettingsEntity(project));
+  });
+
+  /** The approval state as the caller sees it, with the approving users. */
+  const present = async (req: Request, res: Response, approvals: MergeRequestApprovals, status = 200) => {
+    const users = await usersById(
+      deps,
+      req,
+      approvals.approvedBy.map((a) => Number(a.userId)),
+    );
+    res.status(status).json(mergeRequestApprovalsEntity(approvals, users, ctx(deps, req, res).urls));
+  };
+  const mrShape = { merge_request_iid: p.id("Merge Request") };
+
+  r.get("/projects/:id/merge_requests/:merge_request_iid/approvals", scope("read"), async (req, res) => {
+    const q = params(req, mrShape);
+    const c = ctx(deps, req, res);
+    await present(
+      req,
+      res,
+      await deps.collab.GetMergeRequestApprovals({ actor: c.actor, project: String(req.params.id), mergeRequestIid: q.merge_request_iid }, c.call),
+    );
+  });
+
+  r.get("/projects/:id/merge_requests/:merge_request_iid/approval_state", scope("read"), async (req, res) => {
+    const q = params(req, mrShape);
+    const c = ctx(deps, req, res);
+    await deps.collab.GetMergeRequestApprovals({ actor: c.actor, project: String(req.params.id), mergeRequestIid: q.merge_request_iid }, c.call);
+    res.json(approvalStateEntity());
+  });
+
+  r.post("/projects/:id/merge_requests/:merge_request_iid/approve", scope("write"), async (req, res) => {
+    requireUser(req);
+    // publish_review is accepted as GitLab does; there are no draft notes to publish here.
+    const q = params(req, { ...mrShape, sha: p.string().optional(), publish_review: p.bool().optional() });
+    const c = ctx(deps, req, res);
+    const approvals = await deps.collab.ApproveMergeRequest(
+      { actor: c.actor, project: String(req.params.id), mergeRequestIid: q.merge_request_iid, sha: q.sha ?? "" },
+      c.call,
+    );
+    await present(req, res, approvals, 201);
+  });
+
+  r.post("/projects/:id/merge_requests/:merge_request_iid/unapprove", scope("write"), async (req, res) => {
+    requireUser(req);
+    const q = params(req, mrShape);
+    const c = ctx(deps, req, res);
+    await present(
+      req,
+      res,
+      await deps.collab.UnapproveMergeRequest({ actor: c.actor, project: String(req.params.id), mergeRequestIid: q.merge_request_iid }, c.call),
+      201,
+    );
   });
 
   return r;
