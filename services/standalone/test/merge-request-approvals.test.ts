@@ -1,8 +1,10 @@
 // A project's merge request settings and approval configuration, and merge request approvals, end
 // to end through the REST API: plain fetch with exact statuses and bodies, and @gitbeaker/rest
 // (python-gitlab: python-merge-request-approvals.test.ts).
+import { waitFor } from "@quarry/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserWithToken, jsonBody, jsonRequests, startTestStack, type TestStack } from "./helpers.ts";
+import { addMember, commitFiles, projectWithMergeRequest } from "./mr-api.ts";
 
 let s: TestStack;
 let project: { id: number; path_with_namespace: string };
@@ -136,5 +138,114 @@ describe("project approval configuration", () => {
       message: { approvals_before_merge: ["must be greater than or equal to 0"] },
     });
     expect(await jsonBody(await s.api("/projects/999999/approvals"), 404)).toEqual({ message: "404 Project Not Found" });
+  });
+});
+
+describe("merge request approvals", () => {
+  it("approves with gitbeaker, answers GitLab's approvals entity, and unapproves", async () => {
+    const { project, mr, commit } = await projectWithMergeRequest(s, { visibility: "public", mr: { title: "Needs approval" } });
+    await addMember(s, project.id, maintainer.id, 40);
+    await addMember(s, project.id, developer.id, 30);
+    const base = `/projects/${project.id}/merge_requests/${mr.iid}`;
+    const api = s.gitlab(maintainer.token);
+    const approved = await api.MergeRequestApprovals.approve(project.id, mr.iid, { sha: commit.id });
+    expect(approved).toMatchObject({ approved: true, user_has_approved: true, user_can_approve: false });
+    const me = await jsonBody(await s.api("/user", { token: maintainer.token }), 200);
+    const body = await jsonBody(await s.api(`${base}/approvals`, { token: developer.token }), 200);
+    expect(body).toEqual({
+      id: mr.id,
+      iid: mr.iid,
+      project_id: project.id,
+      title: "Needs approval",
+      description: null,
+      state: "opened",
+      created_at: mr.created_at,
+      updated_at: expect.any(String),
+      merge_status: expect.any(String),
+      approved: true,
+      approvals_required: 0,
+      approvals_left: 0,
+      require_password_to_approve: false,
+      approved_by: [
+        {
+          user: {
+            id: maintainer.id,
+            username: me.username,
+            name: me.name,
+            state: "active",
+            locked: false,
+            avatar_url: me.avatar_url,
+            web_url: me.web_url,
+          },
+          approved_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+        },
+      ],
+      suggested_approvers: [],
+      approvers: [],
+      approver_groups: [],
+      user_has_approved: false,
+      user_can_approve: true,
+      approval_rules_left: [],
+      has_approval_rules: false,
+      merge_request_approvers_available: false,
+      multiple_approval_rules_available: false,
+      invalid_approvers_rules: [],
+    });
+    expect(await api.MergeRequestApprovals.showConfiguration(project.id, { mergerequestIId: mr.iid })).toMatchObject({ user_has_approved: true });
+    expect(await api.MergeRequestApprovals.showApprovalState(project.id, mr.iid)).toEqual({ approval_rules_overwritten: false, rules: [] });
+    // Anonymous readers of a public project see the state.
+    expect(await jsonBody(await s.api(`${base}/approvals`, { token: null }), 200)).toMatchObject({ approved: true, user_can_approve: false });
+
+    const unapproved = await jsonBody(await post(`${base}/unapprove`, {}, maintainer.token), 201);
+    expect(unapproved).toMatchObject({ approved: false, approved_by: [], user_has_approved: false, user_can_approve: true });
+    await api.MergeRequestApprovals.approve(project.id, mr.iid);
+    await api.MergeRequestApprovals.unapprove(project.id, mr.iid);
+    expect(await jsonBody(await s.api(`${base}/approvals`), 200)).toMatchObject({ approved: false, approved_by: [] });
+  });
+
+  it("answers GitLab's errors: 401 twice or as the author, 409 for a stale sha, 403, 404", async () => {
+    const { project, mr, commit } = await projectWithMergeRequest(s, { visibility: "public" });
+    await addMember(s, project.id, maintainer.id, 40);
+    const reporter = await createUserWithToken(s);
+    await addMember(s, project.id, reporter.id, 20);
+    const base = `/projects/${project.id}/merge_requests/${mr.iid}`;
+    const unauthorized = { message: "401 Unauthorized" };
+    expect(await jsonBody(await post(`${base}/approve`, {}, null), 401)).toEqual(unauthorized);
+    // root wrote the merge request; authors may not approve by default.
+    expect(await jsonBody(await post(`${base}/approve`, {}), 401)).toEqual(unauthorized);
+    expect(await jsonBody(await post(`${base}/approve`, { sha: "f".repeat(40) }, maintainer.token), 409)).toEqual({
+      message: `SHA does not match HEAD of source branch: ${commit.id}`,
+    });
+    expect(await jsonBody(await post(`${base}/approve`, {}, reporter.token), 403)).toEqual({ message: "403 Forbidden" });
+    expect(await jsonBody(await post(`${base}/unapprove`, {}, maintainer.token), 404)).toEqual({ message: "404 Not Found" });
+    await jsonBody(await post(`${base}/approve`, {}, maintainer.token), 201);
+    expect(await jsonBody(await post(`${base}/approve`, {}, maintainer.token), 401)).toEqual(unauthorized);
+    expect(await jsonBody(await post(`/projects/${project.id}/merge_requests/99/approve`, {}, maintainer.token), 404)).toEqual({ message: "404 Not found" });
+    expect(await jsonBody(await s.api(`/projects/${project.id}/merge_requests/99/approvals`), 404)).toEqual({ message: "404 Not found" });
+    // The author may approve once the project allows it.
+    await jsonBody(await post(`/projects/${project.id}/approvals`, { merge_requests_author_approval: true }), 201);
+    expect(await jsonBody(await post(`${base}/approve`, {}), 201)).toMatchObject({
+      approved_by: [{ user: { id: maintainer.id } }, { user: { username: "root" } }],
+    });
+  });
+
+  it("counts approvals_before_merge and resets approvals when the source branch moves", async () => {
+    const { project, mr } = await projectWithMergeRequest(s);
+    await addMember(s, project.id, maintainer.id, 40);
+    await addMember(s, project.id, developer.id, 30);
+    await jsonBody(await post(`/projects/${project.id}/approvals`, { approvals_before_merge: 2 }), 201);
+    const base = `/projects/${project.id}/merge_requests/${mr.iid}`;
+    expect(await jsonBody(await post(`${base}/approve`, {}, maintainer.token), 201)).toMatchObject({
+      approvals_required: 2,
+      approvals_left: 1,
+      approved: false,
+    });
+    expect(await jsonBody(await post(`${base}/approve`, {}, developer.token), 201)).toMatchObject({ approvals_left: 0, approved: true });
+    await commitFiles(s, project.id, "feature", { "more.txt": "more\n" });
+    const reset = await waitFor(async () => {
+      const state = await jsonBody(await s.api(`${base}/approvals`), 200);
+      return state.approved_by.length === 0 ? state : undefined;
+    });
+    expect(reset).toMatchObject({ approvals_required: 2, approvals_left: 2, approved: false });
   });
 });
