@@ -21,9 +21,11 @@ import { updateIssue } from "./issue/update-issue.ts";
 import { createMergeRequest } from "./merge-request/create-merge-request.ts";
 import { deleteMergeRequest } from "./merge-request/delete-merge-request.ts";
 import { getMergeRequest } from "./merge-request/get-merge-request.ts";
-import { approveMergeRequest } from "./merge-request/approve-merge-request.ts";
-import { getMergeRequestApprovals } from "./merge-request/get-merge-request-approvals.ts";
-import { unapproveMergeRequest } from "./merge-request/unapprove-merge-request.ts";
+import { getMergeRequestVersion } from "./merge-request/get-merge-request-version.ts";
+import { listCommitMergeRequests } from "./merge-request/list-commit-merge-requests.ts";
+import { listMergeRequestIssues } from "./merge-request/list-merge-request-issues.ts";
+import { listMergeRequestParticipants } from "./merge-request/list-merge-request-participants.ts";
+import { listMergeRequestVersions } from "./merge-request/list-merge-request-versions.ts";
 import { subscribeToPushes } from "./merge-request/refresh.ts";
 import { updateMergeRequest } from "./merge-request/update-merge-request.ts";
 import { createLabel } from "./label/create-label.ts";
@@ -50,6 +52,9 @@ import { getSnippet } from "./snippet/get-snippet.ts";
 import { listSnippets } from "./snippet/list-snippets.ts";
 import { readSnippetRaw } from "./snippet/read-snippet-raw.ts";
 import { updateSnippet } from "./snippet/update-snippet.ts";
+import { approveMergeRequest } from "./merge-request/approve-merge-request.ts";
+import { getMergeRequestApprovals } from "./merge-request/get-merge-request-approvals.ts";
+import { unapproveMergeRequest } from "./merge-request/unapprove-merge-request.ts";
 
 /** GitLab's default notes_create_limit (per user and minute). */
 export const DEFAULT_NOTES_CREATE_LIMIT = 300;
@@ -103,6 +108,11 @@ export function collabHandlers(deps: CollabDeps): AsyncHandlers<CollabServiceDef
     GetMergeRequest: getMergeRequest(deps),
     UpdateMergeRequest: updateMergeRequest(deps),
     DeleteMergeRequest: deleteMergeRequest(deps),
+    ListMergeRequestVersions: listMergeRequestVersions(deps),
+    GetMergeRequestVersion: getMergeRequestVersion(deps),
+    ListMergeRequestParticipants: listMergeRequestParticipants(deps),
+    ListMergeRequestIssues: listMergeRequestIssues(deps),
+    ListCommitMergeRequests: listCommitMergeRequests(deps),
 
     // merge request listing
 

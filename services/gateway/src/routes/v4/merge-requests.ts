@@ -41,7 +41,7 @@ const UPDATE_FIELDS = [
 ];
 
 /** Options of the single view that the router fills: the head pipeline from ci-service, and what was asked for. */
-async function fullOptions(
+export async function fullOptionsFor(
   deps: GatewayDeps,
   req: Request,
   res: Response,
@@ -77,7 +77,7 @@ export async function sendMergeRequest(
   status = 200,
   asked: { includeDivergedCommitsCount?: boolean; includeRebaseInProgress?: boolean } = {},
 ): Promise<void> {
-  const { users, options } = await fullOptions(deps, req, res, mr, asked);
+  const { users, options } = await fullOptionsFor(deps, req, res, mr, asked);
   res.status(status).json(mergeRequestFull(mr, users, options));
 }
 
