@@ -52,6 +52,9 @@ import { getSnippet } from "./snippet/get-snippet.ts";
 import { listSnippets } from "./snippet/list-snippets.ts";
 import { readSnippetRaw } from "./snippet/read-snippet-raw.ts";
 import { updateSnippet } from "./snippet/update-snippet.ts";
+import { approveMergeRequest } from "./merge-request/approve-merge-request.ts";
+import { getMergeRequestApprovals } from "./merge-request/get-merge-request-approvals.ts";
+import { unapproveMergeRequest } from "./merge-request/unapprove-merge-request.ts";
 
 /** GitLab's default notes_create_limit (per user and minute). */
 export const DEFAULT_NOTES_CREATE_LIMIT = 300;
@@ -114,6 +117,9 @@ export function collabHandlers(deps: CollabDeps): AsyncHandlers<CollabServiceDef
     // merge request listing
 
     // merge request merging and approvals
+    ApproveMergeRequest: approveMergeRequest(deps),
+    UnapproveMergeRequest: unapproveMergeRequest(deps),
+    GetMergeRequestApprovals: getMergeRequestApprovals(deps),
 
     // merge request context commits
   };

@@ -33,6 +33,7 @@ import { runnersRouter } from "./runners.ts";
 import { submodulesRouter } from "./submodules.ts";
 import { usersRouter } from "./users.ts";
 import { versionRouter } from "./version.ts";
+import { mergeRequestApprovalsRouter } from "./merge-request-approvals.ts";
 
 /** Everything under /api/v4, one router per GitLab resource. */
 export function v4Router(deps: GatewayDeps): Router {
@@ -80,6 +81,7 @@ export function v4Router(deps: GatewayDeps): Router {
   // merge request listing
 
   // merge request merging and approvals
+  r.use(mergeRequestApprovalsRouter(deps));
 
   // merge request context commits
 
