@@ -1,6 +1,6 @@
 import { status } from "@grpc/grpc-js";
-import { AccessLevel, isPositiveInt32 } from "@quarry/gitlab";
-import { forbidden, notFound, ServiceError } from "@quarry/grpc";
+import { AccessLevel, isPositiveInt32, RECORD_NOT_FOUND_MESSAGE } from "@quarry/gitlab";
+import { forbidden, ServiceError } from "@quarry/grpc";
 import type { ContextCommit } from "@quarry/proto/types/collab/v1/ContextCommit";
 import type { MergeRequestRef__Output } from "@quarry/proto/types/collab/v1/MergeRequestRef";
 import type { Commit__Output } from "@quarry/proto/types/repo/v1/Commit";
@@ -35,7 +35,7 @@ export async function findContextMergeRequest(deps: CollabDeps, ref: MergeReques
   const mergeRequest = isPositiveInt32(iid)
     ? await deps.prisma.mergeRequest.findUnique({ where: { projectId_iid: { projectId: Number(project.id), iid } }, include: { assignees: true } })
     : null;
-  if (!mergeRequest) throw notFound();
+  if (!mergeRequest) throw new ServiceError(status.NOT_FOUND, { message: RECORD_NOT_FOUND_MESSAGE });
   if (update) {
     const admin = actor.isAdmin || actor.system !== "";
     const involved = actor.userId > 0 && (mergeRequest.authorId === actor.userId || mergeRequest.assignees.some((a) => a.userId === actor.userId));
