@@ -46,6 +46,7 @@ const blank: ListMergeRequestsRequest__Output = {
   orderBy: "",
   sort: "",
   page: null,
+  assigneeUserIds: [],
   _assigneeId: "assigneeId",
 } as unknown as ListMergeRequestsRequest__Output;
 
@@ -136,6 +137,8 @@ describe("mergeRequestFilters (MergeRequestsFinder on merge_requests rows)", () 
     expect(await ids({ assigneeId: "Any" })).toEqual([a]);
     expect(await ids({ assigneeId: String(bob.userId) })).toEqual([a]);
     expect(await ids({ assigneeId: "-1" })).toEqual([]);
+    expect(await ids({ assigneeUserIds: [bob.userId] })).toEqual([a]);
+    expect(await ids({ assigneeUserIds: [bob.userId, -1] })).toEqual([]);
     expect(await ids({ notAssigneeId: String(bob.userId) })).toEqual([d, c, b]);
     expect(await ids({ reviewerId: "None" })).toEqual([d, c, b]);
     expect(await ids({ reviewerId: "any" })).toEqual([a]);

@@ -56,6 +56,7 @@ export async function mergeRequestFilters(
 
   const assignee = userFilter(req.assigneeId, "assignees");
   if (assignee) f.push(assignee);
+  for (const u of req.assigneeUserIds) f.push({ assignees: { some: { userId: Number(u) } } });
   if (req.notAssigneeId !== undefined && req.notAssigneeId !== "") f.push({ assignees: { none: { userId: Number(req.notAssigneeId) || -1 } } });
   const reviewer = userFilter(req.reviewerId, "reviewers");
   if (reviewer) f.push(reviewer);

@@ -11,6 +11,7 @@ import { issuesRouter } from "./issues.ts";
 import { jobsRouter } from "./jobs.ts";
 import { jobTokenScopeRouter } from "./job-token-scope.ts";
 import { membersRouter } from "./members.ts";
+import { mergeRequestContextCommitsRouter } from "./merge-request-context-commits.ts";
 import { personalAccessTokensRouter } from "./personal-access-tokens.ts";
 import { pipelinesRouter } from "./pipelines.ts";
 import { projectsRouter } from "./projects.ts";
@@ -73,6 +74,7 @@ export function v4Router(deps: GatewayDeps): Router {
   // merge request merging and approvals
 
   // merge request context commits
+  r.use(mergeRequestContextCommitsRouter(deps));
 
   // environments and deployments
 

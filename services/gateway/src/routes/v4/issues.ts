@@ -99,7 +99,7 @@ const notShape = {
 };
 
 /** A username's id for filters (-1 for nobody: the filter then matches nothing, as GitLab's). */
-async function userIdOf(deps: GatewayDeps, req: Request, username: string): Promise<number> {
+export async function userIdOf(deps: GatewayDeps, req: Request, username: string): Promise<number> {
   const { users } = await deps.identity.ListUsers({ actor: actor(req), username, page: { page: 1, perPage: 1 } }, { requestId: req.requestId });
   const u = users.find((x) => x.username.toLowerCase() === username.toLowerCase());
   return u ? Number(u.id) : -1;
