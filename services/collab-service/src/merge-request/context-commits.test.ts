@@ -14,11 +14,22 @@ async function projectWithCommits(author: TestActor) {
   const auth = await t.svc.deps.identity.Authorize({ actor: { ...t.admin, system: "" }, action: "read_project", project: String(project.id) });
   const diskPath = auth.project!.diskPath;
   const shas: string[] = [];
-  const messages = ["First\n", "Second\n", "Third\n\nBody text.\n\nSigned-off-by: A <a@example.com>\nSigned-off-by: B <b@example.com>\nReviewed-by: C <c@example.com>\n"];
+  const messages = [
+    "First\n",
+    "Second\n",
+    "Third\n\nBody text.\n\nSigned-off-by: A <a@example.com>\nSigned-off-by: B <b@example.com>\nReviewed-by: C <c@example.com>\n",
+  ];
   for (const [i, commitMessage] of messages.entries()) {
     const written = await t.svc.deps.repo.CommitFiles({
       diskPath,
-      context: { projectId: project.id, userId: t.admin.userId, userName: "Administrator", userUsername: "root", userEmail: "admin@example.com", accessLevel: 60 },
+      context: {
+        projectId: project.id,
+        userId: t.admin.userId,
+        userName: "Administrator",
+        userUsername: "root",
+        userEmail: "admin@example.com",
+        accessLevel: 60,
+      },
       branch: "main",
       commitMessage,
       actions: [{ action: "create", filePath: `f${i}.txt`, content: Buffer.from(`${i}\n`) }],
@@ -26,7 +37,15 @@ async function projectWithCommits(author: TestActor) {
     shas.push(written.commit!.id);
   }
   const mr = await t.svc.deps.prisma.mergeRequest.create({
-    data: { projectId: project.id, sourceProjectId: project.id, iid: 1, title: "Change", sourceBranch: "feature", targetBranch: "main", authorId: author.userId },
+    data: {
+      projectId: project.id,
+      sourceProjectId: project.id,
+      iid: 1,
+      title: "Change",
+      sourceBranch: "feature",
+      targetBranch: "main",
+      authorId: author.userId,
+    },
   });
   return { project, shas, mr, ref: (actor: TestActor) => ({ actor, project: String(project.id), mergeRequestIid: 1 }) };
 }

@@ -1,12 +1,11 @@
 import { status } from "@grpc/grpc-js";
-import { AccessLevel, isPositiveInt32, RECORD_NOT_FOUND_MESSAGE } from "@quarry/gitlab";
 import { forbidden, ServiceError } from "@quarry/grpc";
 import type { ContextCommit } from "@quarry/proto/types/collab/v1/ContextCommit";
 import type { MergeRequestRef__Output } from "@quarry/proto/types/collab/v1/MergeRequestRef";
 import type { Commit__Output } from "@quarry/proto/types/repo/v1/Commit";
 import type { CollabDeps } from "../deps.ts";
 import type { MergeRequest, MergeRequestContextCommit } from "../generated/prisma/client.ts";
-import { relayRefusals } from "../upstream.ts";
+import { canUpdateMergeRequest, findVisibleMergeRequest } from "./access.ts";
 
 /** GitLab's CONTEXT_COMMITS_POST_LIMIT. */
 export const CONTEXT_COMMITS_POST_LIMIT = 20;
@@ -22,26 +21,13 @@ export interface ContextMergeRequest {
 }
 
 /**
- * find_merge_request_with_access: the project must be readable (404 Project Not Found) and the iid
- * one of its merge requests (`404 Not found`, ActiveRecord's RecordNotFound); `update` adds
- * authorize!(:update_merge_request): administrators, Developer+ and the author or an assignee
- * (who can read it), 403 otherwise.
+ * find_merge_request_with_access (`404 Not found`, 403 for readers who may not see merge
+ * requests); `update` adds authorize!(:update_merge_request) (403).
  */
 export async function findContextMergeRequest(deps: CollabDeps, ref: MergeRequestRef__Output | null, update: boolean): Promise<ContextMergeRequest> {
-  const actor = { userId: Number(ref?.actor?.userId ?? 0), isAdmin: Boolean(ref?.actor?.isAdmin), system: ref?.actor?.system ?? "" };
-  const auth = await relayRefusals(deps.identity.Authorize({ actor, action: "read_project", project: ref?.project ?? "" }));
-  const project = auth.project!;
-  const iid = Number(ref?.mergeRequestIid ?? 0);
-  const mergeRequest = isPositiveInt32(iid)
-    ? await deps.prisma.mergeRequest.findUnique({ where: { projectId_iid: { projectId: Number(project.id), iid } }, include: { assignees: true } })
-    : null;
-  if (!mergeRequest) throw new ServiceError(status.NOT_FOUND, { message: RECORD_NOT_FOUND_MESSAGE });
-  if (update) {
-    const admin = actor.isAdmin || actor.system !== "";
-    const involved = actor.userId > 0 && (mergeRequest.authorId === actor.userId || mergeRequest.assignees.some((a) => a.userId === actor.userId));
-    if (!admin && !involved && !(actor.userId > 0 && auth.accessLevel >= AccessLevel.DEVELOPER)) throw forbidden();
-  }
-  return { mergeRequest, projectPath: project.pathWithNamespace, diskPath: project.diskPath };
+  const found = await findVisibleMergeRequest(deps, ref?.actor ?? null, ref?.project ?? "", Number(ref?.mergeRequestIid ?? 0));
+  if (update && !canUpdateMergeRequest(found, found.mr)) throw forbidden();
+  return { mergeRequest: found.mr, projectPath: found.project.pathWithNamespace, diskPath: found.project.diskPath };
 }
 
 /**

@@ -6,9 +6,9 @@ import type { CollabDeps } from "../deps.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { ANY, dateBoundsWhere, isWord, labelsWhere, milestoneWhere, NONE, reactionWhere, searchWhere } from "../issuable/filters.ts";
 import type { ScopeProject } from "../issue/list-issues.ts";
-import { resolveParent } from "../label/parent.ts";
 import { relayRefusals } from "../upstream.ts";
-import { listMergeRequestMessages } from "./list-merge-requests-messages.ts";
+import { type MergeRequestScope, requireReadMergeRequests, resolveMergeRequestScope } from "./access.ts";
+import { listMergeRequestMessages, withReadableMergeRequests } from "./list-merge-requests-messages.ts";
 
 /** GitLab's ByApprovalsFinder::MAX_FILTER_ELEMENTS: further approved_by_ids are ignored. */
 export const MAX_APPROVED_BY_IDS = 5;
@@ -130,12 +130,18 @@ export const listMergeRequests =
     const order = mergeRequestOrder(req.orderBy, sort);
     let projects: ScopeProject[];
     let groupFullPath = "";
+    let projectScope: MergeRequestScope | null = null;
     if (req.project) {
-      const parent = await resolveParent(deps, req.actor, { project: req.project, group: "" });
-      projects = [{ id: parent.id, path: parent.fullPath, level: parent.accessLevel }];
+      projectScope = await resolveMergeRequestScope(deps, req.actor, req.project);
+      requireReadMergeRequests(projectScope);
+      projects = [{ id: projectScope.parent.id, path: projectScope.parent.fullPath, level: projectScope.parent.accessLevel }];
     } else {
       const visible = await relayRefusals(deps.identity.ListVisibleProjects({ actor, group: req.group, minAccessLevel: 0 }));
-      projects = visible.projects.map((p) => ({ id: Number(p.id), path: p.pathWithNamespace, level: p.accessLevel }));
+      projects = await withReadableMergeRequests(
+        deps,
+        req.actor,
+        visible.projects.map((p) => ({ id: Number(p.id), path: p.pathWithNamespace, level: p.accessLevel })),
+      );
       groupFullPath = visible.groupFullPath;
     }
     const where: Prisma.MergeRequestWhereInput = { AND: await mergeRequestFilters(deps, req, projects, actorUser, new Date()) };
@@ -149,7 +155,7 @@ export const listMergeRequests =
         deps,
         req.actor,
         ids.map((r) => r.id),
-        new Map(projects.map((p) => [p.id, p.path])),
+        projectScope,
       ),
       pageInfo: { total, page: offset / limit + 1, perPage: limit },
       groupFullPath,

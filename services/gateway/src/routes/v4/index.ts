@@ -12,6 +12,7 @@ import { jobsRouter } from "./jobs.ts";
 import { jobTokenScopeRouter } from "./job-token-scope.ts";
 import { membersRouter } from "./members.ts";
 import { mergeRequestContextCommitsRouter } from "./merge-request-context-commits.ts";
+import { mergeRequestListsRouter } from "./merge-request-lists.ts";
 import { mergeRequestsRouter } from "./merge-requests.ts";
 import { personalAccessTokensRouter } from "./personal-access-tokens.ts";
 import { pipelinesRouter } from "./pipelines.ts";
@@ -72,6 +73,7 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(mergeRequestsRouter(deps));
 
   // merge request listing
+  r.use(mergeRequestListsRouter(deps));
 
   // merge request merging and approvals
 

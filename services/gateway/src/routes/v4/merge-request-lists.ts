@@ -2,11 +2,13 @@ import type { Request, Response } from "express";
 import { Router } from "express";
 import type { ListMergeRequestsRequest } from "@quarry/proto/types/collab/v1/ListMergeRequestsRequest";
 import type { GatewayDeps } from "../../deps.ts";
-import { mergeRequestListItems } from "../../entities/merge-request-list.ts";
+import type { IssueContext } from "../../entities/issue.ts";
+import { mergeRequestBasic, mergeRequestSimple, mergeRequestUserIds } from "../../entities/merge-request.ts";
 import { scope } from "../../http/auth.ts";
 import { ApiError, unauthorized } from "../../http/errors.ts";
 import { pageRequest } from "../../http/pagination.ts";
 import { p, pageShape, params, parseParams, requestParams, z } from "../../http/params.ts";
+import { usersById } from "./ci-context.ts";
 import { ctx } from "./context.ts";
 import { userIdOf } from "./issues.ts";
 
@@ -203,20 +205,21 @@ export async function listMergeRequestsRoute(deps: GatewayDeps, req: Request, re
   };
   const list = await deps.collab.ListMergeRequests(request, c.call);
   c.paginate(list.pageInfo ? { total: Number(list.pageInfo.total), ...page } : null);
-  res.json(
-    await mergeRequestListItems(deps, req, c.urls, list.mergeRequests, {
-      simple: q.view === "simple",
-      withLabelsDetails: q.with_labels_details ?? false,
-      groupFullPath: where.group ? list.groupFullPath : undefined,
-      project: Boolean(where.project),
-    }),
-  );
+  if (q.view === "simple") {
+    res.json(list.mergeRequests.map((mr) => mergeRequestSimple(mr, c.urls)));
+    return;
+  }
+  const users = await usersById(deps, req, mergeRequestUserIds(list.mergeRequests));
+  const context: IssueContext = where.project ? { kind: "project" } : where.group ? { kind: "group", fullPath: list.groupFullPath } : { kind: "instance" };
+  res.json(list.mergeRequests.map((mr) => mergeRequestBasic(mr, users, { urls: c.urls, context, withLabelsDetails: q.with_labels_details ?? false })));
 }
 
 export function mergeRequestListsRouter(deps: GatewayDeps): Router {
   const r = Router();
   r.get("/merge_requests", scope("read"), (req, res) => listMergeRequestsRoute(deps, req, res, { defaultScope: "created_by_me" }));
-  r.get("/groups/:id/merge_requests", scope("read"), (req, res) => listMergeRequestsRoute(deps, req, res, { group: String(req.params.id), defaultScope: "all" }));
+  r.get("/groups/:id/merge_requests", scope("read"), (req, res) =>
+    listMergeRequestsRoute(deps, req, res, { group: String(req.params.id), defaultScope: "all" }),
+  );
   r.get("/projects/:id/merge_requests", scope("read"), (req, res) =>
     listMergeRequestsRoute(deps, req, res, { project: String(req.params.id), defaultScope: "all" }),
   );
