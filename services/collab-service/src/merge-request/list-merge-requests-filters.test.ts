@@ -47,6 +47,7 @@ const blank: ListMergeRequestsRequest__Output = {
   sort: "",
   page: null,
   assigneeUserIds: [],
+  sourceProjectId: "0",
   _assigneeId: "assigneeId",
 } as unknown as ListMergeRequestsRequest__Output;
 
@@ -181,6 +182,8 @@ describe("mergeRequestFilters (MergeRequestsFinder on merge_requests rows)", () 
     expect(await ids({ updatedBefore: "2000-01-01T00:00:00Z" })).toEqual([]);
     expect(await ids({ updatedAfter: "2000-01-01T00:00:00Z" })).toEqual([d, c, b, a]);
     expect(await ids({ sourceBranch: "docs" })).toEqual([b]);
+    expect(await ids({ sourceProjectId: project.id })).toEqual([d, c, b, a]);
+    expect(await ids({ sourceProjectId: other.id })).toEqual([]);
     expect(await ids({ targetBranch: "stable" })).toEqual([c]);
     expect(await ids({ wip: "yes" })).toEqual([b]);
     expect(await ids({ wip: "no" })).toEqual([d, c, a]);

@@ -84,6 +84,7 @@ export async function mergeRequestFilters(
   if (req.iids.length) f.push({ iid: { in: req.iids.map(Number) } });
   f.push(...dateBoundsWhere(req));
   if (req.sourceBranch) f.push({ sourceBranch: req.sourceBranch });
+  if (Number(req.sourceProjectId) > 0) f.push({ sourceProjectId: Number(req.sourceProjectId) });
   if (req.targetBranch) f.push({ targetBranch: req.targetBranch });
   if (req.wip === "yes") f.push({ draft: true });
   else if (req.wip === "no") f.push({ draft: false });

@@ -196,6 +196,7 @@ export async function listMergeRequestsRoute(deps: GatewayDeps, req: Request, re
     deployedBefore: lenientTime(q.deployed_before),
     environment: q.environment ?? "",
     sourceBranch: q.source_branch ?? "",
+    sourceProjectId: q.source_project_id ?? 0,
     targetBranch: q.target_branch ?? "",
     wip: q.wip ?? "",
     scope: scopeName,
