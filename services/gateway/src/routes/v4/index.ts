@@ -11,6 +11,7 @@ import { issuesRouter } from "./issues.ts";
 import { jobsRouter } from "./jobs.ts";
 import { jobTokenScopeRouter } from "./job-token-scope.ts";
 import { membersRouter } from "./members.ts";
+import { commitMergeRequestsRouter, mergeRequestChangesRouter } from "./merge-request-changes.ts";
 import { mergeRequestContextCommitsRouter } from "./merge-request-context-commits.ts";
 import { mergeRequestListsRouter } from "./merge-request-lists.ts";
 import { mergeRequestsRouter } from "./merge-requests.ts";
@@ -50,6 +51,8 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(protectedBranchesRouter(deps));
   r.use(tagsRouter(deps));
   r.use(filesRouter(deps));
+  // Before the commits router, whose `*sha` would take `<sha>/merge_requests`.
+  r.use(commitMergeRequestsRouter(deps));
   r.use(commitsRouter(deps));
   r.use(repositoryRouter(deps));
   r.use(submodulesRouter(deps));
@@ -71,6 +74,7 @@ export function v4Router(deps: GatewayDeps): Router {
 
   // merge requests
   r.use(mergeRequestsRouter(deps));
+  r.use(mergeRequestChangesRouter(deps));
 
   // merge request listing
   r.use(mergeRequestListsRouter(deps));
