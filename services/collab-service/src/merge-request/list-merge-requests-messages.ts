@@ -24,6 +24,26 @@ export async function withReadableMergeRequests(deps: CollabDeps, actor: Actor__
   return projects.filter((p) => !privateIds.has(p.id));
 }
 
+/** Pages of identity's ListProjects asked for at once when collecting archived projects. */
+const ARCHIVED_PAGE = 100;
+
+/**
+ * `non_archived`: the visible projects less the archived ones (identity's ListProjects with
+ * archived=true, as the caller sees them).
+ */
+export async function withoutArchived(deps: CollabDeps, actor: Actor__Output | null, projects: ScopeProject[]): Promise<ScopeProject[]> {
+  const a = { userId: Number(actor?.userId ?? 0), isAdmin: Boolean(actor?.isAdmin), system: actor?.system ?? "" };
+  const archived = new Set<number>();
+  for (let page = 1; ; page++) {
+    const list = await relayRefusals(
+      deps.identity.ListProjects({ actor: a, archived: true, page: { page, perPage: ARCHIVED_PAGE }, orderBy: "id", sort: "asc" }),
+    );
+    for (const p of list.projects) archived.add(Number(p.id));
+    if (list.projects.length < ARCHIVED_PAGE) break;
+  }
+  return archived.size ? projects.filter((p) => !archived.has(p.id)) : projects;
+}
+
 /**
  * The page's merge requests as messages, in the order of `ids`: each project's scope is resolved
  * once for the caller (a project list passes its own), then A's batch entity maps the rows.

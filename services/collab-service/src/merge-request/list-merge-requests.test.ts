@@ -58,7 +58,7 @@ describe("ListMergeRequests", () => {
     await mergeRequest(pb.id, 1, "in subgroup", author.userId);
     await mergeRequest(secret.id, 1, "private", author.userId);
     await mergeRequest(elsewhere.id, 1, "elsewhere", author.userId);
-    const titles = async (actor: TestActor, where: { group?: string; project?: string; scope?: string }) =>
+    const titles = async (actor: TestActor, where: { group?: string; project?: string; scope?: string; nonArchived?: boolean }) =>
       (await t.client.ListMergeRequests({ actor, sort: "asc", ...where })).mergeRequests.map((m) => m.title);
 
     expect(await titles(t.admin, { group: String(group.id) })).toEqual(["in group", "in subgroup", "private"]);
@@ -74,6 +74,10 @@ describe("ListMergeRequests", () => {
     const everywhere = await titles(author, { scope: "created_by_me" });
     expect(everywhere).toEqual(["in group", "in subgroup", "elsewhere"]);
     expect((await t.client.ListMergeRequests({ actor: t.admin, group: String(group.id) })).groupFullPath).toBe(group.fullPath);
+    // non_archived leaves out archived projects' merge requests; without it they stay.
+    await t.identity.UpdateProject({ actor: t.admin, idOrPath: String(pb.id), archived: true });
+    expect(await titles(t.admin, { group: String(group.id), nonArchived: true })).toEqual(["in group", "private"]);
+    expect(await titles(t.admin, { group: String(group.id) })).toEqual(["in group", "in subgroup", "private"]);
     const hidden = await t.group({ visibility: "private" });
     expect(await failure(t.client.ListMergeRequests({ actor: guest, group: String(hidden.id) }))).toEqual({
       status: 404,

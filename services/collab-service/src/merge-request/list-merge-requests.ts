@@ -8,7 +8,7 @@ import { ANY, dateBoundsWhere, isWord, labelsWhere, milestoneWhere, NONE, reacti
 import type { ScopeProject } from "../issue/list-issues.ts";
 import { relayRefusals } from "../upstream.ts";
 import { type MergeRequestScope, requireReadMergeRequests, resolveMergeRequestScope } from "./access.ts";
-import { listMergeRequestMessages, withReadableMergeRequests } from "./list-merge-requests-messages.ts";
+import { listMergeRequestMessages, withoutArchived, withReadableMergeRequests } from "./list-merge-requests-messages.ts";
 
 /** GitLab's ByApprovalsFinder::MAX_FILTER_ELEMENTS: further approved_by_ids are ignored. */
 export const MAX_APPROVED_BY_IDS = 5;
@@ -144,6 +144,7 @@ export const listMergeRequests =
         visible.projects.map((p) => ({ id: Number(p.id), path: p.pathWithNamespace, level: p.accessLevel })),
       );
       groupFullPath = visible.groupFullPath;
+      if (req.nonArchived) projects = await withoutArchived(deps, req.actor, projects);
     }
     const where: Prisma.MergeRequestWhereInput = { AND: await mergeRequestFilters(deps, req, projects, actorUser, new Date()) };
     const { offset, limit } = pagination(req.page?.page ?? 0, req.page?.perPage ?? 0);

@@ -197,6 +197,8 @@ export async function listMergeRequestsRoute(deps: GatewayDeps, req: Request, re
     environment: q.environment ?? "",
     sourceBranch: q.source_branch ?? "",
     sourceProjectId: q.source_project_id ?? 0,
+    // GitLab's defaults: true for groups, false for /merge_requests; a project list has no such parameter.
+    nonArchived: where.project ? false : (q.non_archived ?? Boolean(where.group)),
     targetBranch: q.target_branch ?? "",
     wip: q.wip ?? "",
     scope: scopeName,
