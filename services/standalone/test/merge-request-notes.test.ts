@@ -1,16 +1,21 @@
 // Comments, emoji reactions and resource events of merge requests end to end, through the same
 // routes as issues' (notes.rb, award_emoji.rb, resource_*_events.rb mount merge_requests too).
+import { waitFor } from "@quarry/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserWithToken, jsonBody, jsonRequests, startTestStack, type TestStack } from "./helpers.ts";
 import { addMember, commitFiles, createMergeRequest, createProject } from "./mr-api.ts";
+import { startReceiver, type Receiver } from "./webhook-receiver.ts";
 
 let s: TestStack;
+let r: Receiver;
 const { post, put, del } = jsonRequests(() => s);
 
 beforeAll(async () => {
-  s = await startTestStack();
+  s = await startTestStack(undefined, { hookSettings: { maxAttempts: 2, retryBaseMs: 20, timeoutMs: 3000, pollIntervalMs: 50 } });
+  r = await startReceiver();
 }, 60_000);
 afterAll(async () => {
+  await r?.close();
   await s?.destroy();
 });
 
@@ -64,6 +69,45 @@ describe("merge request notes", () => {
       message: "404 Not found",
     });
     expect(await jsonBody(await s.api(`/projects/${project.id}/merge_requests`, { token: guest.token }), 403)).toEqual({ message: "403 Forbidden" });
+  });
+});
+
+describe("merge request note and emoji webhooks", () => {
+  // collab-service's events carry the merge request's hook attributes under `merge_request`
+  // (src/note/merge-request-notes.test.ts); hook-service adds that key to deliveries on its side.
+  it("delivers comments and reactions on merge requests to project hooks", async () => {
+    const project = await createProject(s, { visibility: "public" });
+    await jsonBody(await post(`/projects/${project.id}/hooks`, { url: `${r.url}/mr`, note_events: true, emoji_events: true, push_events: false }), 201);
+    await commitFiles(s, project.id, "feature", { "f.txt": "f\n" }, { startBranch: "main" });
+    const mr = await createMergeRequest(s, project.id, { source_branch: "feature", title: "Hooked" });
+    const note = await jsonBody(await post(`/projects/${project.id}/merge_requests/${mr.iid}/notes`, { body: "hello" }), 201);
+    await jsonBody(await post(`/projects/${project.id}/merge_requests/${mr.iid}/award_emoji`, { name: "tada" }), 201);
+    const mine = () => r.requests.filter((q) => q.path === "/mr");
+    await waitFor(() => mine().length >= 2);
+    const noteHook = mine().find((q) => q.json?.object_kind === "note")!;
+    expect(noteHook.headers["x-service-event"]).toBe("Note Hook");
+    expect(noteHook.json).toMatchObject({
+      object_kind: "note",
+      event_type: "note",
+      project_id: project.id,
+      object_attributes: {
+        id: note.id,
+        note: "hello",
+        noteable_type: "MergeRequest",
+        noteable_id: mr.id,
+        action: "create",
+        url: `${s.url}/${project.path_with_namespace}/-/merge_requests/${mr.iid}#note_${note.id}`,
+      },
+    });
+    const emojiHook = mine().find((q) => q.json?.object_kind === "emoji")!;
+    expect(emojiHook.json).toMatchObject({
+      object_attributes: {
+        name: "tada",
+        awardable_type: "MergeRequest",
+        awardable_id: mr.id,
+        awarded_on_url: `${s.url}/${project.path_with_namespace}/-/merge_requests/${mr.iid}`,
+      },
+    });
   });
 });
 
