@@ -14,8 +14,6 @@ import { listMergeRequestMessages, withoutArchived, withReadableMergeRequests } 
 export const MAX_APPROVED_BY_IDS = 5;
 
 const STATES = new Set(["opened", "closed", "locked", "merged"]);
-/** The orders document 2 lists for the API. */
-export const ORDER_BY = ["created_at", "updated_at", "merged_at", "title"] as const;
 
 /** `assignee_id=` / `reviewer_id=`: a user id, None or Any (-1 = an unknown username: nothing). */
 function userFilter(value: string | undefined, relation: "assignees" | "reviewers"): Prisma.MergeRequestWhereInput | null {
@@ -33,10 +31,10 @@ function userFilter(value: string | undefined, relation: "assignees" | "reviewer
  *   Quarry has no approval rules, so no merge request has an individual approver: None matches
  *   every merge request, Any and user ids match none.
  * - environment, deployed_after, deployed_before: GitLab matches merge requests with a deployment
- *   (deployment_merge_requests) fitting them. collab-service records no deployments of merge
- *   requests, so any of them (a valid one: unparseable times are ignored, as GitLab's
- *   parse_datetime) matches nothing. When ci-service's deployments are linked to merge requests,
- *   this is the one place to join them.
+ *   (deployment_merge_requests) fitting them. ci-service's deployments are not linked to merge
+ *   requests in collab-service (no read model of them here yet), so any of them (a valid one:
+ *   unparseable times are ignored, as GitLab's parse_datetime) matches nothing. Linking them
+ *   (a deployment_merge_requests read model fed by quarry.ci.deployment) joins here.
  */
 export async function mergeRequestFilters(
   deps: CollabDeps,
