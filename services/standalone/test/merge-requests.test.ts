@@ -236,6 +236,23 @@ describe("the merge request lifecycle", () => {
     expect(participants.map((u: { username: string }) => u.username)).toEqual(["root"]);
   });
 
+  it("marks a merge request merged when its source is pushed into the target by hand", async () => {
+    const { project, commit } = await projectWithMergeRequest(s);
+    const dir = await git.clone(project, "feature");
+    await git.run(dir, "push", "origin", "feature:main");
+    const merged = await waitFor(async () => {
+      const mr = await jsonBody(await s.api(`/projects/${project.id}/merge_requests/1`), 200);
+      return mr.state === "merged" ? mr : undefined;
+    });
+    expect(merged).toMatchObject({
+      merge_commit_sha: commit.id,
+      merged_by: { username: "root" },
+      merge_user: { username: "root" },
+      detailed_merge_status: "not_open",
+    });
+    expect(merged.merged_at).toBeTruthy();
+  });
+
   it("updates through gitbeaker: draft titles, labels, assignees, reviewers, state events; deletes as an owner", async () => {
     const { project } = await projectWithMergeRequest(s);
     const developer = await createUserWithToken(s);

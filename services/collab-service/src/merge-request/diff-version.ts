@@ -57,8 +57,9 @@ export function recordDiff(tx: Tx, mergeRequestId: number, d: CollectedDiff): Pr
 }
 
 /**
- * Points refs/merge-requests/:iid/head at the source head (where CI and fetches find it). Failures
- * are logged, not raised: the record is already committed and the next push rewrites the ref.
+ * Points refs/merge-requests/:iid/head at the source head (where CI and fetches find it); called
+ * inside the transaction that records the version. Failures are logged, not raised: the version
+ * stays the record and the next push rewrites the ref.
  */
 export async function writeHeadRef(deps: CollabDeps, project: Project, iid: number, sha: string): Promise<void> {
   try {

@@ -1,7 +1,8 @@
 import { waitFor } from "@quarry/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setUp, type CollabTestContext } from "../../test/support.ts";
-import { addedCommitsBody } from "./refresh.ts";
+import type { PushEvent } from "@quarry/bus";
+import { addedCommitsBody, refreshMergeRequests } from "./refresh.ts";
 import { mergeRequestFixture } from "./test-fixture.ts";
 
 let t: CollabTestContext;
@@ -23,18 +24,41 @@ describe("addedCommitsBody", () => {
 });
 
 describe("the push refresh", () => {
+  it("takes the branch's current head, so a late or repeated push records nothing new", async () => {
+    const f = await mergeRequestFixture(t);
+    await f.commit("feature", { "a.txt": "a" }, { startBranch: "main" });
+    const mr = await f.create(f.developer);
+    const id = Number(mr.id);
+    const second = await f.commit("feature", { "b.txt": "b" });
+    const third = await f.commit("feature", { "c.txt": "c" });
+    const latest = await waitFor(() =>
+      db()
+        .mergeRequestDiff.findFirst({ where: { mergeRequestId: id, headCommitSha: third } })
+        .then((d) => d ?? undefined),
+    );
+    // The push of `second` arriving (again) now changes nothing.
+    const stale = { ref: "refs/heads/feature", before: latest.baseCommitSha, after: second, project_id: f.project.id, user_id: t.admin.userId };
+    await refreshMergeRequests(t.svc.deps, stale as unknown as PushEvent);
+    const rows = await db().mergeRequestDiff.findMany({ where: { mergeRequestId: id }, orderBy: { id: "desc" } });
+    expect(rows[0]!.id).toBe(latest.id);
+    expect((await db().mergeRequest.findUniqueOrThrow({ where: { id } })).headSha).toBe(third);
+  });
+
   it("records a new diff version on a push to the source branch: head ref, unchecked, note, update event with oldrev", async () => {
     const f = await mergeRequestFixture(t);
     const first = await f.commit("feature", { "a.txt": "a" }, { startBranch: "main" });
     const mr = await f.create(f.developer);
     const id = Number(mr.id);
     await db().mergeRequest.update({ where: { id }, data: { mergeStatus: "can_be_merged", mergeWhenPipelineSucceeds: true, mergeUserId: f.developer.userId } });
+    const versions = (n: number) =>
+      waitFor(async () => {
+        const rows = await db().mergeRequestDiff.findMany({ where: { mergeRequestId: id }, orderBy: { id: "asc" } });
+        return rows.length === n ? rows : undefined;
+      });
     const second = await f.commit("feature", { "b.txt": "b" }, { message: "Add b" });
+    await versions(2);
     const third = await f.commit("feature", { "c.txt": "c" }, { message: "Add c" });
-    const diffs = await waitFor(async () => {
-      const rows = await db().mergeRequestDiff.findMany({ where: { mergeRequestId: id }, orderBy: { id: "asc" } });
-      return rows.length === 3 ? rows : undefined;
-    });
+    const diffs = await versions(3);
     expect(diffs.map((d) => d.headCommitSha)).toEqual([first, second, third]);
     expect(diffs[2]!.commitShas).toEqual([third, second, first]);
     const row = await db().mergeRequest.findUniqueOrThrow({ where: { id } });
@@ -93,6 +117,7 @@ describe("the push refresh", () => {
       return row.state === "merged" ? row : undefined;
     });
     expect(merged.mergeCommitSha).toBe(head);
+    expect(merged.mergeUserId).toBe(t.admin.userId);
     expect(merged.mergedAt).toBeTruthy();
     expect((await db().resourceStateEvent.findFirst({ where: { mergeRequestId: id } }))?.state).toBe("merged");
     expect((await db().mergeRequest.findUniqueOrThrow({ where: { id: Number(kept.id) } })).state).toBe("opened");

@@ -32,22 +32,23 @@ export function addedCommitsBody(commits: readonly Pick<Commit, "shortId" | "id"
 /**
  * A new head on a merge request's source branch: a new diff version, the head ref, merge status
  * back to unchecked, the "added N commits" note, an automatic merge aborted (as GitLab does when
- * the source changes), approvals (helper E) and the update webhook with `oldrev`.
+ * the source changes), approvals (helper E) and the update webhook with `oldrev`. The version is
+ * taken at the branch's current head, not the push's: pushes delivered late or twice then find
+ * it recorded and change nothing.
  */
 async function refreshSource(deps: CollabDeps, scope: MergeRequestScope, mrId: number, push: PushEvent): Promise<void> {
   const mr = await deps.prisma.mergeRequest.findUnique({ where: { id: mrId }, include: { diffs: { orderBy: { id: "desc" }, take: 1 } } });
   if (mr?.state !== "opened") return;
   const previous = mr.diffs[0];
-  // A redelivered push finds the version already recorded.
-  if (previous && previous.headCommitSha === push.after) return;
-  const targetSha = await branchHead(deps, scope.project, mr.targetBranch);
-  if (!targetSha) return;
-  const diff = await collectDiff(deps, scope.project, push.after, targetSha);
+  const [head, targetSha] = await Promise.all([branchHead(deps, scope.project, mr.sourceBranch), branchHead(deps, scope.project, mr.targetBranch)]);
+  if (!head || !targetSha || previous?.headCommitSha === head) return;
+  const oldrev = previous?.headCommitSha ?? push.before;
+  const diff = await collectDiff(deps, scope.project, head, targetSha);
   const known = new Set(previous?.commitShas ?? []);
   const added = diff.commits.filter((c) => !known.has(c.id));
   const actorId = Number(push.user_id) || mr.authorId;
   const [lastCommit, usernames] = await Promise.all([
-    lastCommitHookAttrs(deps, scope, push.after),
+    lastCommitHookAttrs(deps, scope, head),
     usernamesOf(
       deps,
       (await deps.prisma.mergeRequestAssignee.findMany({ where: { mergeRequestId: mr.id } })).map((a) => a.userId),
@@ -57,7 +58,7 @@ async function refreshSource(deps: CollabDeps, scope: MergeRequestScope, mrId: n
     await tx.$queryRaw`SELECT id FROM merge_requests WHERE id = ${mr.id} FOR UPDATE`;
     const before = await mergeRequestSnapshot(tx, mr.id);
     const latest = await tx.mergeRequestDiff.findFirst({ where: { mergeRequestId: mr.id }, orderBy: { id: "desc" } });
-    if (before.mr.state !== "opened" || latest?.headCommitSha === push.after) return false;
+    if (before.mr.state !== "opened" || latest?.headCommitSha === head || latest?.id !== previous?.id) return false;
     const version = await recordDiff(tx, mr.id, diff);
     const now = new Date();
     const abortAutoMerge = before.mr.mergeWhenPipelineSucceeds;
@@ -72,7 +73,7 @@ async function refreshSource(deps: CollabDeps, scope: MergeRequestScope, mrId: n
       },
     });
     if (added.length) {
-      const compare = `${mergeRequestWebPath(scope.parent.fullPath, mr.iid)}?diff_id=${version.id}&start_sha=${push.before}`;
+      const compare = `${mergeRequestWebPath(scope.parent.fullPath, mr.iid)}?diff_id=${version.id}&start_sha=${oldrev}`;
       await writeMergeRequestSystemNote(tx, updated, actorId, addedCommitsBody(added, compare), now);
     }
     if (abortAutoMerge) await writeMergeRequestSystemNote(tx, updated, actorId, "aborted the automatic merge because source branch was updated", now);
@@ -84,14 +85,14 @@ async function refreshSource(deps: CollabDeps, scope: MergeRequestScope, mrId: n
       before,
       actorUserId: actorId,
       usernames,
-      oldrev: push.before,
+      oldrev,
       lastCommit,
     });
+    // Under the row lock, so concurrent refreshes move the ref in order, and before the event goes out.
+    await writeHeadRef(deps, scope.project, mr.iid, head);
     return true;
   });
-  if (!wrote) return;
-  publishSoon(deps);
-  await writeHeadRef(deps, scope.project, mr.iid, push.after);
+  if (wrote) publishSoon(deps);
 }
 
 /**
@@ -122,6 +123,8 @@ async function markManuallyMerged(deps: CollabDeps, scope: MergeRequestScope, pu
         data: {
           state: "merged",
           mergedAt: now,
+          // MergeRequestMetricsService#merge: the pusher merged it.
+          mergeUserId: actorId,
           mergeCommitSha: mergeCommit?.id ?? mr.headSha,
           mergedCommitSha: push.after,
           mergeWhenPipelineSucceeds: false,

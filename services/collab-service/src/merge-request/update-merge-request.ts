@@ -10,7 +10,7 @@ import { canAdminMergeRequest, canUpdateMergeRequest, findVisibleMergeRequest } 
 import { branchHead, collectDiff, recordDiff, writeHeadRef, type CollectedDiff } from "./diff-version.ts";
 import { loadMergeRequestMessage } from "./entity.ts";
 import { enqueueMergeRequestEvent, lastCommitHookAttrs, mergeRequestSnapshot } from "./event.ts";
-import { isDraftTitle, mergeRequestReference } from "./rules.ts";
+import { DESCRIPTION_MAX, descriptionTooLong, isDraftTitle, mergeRequestReference } from "./rules.ts";
 import { recordMergeRequestNotes } from "./system-notes.ts";
 
 /** Distinct timestamps keep assignees and reviewers in the order given. */
@@ -40,6 +40,7 @@ export const updateMergeRequest =
       data.title = title;
       data.draft = isDraftTitle(title);
     }
+    if (descriptionTooLong(req.description)) throw badRequest({ description: [`is too long (maximum is ${DESCRIPTION_MAX} characters)`] });
     if (req.description !== undefined) data.description = req.description;
     if (req.removeSourceBranch !== undefined) data.forceRemoveSourceBranch = req.removeSourceBranch;
     if (req.squash !== undefined) data.squash = req.squash;
@@ -82,7 +83,7 @@ export const updateMergeRequest =
     const fresh = reopen ?? retarget;
     const lastCommit = fresh ? await lastCommitHookAttrs(deps, scope, fresh.headCommitSha) : await lastCommitHookAttrs(deps, scope, mr.headSha);
 
-    const changedHead = await deps.prisma.$transaction(async (tx) => {
+    await deps.prisma.$transaction(async (tx) => {
       // Serialises concurrent updates of one merge request, so events match what happened.
       await tx.$queryRaw`SELECT id FROM merge_requests WHERE id = ${mr.id} FOR UPDATE`;
       const before = await mergeRequestSnapshot(tx, mr.id);
@@ -178,7 +179,7 @@ export const updateMergeRequest =
         changed = true;
       }
 
-      if (!changed) return null;
+      if (!changed) return;
       const updated = await tx.mergeRequest.update({ where: { id: mr.id }, data: { ...data, updatedById: userId || null, updatedAt: now } });
       const noteState = (m: typeof updated, a: readonly number[], r: readonly number[]) => ({
         title: m.title,
@@ -198,9 +199,9 @@ export const updateMergeRequest =
       // One webhook per update: "close"/"reopen" when the state changed, "update" otherwise.
       const action = updated.state !== current.state ? (updated.state === "closed" ? "close" : "reopen") : "update";
       await enqueueMergeRequestEvent(deps, tx, { mergeRequestId: mr.id, scope, action, before, actorUserId: userId, usernames, lastCommit });
-      return version ? version.headCommitSha : null;
+      // Under the row lock (ordered with the push refresh) and before the event goes out.
+      if (version) await writeHeadRef(deps, project, mr.iid, version.headCommitSha);
     });
     publishSoon(deps);
-    if (changedHead) await writeHeadRef(deps, project, mr.iid, changedHead);
     return loadMergeRequestMessage(deps, scope, mr.id);
   };
