@@ -240,6 +240,8 @@ export interface EmojiEvent {
   issue?: Record<string, unknown>;
   /** The project snippet awarded, or the awarded note's snippet (Snippet#hook_attrs). */
   snippet?: Record<string, unknown>;
+  /** The merge request awarded, or the awarded note's merge request (MergeRequest#hook_attrs). */
+  merge_request?: Record<string, unknown>;
 }
 
 /**
@@ -262,6 +264,8 @@ export interface NoteEvent {
   issue?: Record<string, unknown>;
   /** The commented project snippet (Snippet#hook_attrs). */
   snippet?: Record<string, unknown>;
+  /** The commented merge request (MergeRequest#hook_attrs, Gitlab::HookData::MergeRequestBuilder). */
+  merge_request?: Record<string, unknown>;
 }
 
 /** GitLab's `{previous, current}` of one changed field. */

@@ -36,6 +36,10 @@ import { promoteLabel } from "./label/promote-label.ts";
 import { subscribeLabel } from "./label/subscribe-label.ts";
 import { unsubscribeLabel } from "./label/unsubscribe-label.ts";
 import { updateLabel } from "./label/update-label.ts";
+import { createMergeRequestContextCommits } from "./merge-request/context-commits-create.ts";
+import { deleteMergeRequestContextCommits } from "./merge-request/context-commits-delete.ts";
+import { listMergeRequestContextCommits } from "./merge-request/context-commits-list.ts";
+import { listMergeRequests } from "./merge-request/list-merge-requests.ts";
 import { createMilestone } from "./milestone/create-milestone.ts";
 import { deleteMilestone } from "./milestone/delete-milestone.ts";
 import { getMilestone } from "./milestone/get-milestone.ts";
@@ -115,6 +119,7 @@ export function collabHandlers(deps: CollabDeps): AsyncHandlers<CollabServiceDef
     ListCommitMergeRequests: listCommitMergeRequests(deps),
 
     // merge request listing
+    ListMergeRequests: listMergeRequests(deps),
 
     // merge request merging and approvals
     ApproveMergeRequest: approveMergeRequest(deps),
@@ -122,6 +127,9 @@ export function collabHandlers(deps: CollabDeps): AsyncHandlers<CollabServiceDef
     GetMergeRequestApprovals: getMergeRequestApprovals(deps),
 
     // merge request context commits
+    ListMergeRequestContextCommits: listMergeRequestContextCommits(deps),
+    CreateMergeRequestContextCommits: createMergeRequestContextCommits(deps),
+    DeleteMergeRequestContextCommits: deleteMergeRequestContextCommits(deps),
   };
 }
 

@@ -1,13 +1,15 @@
 import { AccessLevel } from "@quarry/gitlab";
-import { notFound, paramError } from "@quarry/grpc";
+import { paramError } from "@quarry/grpc";
 import type { Actor__Output } from "@quarry/proto";
 import type { Awardable__Output } from "@quarry/proto/types/collab/v1/Awardable";
 import type { CollabDeps } from "../deps.ts";
 import type { Note, Snippet } from "../generated/prisma/client.ts";
 import { findVisibleIssue, type IssueWithAssignees } from "../issue/access.ts";
 import { resolveParent, type ResolvedParent } from "../label/parent.ts";
+import type { MergeRequestScope } from "../merge-request/access.ts";
+import { mergeRequestInclude, type MergeRequestRowFull } from "../merge-request/entity.ts";
 import { findVisibleIssueNote } from "../note/access.ts";
-import { findNote } from "../note/noteable.ts";
+import { findNote, findReadableMergeRequest } from "../note/noteable.ts";
 import { findSnippet, viewerOf } from "../snippet/access.ts";
 
 /** The record an emoji is awarded to, found and checked readable for the caller. */
@@ -28,6 +30,8 @@ export interface ResolvedAwardable {
   snippet?: Snippet;
   /** The note awarded. */
   note?: Note;
+  /** The merge request awarded, or the note's merge request, with its project's scope. */
+  mergeRequest?: { row: MergeRequestRowFull; scope: MergeRequestScope };
 }
 
 /**
@@ -35,8 +39,8 @@ export interface ResolvedAwardable {
  * awardable kinds. An issue follows findVisibleIssue (a confidential one is `404 Issue Not Found`
  * to outsiders), a note on an issue findVisibleIssueNote (an internal note is `404 Note Not Found`
  * below Reporter), a project snippet or its note findSnippet + findNote (`404 Snippet Not Found`,
- * `404 Note Not Found`). Merge requests are not stored here yet: `404 Merge Request Not Found`
- * until they are plugged in at this switch.
+ * `404 Note Not Found`), a merge request or its note findReadableMergeRequest + findNote (`404 Not
+ * found` for an unknown or unreadable merge request).
  */
 export async function resolveAwardable(deps: CollabDeps, actor: Actor__Output | null, ref: Awardable__Output | null): Promise<ResolvedAwardable> {
   if (!ref?.project) throw paramError("id is missing");
@@ -65,8 +69,18 @@ export async function resolveAwardable(deps: CollabDeps, actor: Actor__Output | 
       }
       return { type: "Snippet", id: snippet.id, parent, locked: false, emojiAwardable: true, snippet };
     }
-    case "MergeRequest":
-      throw notFound("Merge Request");
+    case "MergeRequest": {
+      // user_project.merge_requests.find_by!(iid:) then read_merge_request: both `404 Not found`.
+      const { scope, mr } = await findReadableMergeRequest(deps, actor, ref.project, id);
+      const locked = mr.discussionLocked === true;
+      const mergeRequest = { row: await deps.prisma.mergeRequest.findUniqueOrThrow({ where: { id: mr.id }, include: mergeRequestInclude }), scope };
+      if (noteId) {
+        const noteable = { parent: scope.parent, type: "MergeRequest" as const, id: mr.id, iid: mr.iid, projectId: mr.projectId, locked, confidential: false };
+        const note = await findNote(deps, noteable, noteId);
+        return { type: "Note", id: note.id, parent: scope.parent, locked, emojiAwardable: !note.system, note, mergeRequest };
+      }
+      return { type: "MergeRequest", id: mr.id, parent: scope.parent, locked, emojiAwardable: true, mergeRequest };
+    }
     default:
       throw paramError("awardable type is invalid");
   }

@@ -34,7 +34,7 @@ export const createAwardEmoji =
     try {
       const award = await deps.prisma.$transaction(async (tx) => {
         const created = await tx.awardEmoji.create({ data: key });
-        await enqueueEmojiEvent(tx, awardable, created, "award");
+        await enqueueEmojiEvent(deps, tx, awardable, created, "award");
         return created;
       });
       publishSoon(deps);

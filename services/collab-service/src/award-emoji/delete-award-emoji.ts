@@ -22,7 +22,7 @@ export const deleteAwardEmoji =
     await deps.prisma.$transaction(async (tx) => {
       // Only the transaction that removed the row announces it (a concurrent delete removes nothing).
       const { count } = await tx.awardEmoji.deleteMany({ where: { id: award.id } });
-      if (count) await enqueueEmojiEvent(tx, awardable, award, "revoke");
+      if (count) await enqueueEmojiEvent(deps, tx, awardable, award, "revoke");
     });
     publishSoon(deps);
     return {};

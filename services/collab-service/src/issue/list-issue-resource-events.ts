@@ -7,6 +7,7 @@ import type { ListIssueResourceEventsRequest__Output } from "@quarry/proto/types
 import type { ListIssueResourceEventsResponse } from "@quarry/proto/types/collab/v1/ListIssueResourceEventsResponse";
 import type { CollabDeps } from "../deps.ts";
 import { toMilestoneMessages } from "../milestone/entity.ts";
+import { findReadableMergeRequest } from "../note/noteable.ts";
 import { findVisibleIssue } from "./access.ts";
 import { plainLabel } from "./entity.ts";
 
@@ -14,25 +15,35 @@ import { plainLabel } from "./entity.ts";
 const recordNotFound = () => new ServiceError(status.NOT_FOUND, { message: RECORD_NOT_FOUND_MESSAGE });
 
 /**
- * GET …/issues/:issue_iid/resource_{label,state,milestone}_events[/:id]: an issue's events, oldest
- * first; a single event that is not the issue's answers `404 Not found` as GitLab's find does.
+ * GET …/issues/:issue_iid/resource_{label,state,milestone}_events[/:id] and the same below
+ * merge_requests/:merge_request_iid: an issue's or merge request's events, oldest first; a single
+ * event that is not the eventable's answers `404 Not found` as GitLab's find does.
  */
 export const listIssueResourceEvents =
   (deps: CollabDeps) =>
   async (req: ListIssueResourceEventsRequest__Output): Promise<ListIssueResourceEventsResponse> => {
-    const { parent, issue } = await findVisibleIssue(deps, req.actor, req.project, Number(req.issueIid));
+    // The eventable: an issue (findVisibleIssue's 404s) or a merge request (NotesFinder's `404 Not found`).
+    const eventable =
+      req.eventableType === "MergeRequest"
+        ? await findReadableMergeRequest(deps, req.actor, req.project, Number(req.issueIid)).then(({ scope, mr }) => ({
+            parent: scope.parent,
+            key: { mergeRequestId: mr.id },
+          }))
+        : await findVisibleIssue(deps, req.actor, req.project, Number(req.issueIid)).then(({ parent, issue }) => ({ parent, key: { issueId: issue.id } }));
+    const { parent } = eventable;
     const eventId = Number(req.eventId);
     if (eventId !== 0 && !isPositiveInt32(eventId)) throw recordNotFound();
-    const where = { issueId: issue.id, ...(eventId ? { id: eventId } : {}) };
+    const where = { ...eventable.key, ...(eventId ? { id: eventId } : {}) };
     const { offset, limit } = pagination(req.page?.page ?? 0, req.page?.perPage ?? 0);
     const page = { skip: eventId ? 0 : offset, take: eventId ? 1 : limit, orderBy: { id: "asc" as const } };
     let total: number;
     let events: IssueResourceEvent[];
-    const base = (e: { id: number; userId: number; createdAt: Date }) => ({
+    const base = (e: { id: number; userId: number; createdAt: Date; issueId: number | null; mergeRequestId: number | null }) => ({
       id: e.id,
       userId: e.userId,
       createdAt: e.createdAt.toISOString(),
-      issueId: issue.id,
+      issueId: e.issueId ?? 0,
+      mergeRequestId: e.mergeRequestId ?? 0,
     });
     if (req.kind === "label") {
       const [n, rows] = await Promise.all([deps.prisma.resourceLabelEvent.count({ where }), deps.prisma.resourceLabelEvent.findMany({ where, ...page })]);

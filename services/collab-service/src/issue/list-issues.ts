@@ -6,6 +6,7 @@ import type { CollabDeps } from "../deps.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { resolveParent } from "../label/parent.ts";
 import { relayRefusals } from "../upstream.ts";
+import { ANY, addDays, dateBoundsWhere, isWord, labelsWhere, milestoneWhere, NONE, reactionWhere, searchWhere, startOfDay } from "../issuable/filters.ts";
 import { visibleAcross } from "./access.ts";
 import { issueInclude, toIssueMessages } from "./entity.ts";
 
@@ -15,12 +16,6 @@ export interface ScopeProject {
   path: string;
   level: number;
 }
-
-const NONE = "none";
-const ANY = "any";
-const isWord = (v: string | undefined, word: string) => v !== undefined && v.toLowerCase() === word;
-const startOfDay = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
-const addDays = (d: Date, n: number) => new Date(d.getTime() + n * 86_400_000);
 
 /** Due-date filters of IssuableFinder (`due_date=`). */
 function dueDateWhere(value: string, now: Date): Prisma.IssueWhereInput | null {
@@ -56,24 +51,6 @@ function dueDateWhere(value: string, now: Date): Prisma.IssueWhereInput | null {
     default:
       throw paramError("due_date does not have a valid value");
   }
-}
-
-/** `milestone=` by title or one of None, Any, Upcoming, Started. */
-function milestoneWhere(value: string, now: Date): Prisma.IssueWhereInput {
-  const today = startOfDay(now);
-  if (isWord(value, NONE)) return { milestoneId: null };
-  if (isWord(value, ANY)) return { milestoneId: { not: null } };
-  if (isWord(value, "upcoming")) return { milestone: { state: "active", dueDate: { gt: today } } };
-  if (isWord(value, "started")) return { milestone: { state: "active", startDate: { lte: today } } };
-  return { milestone: { title: value } };
-}
-
-/** Words of a search term in the chosen columns (every word, case-insensitively). */
-function searchWhere(search: string, columns: string[]): Prisma.IssueWhereInput | null {
-  const words = search.trim().split(/\s+/).filter(Boolean);
-  if (!words.length) return null;
-  const cols = columns.length ? columns : ["title", "description"];
-  return { OR: cols.map((c) => ({ AND: words.map((w) => ({ [c]: { contains: w, mode: "insensitive" } })) })) };
 }
 
 /** The order of the list: GitLab's sort options; ties by id in the same direction. */
@@ -171,12 +148,7 @@ export const listIssues =
     const f: Prisma.IssueWhereInput[] = [visibleAcross(projects, actorUser, isAdmin)];
 
     if (req.state === "opened" || req.state === "closed") f.push({ state: req.state });
-    const labels = req.labels.map((l) => l.trim()).filter(Boolean);
-    if (labels.length === 1 && isWord(labels[0], NONE)) f.push({ labels: { none: {} } });
-    else if (labels.length === 1 && isWord(labels[0], ANY)) f.push({ labels: { some: {} } });
-    else for (const title of labels) f.push({ labels: { some: { label: { title } } } });
-    const notLabels = req.notLabels.map((l) => l.trim()).filter(Boolean);
-    if (notLabels.length) f.push({ labels: { none: { label: { title: { in: notLabels } } } } });
+    f.push(...labelsWhere(req.labels, req.notLabels));
     if (req.milestone !== undefined && req.milestone !== "") f.push(milestoneWhere(req.milestone, now));
     if (req.notMilestone !== undefined && req.notMilestone !== "") f.push({ NOT: milestoneWhere(req.notMilestone, now) });
     if (Number(req.milestoneId) > 0) f.push({ milestoneId: Number(req.milestoneId) });
@@ -193,29 +165,13 @@ export const listIssues =
     if (Number(req.notAuthorId) !== 0) f.push({ authorId: { not: Number(req.notAuthorId) } });
 
     // Reactions are the caller's own awards on issues.
-    const awarded = async (name: string | null) =>
-      (
-        await deps.prisma.awardEmoji.findMany({
-          where: { userId: actorUser, awardableType: "Issue", ...(name ? { name } : {}) },
-          select: { awardableId: true },
-        })
-      ).map((a) => a.awardableId);
-    const reaction = req.myReactionEmoji;
-    if (reaction !== undefined && reaction !== "") {
-      if (isWord(reaction, NONE)) f.push({ id: { notIn: await awarded(null) } });
-      else if (isWord(reaction, ANY)) f.push({ id: { in: await awarded(null) } });
-      else f.push({ id: { in: await awarded(reaction) } });
-    }
-    if (req.notMyReactionEmoji) f.push({ id: { notIn: await awarded(req.notMyReactionEmoji) } });
+    f.push(...(await reactionWhere(deps, "Issue", actorUser, req.myReactionEmoji, req.notMyReactionEmoji)));
 
     const search = searchWhere(req.search, req.searchIn);
     if (search) f.push(search);
     if (req.iids.length) f.push({ iid: { in: req.iids.map(Number) } });
     if (req.notIids.length) f.push({ iid: { notIn: req.notIids.map(Number) } });
-    if (req.createdAfter) f.push({ createdAt: { gte: new Date(req.createdAfter) } });
-    if (req.createdBefore) f.push({ createdAt: { lte: new Date(req.createdBefore) } });
-    if (req.updatedAfter) f.push({ updatedAt: { gte: new Date(req.updatedAfter) } });
-    if (req.updatedBefore) f.push({ updatedAt: { lte: new Date(req.updatedBefore) } });
+    f.push(...dateBoundsWhere(req));
     const due = dueDateWhere(req.dueDate, now);
     if (due) f.push(due);
     if (req.confidential !== undefined) f.push({ confidential: req.confidential });

@@ -125,20 +125,29 @@ export interface MergeRequestEventInput {
   lastCommit?: Record<string, unknown> | null;
 }
 
-/** Enqueues the merge request webhook event inside `tx`; call `publishSoon(deps)` after the commit. */
-export async function enqueueMergeRequestEvent(deps: CollabDeps, tx: Tx, input: MergeRequestEventInput): Promise<string> {
-  const row = await tx.mergeRequest.findUniqueOrThrow({ where: { id: input.mergeRequestId }, include: mergeRequestInclude });
+/**
+ * MergeRequest#hook_attrs (Gitlab::HookData::MergeRequestBuilder#build): the hook columns, then
+ * url, last_commit, draft and time tracking, assignee/reviewer ids, labels, state, first
+ * contribution and detailed_merge_status. Also the `merge_request` of note events.
+ */
+export async function mergeRequestHookAttrs(
+  deps: CollabDeps,
+  tx: Tx,
+  row: MergeRequestRowFull,
+  scope: MergeRequestScope,
+  lastCommit: Record<string, unknown> | null,
+) {
   const after = snapshotOf(row);
   const mr = row;
-  const status = await mergeStatusFor(deps, row, input.scope);
-  const projectPath = input.scope.parent.fullPath;
+  const status = await mergeStatusFor(deps, row, scope);
+  const projectPath = scope.parent.fullPath;
   const mergedBefore = await tx.mergeRequest.count({ where: { projectId: mr.projectId, authorId: mr.authorId, state: "merged", id: { not: mr.id } } });
   const columns = hookColumns(mr, after.assigneeIds, status.headPipelineId);
   const labels = [...after.labels].sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : 0));
   const attrs = {
     ...columns,
     url: mergeRequestWebPath(projectPath, mr.iid),
-    last_commit: input.lastCommit ?? null,
+    last_commit: lastCommit,
     work_in_progress: mr.draft,
     total_time_spent: mr.totalTimeSpent,
     time_change: 0,
@@ -152,9 +161,17 @@ export async function enqueueMergeRequestEvent(deps: CollabDeps, tx: Tx, input: 
     blocking_discussions_resolved: true,
     first_contribution: mergedBefore === 0,
     detailed_merge_status: status.detailedMergeStatus,
-    action: input.action,
-    ...(input.oldrev ? { oldrev: input.oldrev } : {}),
   };
+  return { attrs, after, labels, status };
+}
+
+/** Enqueues the merge request webhook event inside `tx`; call `publishSoon(deps)` after the commit. */
+export async function enqueueMergeRequestEvent(deps: CollabDeps, tx: Tx, input: MergeRequestEventInput): Promise<string> {
+  const row = await tx.mergeRequest.findUniqueOrThrow({ where: { id: input.mergeRequestId }, include: mergeRequestInclude });
+  const mr = row;
+  const built = await mergeRequestHookAttrs(deps, tx, row, input.scope, input.lastCommit ?? null);
+  const { after, labels, status } = built;
+  const attrs = { ...built.attrs, action: input.action, ...(input.oldrev ? { oldrev: input.oldrev } : {}) };
   const diff = row.diffs[0];
   return enqueue(tx, Subjects.mergeRequest, {
     event_name: "merge_request",

@@ -53,7 +53,7 @@ export const createNote =
           authorId: userId,
         });
       }
-      await enqueueNoteEvent(tx, noteable, note, "create");
+      await enqueueNoteEvent(deps, tx, noteable, note, "create");
       return note;
     });
     publishSoon(deps);

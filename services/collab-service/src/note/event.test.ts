@@ -91,7 +91,7 @@ describe("note webhook events", () => {
     });
     const parent = { id: f.project.id, fullPath: f.project.path } as ResolvedParent;
     const noteable = { parent, type: "Issue" as const, id: f.issue.id, iid: f.issue.iid, projectId: f.project.id, locked: false, confidential: false };
-    expect(await t.svc.deps.prisma.$transaction((tx) => enqueueNoteEvent(tx, noteable, system, "create"))).toBeNull();
+    expect(await t.svc.deps.prisma.$transaction((tx) => enqueueNoteEvent(t.svc.deps, tx, noteable, system, "create"))).toBeNull();
     expect(await t.svc.deps.prisma.outboxEvent.count({ where: { subject: Subjects.note } })).toBe(before);
   });
 

@@ -62,7 +62,7 @@ describe("ListNotes", () => {
     expect(await failure(t.client.ListNotes({ actor: t.anonymous, noteable: f.noteable }))).toEqual({ status: 401, body: { message: "401 Unauthorized" } });
   });
 
-  it("answers 404 for private projects, unknown and confidential issues, and for snippets and merge requests for now", async () => {
+  it("answers 404 for private projects, unknown and confidential issues, and for unknown snippets and merge requests", async () => {
     const priv = await noteFixture(t, { visibility: "private" });
     expect(await failure(t.client.ListNotes({ actor: priv.outsider, noteable: priv.noteable }))).toEqual({
       status: 404,
@@ -81,7 +81,7 @@ describe("ListNotes", () => {
     });
     expect(await failure(t.client.ListNotes({ actor: t.admin, noteable: { ...conf.noteable, type: "MergeRequest" } }))).toEqual({
       status: 404,
-      body: { message: "404 MergeRequest Not Found" },
+      body: { message: "404 Not found" },
     });
   });
 });

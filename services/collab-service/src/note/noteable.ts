@@ -6,6 +6,7 @@ import type { CollabDeps } from "../deps.ts";
 import type { Note } from "../generated/prisma/client.ts";
 import { findVisibleIssue } from "../issue/access.ts";
 import { resolveParent, type ResolvedParent } from "../label/parent.ts";
+import { canReadMergeRequests, type MergeRequestScope, recordNotFound, resolveMergeRequestScope } from "../merge-request/access.ts";
 import { findSnippet, viewerOf } from "../snippet/access.ts";
 import { seesInternalNotes } from "./access.ts";
 
@@ -22,6 +23,8 @@ export interface ResolvedNoteable {
   locked: boolean;
   /** A confidential issue: its notes' mentions and webhooks are confidential too. */
   confidential: boolean;
+  /** A merge request's project as its handlers see it (the note webhook's merge_request attributes). */
+  mergeRequestScope?: MergeRequestScope;
 }
 
 /** GitLab's `before { authenticate! }` of API::Notes: every notes endpoint needs a signed-in caller. */
@@ -31,8 +34,7 @@ export function requireSignedIn(actor: Actor__Output | null): void {
 
 /**
  * GitLab's find_noteable: the project (404 Project Not Found when invisible), then the noteable
- * the caller may read. The one switch point per noteable type: merge requests answer NOT_FOUND
- * until they exist here.
+ * the caller may read. The one switch point per noteable type.
  */
 export async function resolveNoteable(deps: CollabDeps, actor: Actor__Output | null, ref: NoteableRef__Output | null): Promise<ResolvedNoteable> {
   requireSignedIn(actor);
@@ -56,12 +58,35 @@ export async function resolveNoteable(deps: CollabDeps, actor: Actor__Output | n
       const { snippet } = await findSnippet(deps, await viewerOf(deps, actor), Number(ref.id), String(parent.id));
       return { parent, type: "Snippet", id: snippet.id, iid: null, projectId: parent.id, locked: false, confidential: false };
     }
-    case "MergeRequest":
-      await resolveParent(deps, actor, { project, group: "" });
-      throw notFound("MergeRequest");
+    case "MergeRequest": {
+      const { scope, mr } = await findReadableMergeRequest(deps, actor, project, Number(ref.id));
+      return {
+        parent: scope.parent,
+        type: "MergeRequest",
+        id: mr.id,
+        iid: mr.iid,
+        projectId: mr.projectId,
+        locked: mr.discussionLocked === true,
+        confidential: false,
+        mergeRequestScope: scope,
+      };
+    }
     default:
       throw paramError("noteable_type does not have a valid value");
   }
+}
+
+/**
+ * NotesFinder's target for a merge request: `find_by!(iid:)` over MergeRequestsFinder, which
+ * leaves out merge requests the caller may not read, so an unknown iid and a hidden merge request
+ * (a Guest's in a private project) are both `404 Not found`.
+ */
+export async function findReadableMergeRequest(deps: CollabDeps, actor: Actor__Output | null, project: string, iid: number) {
+  const scope = await resolveMergeRequestScope(deps, actor, project);
+  if (!isPositiveInt32(iid) || !canReadMergeRequests(scope)) throw recordNotFound();
+  const mr = await deps.prisma.mergeRequest.findUnique({ where: { projectId_iid: { projectId: scope.parent.id, iid } } });
+  if (!mr) throw recordNotFound();
+  return { scope, mr };
 }
 
 /**

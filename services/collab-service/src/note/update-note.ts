@@ -32,7 +32,7 @@ export const updateNote =
         where: { id: note.id },
         data: { body, updatedById: noteable.parent.userId || null, lastEditedAt: new Date() },
       });
-      await enqueueNoteEvent(tx, noteable, updated, "update");
+      await enqueueNoteEvent(deps, tx, noteable, updated, "update");
       return updated;
     });
     publishSoon(deps);

@@ -153,8 +153,9 @@ export function resourceEventEntity(kind: "label" | "state" | "milestone", e: Is
     id: Number(e.id),
     user: u ? userBasic(u, urls) : null,
     created_at: e.createdAt,
-    resource_type: "Issue",
-    resource_id: Number(e.issueId),
+    // Merge request events carry merge_request_id (issue_id 0).
+    resource_type: Number(e.mergeRequestId) ? "MergeRequest" : "Issue",
+    resource_id: Number(e.mergeRequestId) || Number(e.issueId),
   };
   if (kind === "label") return { ...base, label: e.label ? labelBasicEntity(e.label) : null, action: e.action };
   if (kind === "state") return { ...base, state: e.state };

@@ -18,6 +18,8 @@ import { ctx } from "./context.ts";
 const AWARDABLES = [
   { path: "issues", param: "issue_iid", type: "Issue", what: "Issue" },
   { path: "snippets", param: "snippet_id", type: "Snippet", what: "Snippet" },
+  // find_by!(iid:): an impossible iid is GitLab's bare `404 Not found`.
+  { path: "merge_requests", param: "merge_request_iid", type: "MergeRequest", what: undefined },
 ] as const;
 
 /**

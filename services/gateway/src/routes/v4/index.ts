@@ -15,6 +15,8 @@ import { mergeRequestPipelinesRouter } from "./merge-request-pipelines.ts";
 import { jobTokenScopeRouter } from "./job-token-scope.ts";
 import { membersRouter } from "./members.ts";
 import { commitMergeRequestsRouter, mergeRequestChangesRouter } from "./merge-request-changes.ts";
+import { mergeRequestContextCommitsRouter } from "./merge-request-context-commits.ts";
+import { mergeRequestListsRouter } from "./merge-request-lists.ts";
 import { mergeRequestsRouter } from "./merge-requests.ts";
 import { personalAccessTokensRouter } from "./personal-access-tokens.ts";
 import { pipelinesRouter } from "./pipelines.ts";
@@ -79,11 +81,13 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(mergeRequestChangesRouter(deps));
 
   // merge request listing
+  r.use(mergeRequestListsRouter(deps));
 
   // merge request merging and approvals
   r.use(mergeRequestApprovalsRouter(deps));
 
   // merge request context commits
+  r.use(mergeRequestContextCommitsRouter(deps));
 
   // environments and deployments
   r.use(environmentsRouter(deps));

@@ -99,7 +99,7 @@ const notShape = {
 };
 
 /** A username's id for filters (-1 for nobody: the filter then matches nothing, as GitLab's). */
-async function userIdOf(deps: GatewayDeps, req: Request, username: string): Promise<number> {
+export async function userIdOf(deps: GatewayDeps, req: Request, username: string): Promise<number> {
   const { users } = await deps.identity.ListUsers({ actor: actor(req), username, page: { page: 1, perPage: 1 } }, { requestId: req.requestId });
   const u = users.find((x) => x.username.toLowerCase() === username.toLowerCase());
   return u ? Number(u.id) : -1;
@@ -301,35 +301,46 @@ export function issuesRouter(deps: GatewayDeps): Router {
     res.status(204).end();
   });
 
-  for (const kind of ["label", "state", "milestone"] as const) {
-    const base = `/projects/:id/issues/:eventable_id/resource_${kind}_events`;
-    r.get(base, scope("read"), async (req, res) => {
-      const q = params(req, { eventable_id: p.id("Issue"), ...pageShape });
-      const c = ctx(deps, req, res);
-      const page = pageRequest(q);
-      const list = await collab.ListIssueResourceEvents({ actor: c.actor, project: String(req.params.id), issueIid: q.eventable_id, kind, page }, c.call);
-      const users = await usersById(
-        deps,
-        req,
-        list.events.map((e) => Number(e.userId)),
-      );
-      c.paginate(list.pageInfo ? { total: Number(list.pageInfo.total), ...page } : null);
-      res.json(list.events.map((e) => resourceEventEntity(kind, e, users, c.urls)));
-    });
-    r.get(`${base}/:event_id`, scope("read"), async (req, res) => {
-      const q = params(req, { eventable_id: p.id("Issue"), event_id: p.id() });
-      const c = ctx(deps, req, res);
-      const list = await collab.ListIssueResourceEvents(
-        { actor: c.actor, project: String(req.params.id), issueIid: q.eventable_id, kind, eventId: q.event_id },
-        c.call,
-      );
-      const users = await usersById(
-        deps,
-        req,
-        list.events.map((e) => Number(e.userId)),
-      );
-      res.json(resourceEventEntity(kind, list.events[0]!, users, c.urls));
-    });
+  // Resource events of issues and merge requests (lib/api/resource_*_events.rb mounts both): an
+  // impossible merge request iid is `404 Not found` as NotesFinder's find_by! answers it.
+  const eventables = [
+    { path: "issues", type: "Issue", what: "Issue" },
+    { path: "merge_requests", type: "MergeRequest", what: undefined },
+  ] as const;
+  for (const eventable of eventables) {
+    for (const kind of ["label", "state", "milestone"] as const) {
+      const base = `/projects/:id/${eventable.path}/:eventable_id/resource_${kind}_events`;
+      r.get(base, scope("read"), async (req, res) => {
+        const q = params(req, { eventable_id: p.id(eventable.what), ...pageShape });
+        const c = ctx(deps, req, res);
+        const page = pageRequest(q);
+        const list = await collab.ListIssueResourceEvents(
+          { actor: c.actor, project: String(req.params.id), issueIid: q.eventable_id, kind, page, eventableType: eventable.type },
+          c.call,
+        );
+        const users = await usersById(
+          deps,
+          req,
+          list.events.map((e) => Number(e.userId)),
+        );
+        c.paginate(list.pageInfo ? { total: Number(list.pageInfo.total), ...page } : null);
+        res.json(list.events.map((e) => resourceEventEntity(kind, e, users, c.urls)));
+      });
+      r.get(`${base}/:event_id`, scope("read"), async (req, res) => {
+        const q = params(req, { eventable_id: p.id(eventable.what), event_id: p.id() });
+        const c = ctx(deps, req, res);
+        const list = await collab.ListIssueResourceEvents(
+          { actor: c.actor, project: String(req.params.id), issueIid: q.eventable_id, kind, eventId: q.event_id, eventableType: eventable.type },
+          c.call,
+        );
+        const users = await usersById(
+          deps,
+          req,
+          list.events.map((e) => Number(e.userId)),
+        );
+        res.json(resourceEventEntity(kind, list.events[0]!, users, c.urls));
+      });
+    }
   }
 
   return r;

@@ -12,23 +12,25 @@ import { ctx } from "./context.ts";
 
 /**
  * Notes (comments) of GitLab's lib/api/notes.rb + helpers/notes_helpers.rb, stored in
- * collab-service. One entry per noteable family: `snippets/:snippet_id` and
- * `merge_requests/:merge_request_iid` are one line each once collab-service knows them.
+ * collab-service. One entry per noteable family: `issues/:issue_iid`, `snippets/:snippet_id` and
+ * `merge_requests/:merge_request_iid`.
  * Every endpoint needs a signed-in caller (`before { authenticate! }`, 401 first).
  */
 const FAMILIES: readonly NoteFamily[] = [
   { path: "issues", type: "Issue", what: "Issue", internalNotes: true, bodyRequiredOnUpdate: false },
   // Document 2: project snippets' notes take no internal/confidential, and PUT requires the body.
   { path: "snippets", type: "Snippet", what: "Snippet", internalNotes: false, bodyRequiredOnUpdate: true },
+  // An impossible merge request iid is `404 Not found`, as NotesFinder's find_by! answers.
+  { path: "merge_requests", type: "MergeRequest", what: undefined, internalNotes: true, bodyRequiredOnUpdate: false },
 ];
 
 interface NoteFamily {
   /** The path segment after /projects/:id/. */
   path: string;
   /** collab-service's noteable type. */
-  type: "Issue" | "Snippet";
-  /** The 404 wording of the noteable (`404 <what> Not Found`). */
-  what: string;
+  type: "Issue" | "Snippet" | "MergeRequest";
+  /** The 404 wording of the noteable (`404 <what> Not Found`); none: GitLab's bare `404 Not found`. */
+  what: string | undefined;
   /** Whether notes may be internal (issues: `internal` and the deprecated `confidential`). */
   internalNotes: boolean;
   /** Whether PUT requires `body`. */
