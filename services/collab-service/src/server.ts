@@ -26,6 +26,10 @@ import { promoteLabel } from "./label/promote-label.ts";
 import { subscribeLabel } from "./label/subscribe-label.ts";
 import { unsubscribeLabel } from "./label/unsubscribe-label.ts";
 import { updateLabel } from "./label/update-label.ts";
+import { cancelAutoMerge, processAutoMerges } from "./merge-request/auto-merge.ts";
+import { mergeMergeRequest } from "./merge-request/merge-merge-request.ts";
+import { subscribeToPipelines } from "./merge-request/pipelines.ts";
+import { rebaseMergeRequest } from "./merge-request/rebase-merge-request.ts";
 import { createMilestone } from "./milestone/create-milestone.ts";
 import { deleteMilestone } from "./milestone/delete-milestone.ts";
 import { getMilestone } from "./milestone/get-milestone.ts";
@@ -95,6 +99,9 @@ export function collabHandlers(deps: CollabDeps): AsyncHandlers<CollabServiceDef
     // merge request listing
 
     // merge request merging and approvals
+    MergeMergeRequest: mergeMergeRequest(deps),
+    RebaseMergeRequest: rebaseMergeRequest(deps),
+    CancelAutoMerge: cancelAutoMerge(deps),
 
     // merge request context commits
   };
@@ -142,7 +149,12 @@ export async function startCollabService(o: CollabServiceOptions): Promise<Runni
     handlers(server, deps) {
       server.addService("quarry.collab.v1.CollabService", collabV1.CollabService.service, collabHandlers(deps));
     },
-    subscribe: async (deps) => [...(await subscribeToProjectDeletions(deps, o.bus)), ...(await subscribeToGroupDeletions(deps, o.bus))],
+    subscribe: async (deps) => [
+      ...(await subscribeToProjectDeletions(deps, o.bus)),
+      ...(await subscribeToGroupDeletions(deps, o.bus)),
+      // Head pipelines of merge requests; a succeeded one carries out the auto-merges waiting on it.
+      ...(await subscribeToPipelines(deps, o.bus, (pipeline) => processAutoMerges(deps, pipeline))),
+    ],
   });
   return { address: service.address, deps: service.deps, stop: service.stop };
 }
