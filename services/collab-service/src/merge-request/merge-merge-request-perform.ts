@@ -30,7 +30,13 @@ export const CANNOT_BE_MERGED = () => failedPrecondition("Branch cannot be merge
  * merge_request "merge" event, closed issues) and removes the source branch when asked.
  * Returns false (with merge_error recorded) when the merge could not be written.
  */
-export async function performMerge(deps: CollabDeps, ctx: MergeContext, params: MergeParams, pusher: StoredPusher | null, expectedTargetSha: string): Promise<boolean> {
+export async function performMerge(
+  deps: CollabDeps,
+  ctx: MergeContext,
+  params: MergeParams,
+  pusher: StoredPusher | null,
+  expectedTargetSha: string,
+): Promise<boolean> {
   const { mr, project, caller } = ctx;
   const settings = mergeSettingsOf(project);
   const headSha = mr.headSha ?? "";
@@ -124,9 +130,20 @@ async function closeIssues(tx: Prisma.TransactionClient, ctx: MergeContext, iids
 async function removeSourceBranch(deps: CollabDeps, ctx: MergeContext, pusher: StoredPusher | null, mergedSha: string): Promise<void> {
   const { project, mr } = ctx;
   try {
-    const branch = await deps.repo.FindBranch({ diskPath: project.diskPath, name: mr.sourceBranch, defaultBranch: project.defaultBranch, projectId: mr.projectId, accessLevel: 0 });
+    const branch = await deps.repo.FindBranch({
+      diskPath: project.diskPath,
+      name: mr.sourceBranch,
+      defaultBranch: project.defaultBranch,
+      projectId: mr.projectId,
+      accessLevel: 0,
+    });
     if (branch.commit?.id !== mergedSha || mr.sourceBranch === project.defaultBranch) return;
-    await deps.repo.DeleteBranch({ diskPath: project.diskPath, name: mr.sourceBranch, context: pushContextFor(project, ctx.caller, pusher), protectedPatterns: [] });
+    await deps.repo.DeleteBranch({
+      diskPath: project.diskPath,
+      name: mr.sourceBranch,
+      context: pushContextFor(project, ctx.caller, pusher),
+      protectedPatterns: [],
+    });
   } catch (err) {
     deps.log.info({ err, mergeRequestId: mr.id }, "source branch not removed after merge");
   }

@@ -57,4 +57,3 @@ async function mergeNow(deps: CollabDeps, ctx: MergeContext, status: MergeStatus
   const merged = await performMerge(deps, ctx, params, pusher, status.check?.targetSha ?? "");
   if (!merged) throw CANNOT_BE_MERGED();
 }
-

@@ -2,7 +2,8 @@
 // templates) and the issues a merge closes (Gitlab::ClosingIssueExtractor's default pattern).
 
 /** GitLab's DEFAULT_MERGE_COMMIT_TEMPLATE. */
-export const DEFAULT_MERGE_COMMIT_TEMPLATE = "Merge branch '%{source_branch}' into '%{target_branch}'\n\n%{title}\n\n%{issues}\n\nSee merge request %{reference}";
+export const DEFAULT_MERGE_COMMIT_TEMPLATE =
+  "Merge branch '%{source_branch}' into '%{target_branch}'\n\n%{title}\n\n%{issues}\n\nSee merge request %{reference}";
 /** GitLab's DEFAULT_SQUASH_COMMIT_TEMPLATE. */
 export const DEFAULT_SQUASH_COMMIT_TEMPLATE = "%{title}";
 

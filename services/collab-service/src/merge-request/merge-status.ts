@@ -138,7 +138,13 @@ export const ruleLevelOf = (c: MergeCaller): number => (c.isAdmin ? Math.max(c.a
 export async function canMergeTo(deps: CollabDeps, projectId: number, project: MergeProject, branch: string, caller: MergeCaller): Promise<boolean> {
   if ((caller.userId <= 0 && !caller.isAdmin) || project.archived) return false;
   try {
-    const b = await deps.repo.FindBranch({ diskPath: project.diskPath, name: branch, defaultBranch: project.defaultBranch, projectId, accessLevel: ruleLevelOf(caller) });
+    const b = await deps.repo.FindBranch({
+      diskPath: project.diskPath,
+      name: branch,
+      defaultBranch: project.defaultBranch,
+      projectId,
+      accessLevel: ruleLevelOf(caller),
+    });
     return b.canMerge;
   } catch {
     return false;
@@ -167,7 +173,18 @@ export type MergeProject = Pick<Project, "diskPath" | "mergeSettings" | "default
 
 type MergeRow = Pick<
   MergeRequest,
-  "id" | "iid" | "projectId" | "state" | "draft" | "mergeStatus" | "headSha" | "mergeAfter" | "mergeWhenPipelineSucceeds" | "sourceBranch" | "targetBranch" | "sourceProjectId"
+  | "id"
+  | "iid"
+  | "projectId"
+  | "state"
+  | "draft"
+  | "mergeStatus"
+  | "headSha"
+  | "mergeAfter"
+  | "mergeWhenPipelineSucceeds"
+  | "sourceBranch"
+  | "targetBranch"
+  | "sourceProjectId"
 >;
 
 /** Unresolved resolvable threads (DiscussionNote/DiffNote user notes without resolved_at). */
@@ -185,7 +202,12 @@ export async function unresolvedDiscussionCount(db: CollabDeps["prisma"] | Tx, m
  * when the cached merge_status is stale or the merge method needs to know whether the source
  * contains the target; stores can_be_merged / cannot_be_merged unless the row moved meanwhile.
  */
-async function checkGit(deps: CollabDeps, mr: MergeRow, project: MergeProject, settings: MergeSettingsView): Promise<{ status: string; check: CheckMergeResponse | null }> {
+async function checkGit(
+  deps: CollabDeps,
+  mr: MergeRow,
+  project: MergeProject,
+  settings: MergeSettingsView,
+): Promise<{ status: string; check: CheckMergeResponse | null }> {
   const stale = RECHECK_STATUSES.includes(mr.mergeStatus);
   if (mr.state !== "opened" || !mr.headSha || (!stale && settings.mergeMethod === "merge")) return { status: mr.mergeStatus, check: null };
   let check: CheckMergeResponse;

@@ -9,7 +9,15 @@ import type { CiPipeline } from "../generated/prisma/client.ts";
 export const PIPELINES_DURABLE = "collab-service-pipelines";
 
 /** Statuses of a pipeline that has not finished yet (GitLab's Ci::HasStatus ALIVE_STATUSES and scheduled). */
-export const IN_PROGRESS_STATUSES: readonly string[] = ["created", "waiting_for_resource", "preparing", "waiting_for_callback", "pending", "running", "scheduled"];
+export const IN_PROGRESS_STATUSES: readonly string[] = [
+  "created",
+  "waiting_for_resource",
+  "preparing",
+  "waiting_for_callback",
+  "pending",
+  "running",
+  "scheduled",
+];
 
 export const isInProgress = (p: Pick<CiPipeline, "status"> | null | undefined): boolean => !!p && IN_PROGRESS_STATUSES.includes(p.status);
 

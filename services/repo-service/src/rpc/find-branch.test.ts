@@ -82,7 +82,14 @@ describe("FindBranch", () => {
     expect(await as("main", 40)).toMatchObject({ canMerge: true });
     expect(await as("copy", 20)).toMatchObject({ canMerge: false });
     // can_merge: pushing or a merge rule (Maintainers push "copy", Developers merge into it).
-    await protect({ projectId: repo.projectId, name: "copy", pushAccessLevel: 40, mergeAccessLevel: 30, allowForcePush: false, codeOwnerApprovalRequired: false });
+    await protect({
+      projectId: repo.projectId,
+      name: "copy",
+      pushAccessLevel: 40,
+      mergeAccessLevel: 30,
+      allowForcePush: false,
+      codeOwnerApprovalRequired: false,
+    });
     expect(await as("copy", 30)).toMatchObject({ canPush: false, canMerge: true });
     // Another project's rules do not apply.
     expect(await find({ projectId: repo.projectId + 1000, accessLevel: 30, diskPath: repo.diskPath, name: "main", defaultBranch: "main" })).toMatchObject({
