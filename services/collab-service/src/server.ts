@@ -18,6 +18,8 @@ import { getIssue } from "./issue/get-issue.ts";
 import { listIssueResourceEvents } from "./issue/list-issue-resource-events.ts";
 import { listIssues } from "./issue/list-issues.ts";
 import { updateIssue } from "./issue/update-issue.ts";
+import { createMergeRequest } from "./merge-request/create-merge-request.ts";
+import { getMergeRequest } from "./merge-request/get-merge-request.ts";
 import { createLabel } from "./label/create-label.ts";
 import { deleteLabel } from "./label/delete-label.ts";
 import { getLabel } from "./label/get-label.ts";
@@ -95,6 +97,8 @@ export function collabHandlers(deps: CollabDeps): AsyncHandlers<CollabServiceDef
     DeleteAwardEmoji: deleteAwardEmoji(deps),
 
     // merge requests
+    CreateMergeRequest: createMergeRequest(deps),
+    GetMergeRequest: getMergeRequest(deps),
 
     // merge request listing
 

@@ -7,11 +7,11 @@ import type { CancelAutoMergeRequest__Output as CancelAutoMergeRequest } from "@
 import type { MergeRequest as MergeRequestMessage } from "@quarry/proto/types/collab/v1/MergeRequest";
 import type { CollabDeps } from "../deps.ts";
 import { Prisma, type CiPipeline } from "../generated/prisma/client.ts";
-import { newDiscussionId } from "../system-note/record.ts";
+import { writeMergeRequestSystemNote } from "./system-notes.ts";
 import { loadMergeContext, type MergeContext, type StoredPusher } from "./merge-merge-request-context.ts";
 import { mergeRequestMessageFor } from "./merge-merge-request-glue.ts";
 import { performMerge, type MergeParams } from "./merge-merge-request-perform.ts";
-import { failingCheck, mergeStatusFor, type MergeStatus } from "./merge-status.ts";
+import { failingCheck, mergeStatusOf, type MergeStatus } from "./merge-status.ts";
 import { isInProgress, mergeRequestHeadRef } from "./pipelines.ts";
 
 /** What an auto-merge remembers (merge_params): the merge's params and who asked, as whom to push. */
@@ -34,17 +34,7 @@ export function autoMergeAvailable(status: MergeStatus): boolean {
 }
 
 async function systemNote(tx: Prisma.TransactionClient, ctx: MergeContext, body: string): Promise<void> {
-  await tx.note.create({
-    data: {
-      noteableType: "MergeRequest",
-      noteableId: ctx.mr.id,
-      projectId: ctx.mr.projectId,
-      authorId: ctx.caller.userId,
-      system: true,
-      body,
-      discussionId: newDiscussionId(),
-    },
-  });
+  await writeMergeRequestSystemNote(tx, ctx.mr, ctx.caller.userId, body);
 }
 
 /**
@@ -77,7 +67,7 @@ export const cancelAutoMerge =
   async (req: CancelAutoMergeRequest): Promise<MergeRequestMessage> => {
     const ref = req.ref;
     const ctx = await loadMergeContext(deps, ref?.actor ?? null, ref?.project ?? "", Number(ref?.mergeRequestIid ?? 0));
-    const status = await mergeStatusFor(deps, ctx.mr, ctx.project, ctx.caller);
+    const status = await mergeStatusOf(deps, ctx.mr, ctx.project, ctx.caller);
     const isAuthor = ctx.caller.userId > 0 && ctx.caller.userId === ctx.mr.authorId;
     if (!status.canMerge && !isAuthor) throw unauthenticated();
     if (ctx.mr.state !== "opened") throw failedPrecondition("405 Method Not Allowed", 405);
@@ -108,7 +98,7 @@ export async function processAutoMerges(deps: CollabDeps, pipeline: CiPipeline):
     if (!stored || !mr.mergeUserId) continue;
     try {
       const ctx = await loadMergeContext(deps, { userId: mr.mergeUserId, isAdmin: stored.isAdmin, system: "" }, String(mr.projectId), mr.iid);
-      const status = await mergeStatusFor(deps, ctx.mr, ctx.project, ctx.caller);
+      const status = await mergeStatusOf(deps, ctx.mr, ctx.project, ctx.caller);
       // Only the head pipeline counts: a newer pipeline for the same head may still run.
       if (status.headPipelineId !== pipeline.id) continue;
       if (!status.canMerge || failingCheck(status.facts) !== null) {

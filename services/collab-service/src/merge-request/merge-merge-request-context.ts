@@ -1,17 +1,18 @@
 // What merging, rebasing and auto-merge share: the merge request with its project as
 // identity-service answers it for the caller, and the push context of the git writes.
 import { isPositiveInt32, VISIBILITY_LEVEL } from "@quarry/gitlab";
-import { notFound } from "@quarry/grpc";
 import type { Actor__Output } from "@quarry/proto";
 import type { MergePusher__Output as MergePusher } from "@quarry/proto/types/collab/v1/MergePusher";
 import type { Project__Output as Project } from "@quarry/proto/types/identity/v1/Project";
 import type { PushContext } from "@quarry/proto/types/repo/v1/PushContext";
 import type { CollabDeps } from "../deps.ts";
 import type { MergeRequest } from "../generated/prisma/client.ts";
-import { relayRefusals } from "../upstream.ts";
-import { ruleLevelOf, type MergeCaller } from "./merge-status.ts";
+import { canReadMergeRequests, recordNotFound, resolveMergeRequestScope, type MergeRequestScope } from "./access.ts";
+import { callerOf, ruleLevelOf, type MergeCaller } from "./merge-status.ts";
 
 export interface MergeContext {
+  /** The project as mr-core's handlers see it (entity, events). */
+  scope: MergeRequestScope;
   /** The target project (identity's Project: disk path, merge settings, URLs' path). */
   project: Project;
   caller: MergeCaller;
@@ -23,16 +24,15 @@ export type StoredPusher = Pick<MergePusher, "userName" | "userUsername" | "user
 
 /**
  * GitLab's find_project_merge_request: the project must be visible to the caller (identity's 404
- * otherwise) and the iid one of its merge requests ("404 Merge Request Not Found").
+ * otherwise) and the iid one of its merge requests the caller may read (MergeRequestsFinder's
+ * find_by!: `404 Not found` otherwise).
  */
 export async function loadMergeContext(deps: CollabDeps, actor: Actor__Output | null, project: string, iid: number): Promise<MergeContext> {
-  const a = { userId: Number(actor?.userId ?? 0), isAdmin: Boolean(actor?.isAdmin), system: actor?.system ?? "" };
-  const auth = await relayRefusals(deps.identity.Authorize({ actor: a, action: "read_project", project }));
-  const p = auth.project!;
-  if (!isPositiveInt32(iid)) throw notFound("Merge Request");
-  const mr = await deps.prisma.mergeRequest.findUnique({ where: { projectId_iid: { projectId: Number(p.id), iid } } });
-  if (!mr) throw notFound("Merge Request");
-  return { project: p, caller: { userId: a.userId, isAdmin: a.isAdmin || a.system !== "", accessLevel: auth.accessLevel }, mr };
+  const scope = await resolveMergeRequestScope(deps, actor, project);
+  if (!isPositiveInt32(iid)) throw recordNotFound();
+  const mr = await deps.prisma.mergeRequest.findUnique({ where: { projectId_iid: { projectId: scope.parent.id, iid } } });
+  if (!mr || !canReadMergeRequests(scope)) throw recordNotFound();
+  return { scope, project: scope.project, caller: callerOf(scope), mr };
 }
 
 /** The push event context of a merge's or rebase's git writes, for the caller as `pusher` describes them. */

@@ -1,7 +1,7 @@
 // Test fixtures for merging: a project with a repository, commits written through repo-service,
 // and merge request rows (the merge request API itself is mr-core's).
 import type { CollabTestContext, TestActor } from "../../test/support.ts";
-import type { MergeRequest } from "../generated/prisma/client.ts";
+import type { MergeRequest, Prisma } from "../generated/prisma/client.ts";
 
 export const PUSHER = { userName: "Administrator", userUsername: "root", userEmail: "admin@example.com", webUrl: "", httpUrl: "", sshUrl: "" };
 
@@ -34,7 +34,12 @@ export async function commit(t: CollabTestContext, p: RepoProject, branch: strin
 let nextIid = 1000;
 
 /** A merge request row from `source` into main, its head being the source's head. */
-export async function mergeRequestRow(t: CollabTestContext, p: RepoProject, source: string, over: Partial<MergeRequest> = {}): Promise<MergeRequest> {
+export async function mergeRequestRow(
+  t: CollabTestContext,
+  p: RepoProject,
+  source: string,
+  over: Partial<Prisma.MergeRequestUncheckedCreateInput> = {},
+): Promise<MergeRequest> {
   const branch = await t.svc.deps.repo.FindBranch({ diskPath: p.diskPath, name: source, defaultBranch: "main", projectId: p.id, accessLevel: 60 });
   return t.svc.deps.prisma.mergeRequest.create({
     data: {

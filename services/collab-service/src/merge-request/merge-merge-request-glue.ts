@@ -1,11 +1,19 @@
-// Placeholder until mr-core's entity and event builders are merged.
+// How a merge reports itself through mr-core's builders: the merge request message and the
+// merge_request webhook event.
 import type { MergeRequest as MergeRequestMessage } from "@quarry/proto/types/collab/v1/MergeRequest";
 import type { CollabDeps, Tx } from "../deps.ts";
-import type { MergeRequest } from "../generated/prisma/client.ts";
+import { usernamesOf } from "../system-note/usernames.ts";
+import { loadMergeRequestMessage } from "./entity.ts";
+import { enqueueMergeRequestEvent, type MergeRequestSnapshot } from "./event.ts";
 import type { MergeContext } from "./merge-merge-request-context.ts";
 
-export async function mergeRequestMessageFor(_deps: CollabDeps, ctx: MergeContext): Promise<MergeRequestMessage> {
-  return { id: ctx.mr.id, iid: ctx.mr.iid, state: ctx.mr.state } as MergeRequestMessage;
+/** The merge request as the API answers it to the caller. */
+export function mergeRequestMessageFor(deps: CollabDeps, ctx: MergeContext): Promise<MergeRequestMessage> {
+  return loadMergeRequestMessage(deps, ctx.scope, ctx.mr.id);
 }
 
-export async function mergeRequestEventAfterMerge(_tx: Tx, _ctx: MergeContext, _before: MergeRequest): Promise<void> {}
+/** The "merge" webhook event (MergeRequests::PostMergeService#execute_hooks), in the merge's transaction. */
+export async function enqueueMergeEvent(deps: CollabDeps, tx: Tx, ctx: MergeContext, before: MergeRequestSnapshot): Promise<void> {
+  const usernames = await usernamesOf(deps, before.assigneeIds);
+  await enqueueMergeRequestEvent(deps, tx, { mergeRequestId: ctx.mr.id, scope: ctx.scope, action: "merge", before, actorUserId: ctx.caller.userId, usernames });
+}

@@ -9,7 +9,8 @@ import { publishSoon } from "../events/outbox.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { closingIssueIids, mergeCommitMessage, squashCommitMessage, type MessageFacts } from "./merge-messages.ts";
 import { pushContextFor, type MergeContext, type StoredPusher } from "./merge-merge-request-context.ts";
-import { mergeRequestEventAfterMerge } from "./merge-merge-request-glue.ts";
+import { mergeRequestSnapshot } from "./event.ts";
+import { enqueueMergeEvent } from "./merge-merge-request-glue.ts";
 import { mergeSettingsOf } from "./merge-status.ts";
 
 /** The merge params GitLab keeps (merge_params), also stored with an auto-merge. */
@@ -93,10 +94,10 @@ export async function performMerge(
       shouldRemoveSourceBranch: params.shouldRemoveSourceBranch ?? null,
       updatedAt: now,
     };
-    const before = await tx.mergeRequest.findUniqueOrThrow({ where: { id: mr.id } });
+    const before = await mergeRequestSnapshot(tx, mr.id);
     await tx.mergeRequest.update({ where: { id: mr.id }, data });
     await tx.resourceStateEvent.create({ data: { mergeRequestId: mr.id, state: "merged", userId: caller.userId, createdAt: now } });
-    await mergeRequestEventAfterMerge(tx, ctx, before);
+    await enqueueMergeEvent(deps, tx, ctx, before);
     await closeIssues(tx, ctx, facts.closingIids, now);
   });
   publishSoon(deps);

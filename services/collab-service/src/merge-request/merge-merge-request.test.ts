@@ -17,7 +17,8 @@ describe("MergeMergeRequest", () => {
     const head = await commit(t, p, "feature", { "a.txt": "a\n" }, "main");
     const before = await mainHead(t, p);
     const mr = await mergeRequestRow(t, p, "feature", { title: "Add a", description: "Adds a." });
-    await merge(mergeRef(p, mr, t.admin));
+    const answer = await merge(mergeRef(p, mr, t.admin));
+    expect(answer).toMatchObject({ state: "merged", mergeUserId: t.admin.userId, detailedMergeStatus: "not_open" });
 
     const after = await mainHead(t, p);
     expect(after.parentIds).toEqual([before.id, head]);
@@ -35,6 +36,14 @@ describe("MergeMergeRequest", () => {
     expect(row.mergedAt).toBeInstanceOf(Date);
     const events = await t.svc.deps.prisma.resourceStateEvent.findMany({ where: { mergeRequestId: mr.id } });
     expect(events.map((e) => [e.state, e.userId])).toEqual([["merged", t.admin.userId]]);
+    // The merge_request webhook event with action "merge", in the merge's transaction.
+    const hooks = await t.svc.deps.prisma.outboxEvent.findMany({ where: { subject: "quarry.collab.merge_request" } });
+    const merged = hooks.map((h) => h.payload as { object_attributes: { id: number; action: string; state: string; merge_commit_sha: string } });
+    expect(
+      merged
+        .filter((h) => h.object_attributes.id === mr.id)
+        .map((h) => [h.object_attributes.action, h.object_attributes.state, h.object_attributes.merge_commit_sha]),
+    ).toEqual([["merge", "merged", after.id]]);
     // The source branch stays unless asked.
     expect((await mainHead(t, p, "feature")).id).toBe(head);
   });
@@ -104,7 +113,7 @@ describe("MergeMergeRequest", () => {
     expect(await failure(merge(mergeRef(p, draft, t.admin)))).toEqual({ status: 405, body: { message: "405 Method Not Allowed" } });
     const closed = await mergeRequestRow(t, p, "x", { state: "closed" });
     expect(await failure(merge(mergeRef(p, closed, t.admin)))).toEqual({ status: 405, body: { message: "405 Method Not Allowed" } });
-    expect(await failure(merge(mergeRef(p, { iid: 999_999 }, t.admin)))).toEqual({ status: 404, body: { message: "404 Merge Request Not Found" } });
+    expect(await failure(merge(mergeRef(p, { iid: 999_999 }, t.admin)))).toEqual({ status: 404, body: { message: "404 Not found" } });
   });
 
   it("lets exactly one of two racing merges through; the other gets 405", async () => {

@@ -9,14 +9,14 @@ import { autoMergeAvailable, enableAutoMerge } from "./auto-merge.ts";
 import { loadMergeContext, type MergeContext, type StoredPusher } from "./merge-merge-request-context.ts";
 import { mergeRequestMessageFor } from "./merge-merge-request-glue.ts";
 import { CANNOT_BE_MERGED, METHOD_NOT_ALLOWED, performMerge, type MergeParams } from "./merge-merge-request-perform.ts";
-import { failingCheck, mergeStatusFor, type MergeStatus } from "./merge-status.ts";
+import { failingCheck, mergeStatusOf, type MergeStatus } from "./merge-status.ts";
 
 export const mergeMergeRequest =
   (deps: CollabDeps) =>
   async (req: MergeMergeRequestRequest): Promise<MergeRequestMessage> => {
     const ref = req.ref;
     const ctx = await loadMergeContext(deps, ref?.actor ?? null, ref?.project ?? "", Number(ref?.mergeRequestIid ?? 0));
-    const status = await mergeStatusFor(deps, ctx.mr, ctx.project, ctx.caller);
+    const status = await mergeStatusOf(deps, ctx.mr, ctx.project, ctx.caller);
     // Merge request can not be merged because the user doesn't have permissions to push into target branch.
     if (!status.canMerge) throw unauthenticated();
     // build_merge_params: the sha is checked first, then squash is remembered.

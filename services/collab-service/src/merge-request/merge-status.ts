@@ -7,6 +7,7 @@ import type { Project__Output as Project } from "@quarry/proto/types/identity/v1
 import type { CheckMergeResponse__Output as CheckMergeResponse } from "@quarry/proto/types/repo/v1/CheckMergeResponse";
 import type { CollabDeps, Tx } from "../deps.ts";
 import type { CiPipeline, MergeRequest } from "../generated/prisma/client.ts";
+import type { MergeRequestScope } from "./access.ts";
 import { headPipelineOf, isInProgress } from "./pipelines.ts";
 
 /** A project's merge settings as the merge checks read them (GitLab's defaults where identity has none). */
@@ -220,12 +221,25 @@ async function checkGit(
   }
   if (!stale) return { status: mr.mergeStatus, check };
   const status = check.hasConflicts ? "cannot_be_merged" : "can_be_merged";
-  // Compare-and-set: a push that reset the status meanwhile wins over this older answer.
-  await deps.prisma.mergeRequest.updateMany({
-    where: { id: mr.id, mergeStatus: mr.mergeStatus, headSha: mr.headSha },
-    data: { mergeStatus: status, updatedAt: undefined },
-  });
+  // Compare-and-set: a push that reset the status meanwhile wins over this older answer. A row
+  // another transaction holds (a change being recorded, whose event reads this status) is
+  // skipped rather than waited for: the next read stores the answer.
+  await deps.prisma.$executeRaw`
+    UPDATE merge_requests SET merge_status = ${status}
+    WHERE id IN (SELECT id FROM merge_requests WHERE id = ${mr.id} AND merge_status = ${mr.mergeStatus} AND head_sha = ${mr.headSha} FOR UPDATE SKIP LOCKED)`;
   return { status, check };
+}
+
+/** The caller of a merge request scope (mr-core's access.ts). */
+export const callerOf = (scope: MergeRequestScope): MergeCaller => ({
+  userId: scope.parent.userId,
+  isAdmin: scope.parent.isAdmin,
+  accessLevel: scope.parent.accessLevel,
+});
+
+/** The merge status of a merge request as the scope's caller sees it (what the entity and the hooks show). */
+export function mergeStatusFor(deps: CollabDeps, row: MergeRow, scope: MergeRequestScope): Promise<MergeStatus> {
+  return mergeStatusOf(deps, row, scope.project, callerOf(scope));
 }
 
 /**
@@ -233,7 +247,7 @@ async function checkGit(
  * caches it), reads the head pipeline, the threads, the approvals and the target branch's
  * protection, and applies GitLab's checks.
  */
-export async function mergeStatusFor(deps: CollabDeps, mr: MergeRow, project: MergeProject, caller: MergeCaller): Promise<MergeStatus> {
+export async function mergeStatusOf(deps: CollabDeps, mr: MergeRow, project: MergeProject, caller: MergeCaller): Promise<MergeStatus> {
   const settings = mergeSettingsOf(project);
   const [git, headPipeline, unresolved, approvals, canMerge] = await Promise.all([
     checkGit(deps, mr, project, settings),

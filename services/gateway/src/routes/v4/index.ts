@@ -11,6 +11,7 @@ import { issuesRouter } from "./issues.ts";
 import { jobsRouter } from "./jobs.ts";
 import { jobTokenScopeRouter } from "./job-token-scope.ts";
 import { membersRouter } from "./members.ts";
+import { mergeRequestsRouter } from "./merge-requests.ts";
 import { personalAccessTokensRouter } from "./personal-access-tokens.ts";
 import { pipelinesRouter } from "./pipelines.ts";
 import { projectsRouter } from "./projects.ts";
@@ -67,6 +68,7 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(awardEmojiRouter(deps));
 
   // merge requests
+  r.use(mergeRequestsRouter(deps));
 
   // merge request listing
 
