@@ -16,7 +16,7 @@ export const REBASE_ERROR = "Rebase failed: Rebase locally, resolve all conflict
 export const REBASE_LOCK_MESSAGE = "Failed to enqueue the rebase operation, possibly due to a long-lived transaction. Try again later.";
 
 /** Distinguishes this lock from other advisory locks on the same id. */
-const REBASE_LOCK_SPACE = 0x52424153; // "RBAS"
+export const REBASE_LOCK_SPACE = 0x52424153; // "RBAS"
 
 export const rebaseMergeRequest =
   (deps: CollabDeps) =>
