@@ -11,6 +11,7 @@ import { issuesRouter } from "./issues.ts";
 import { jobsRouter } from "./jobs.ts";
 import { jobTokenScopeRouter } from "./job-token-scope.ts";
 import { membersRouter } from "./members.ts";
+import { mergeRequestMergesRouter } from "./merge-request-merges.ts";
 import { mergeRequestsRouter } from "./merge-requests.ts";
 import { personalAccessTokensRouter } from "./personal-access-tokens.ts";
 import { pipelinesRouter } from "./pipelines.ts";
@@ -73,6 +74,7 @@ export function v4Router(deps: GatewayDeps): Router {
   // merge request listing
 
   // merge request merging and approvals
+  r.use(mergeRequestMergesRouter(deps));
 
   // merge request context commits
 
