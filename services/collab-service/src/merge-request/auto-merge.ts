@@ -2,14 +2,13 @@
 // merge request whose head pipeline still runs, cancelled through the API, and carried out by the
 // pipeline read model's consumer when that pipeline succeeds. A failed pipeline leaves it set (a
 // retried job may still succeed, as in GitLab); a push to the source branch cancels it.
-import { failedPrecondition, unauthenticated } from "@quarry/grpc";
+import { unauthenticated } from "@quarry/grpc";
 import type { CancelAutoMergeRequest__Output as CancelAutoMergeRequest } from "@quarry/proto/types/collab/v1/CancelAutoMergeRequest";
-import type { MergeRequest as MergeRequestMessage } from "@quarry/proto/types/collab/v1/MergeRequest";
+import type { CancelAutoMergeResponse } from "@quarry/proto/types/collab/v1/CancelAutoMergeResponse";
 import type { CollabDeps } from "../deps.ts";
 import { Prisma, type CiPipeline } from "../generated/prisma/client.ts";
 import { writeMergeRequestSystemNote } from "./system-notes.ts";
 import { loadMergeContext, type MergeContext, type StoredPusher } from "./merge-merge-request-context.ts";
-import { mergeRequestMessageFor } from "./merge-merge-request-glue.ts";
 import { performMerge, type MergeParams } from "./merge-merge-request-perform.ts";
 import { failingCheck, mergeStatusOf, type MergeStatus } from "./merge-status.ts";
 import { isInProgress, mergeRequestHeadRef } from "./pipelines.ts";
@@ -58,20 +57,22 @@ export async function enableAutoMerge(deps: CollabDeps, ctx: MergeContext, param
   });
 }
 
+/** AutoMergeService#cancel's error when nothing is set. */
+export const CANNOT_CANCEL_MESSAGE = "Can't cancel the automatic merge";
+
 /**
  * GitLab's cancel_merge_when_pipeline_succeeds: whoever may merge, or the author (401 otherwise);
- * 405 unless open, 406 when no auto-merge is set.
+ * the answer is AutoMergeService#cancel's result, an error (406) when no auto-merge is set.
  */
 export const cancelAutoMerge =
   (deps: CollabDeps) =>
-  async (req: CancelAutoMergeRequest): Promise<MergeRequestMessage> => {
+  async (req: CancelAutoMergeRequest): Promise<CancelAutoMergeResponse> => {
     const ref = req.ref;
     const ctx = await loadMergeContext(deps, ref?.actor ?? null, ref?.project ?? "", Number(ref?.mergeRequestIid ?? 0));
     const status = await mergeStatusOf(deps, ctx.mr, ctx.project, ctx.caller);
     const isAuthor = ctx.caller.userId > 0 && ctx.caller.userId === ctx.mr.authorId;
     if (!status.canMerge && !isAuthor) throw unauthenticated();
-    if (ctx.mr.state !== "opened") throw failedPrecondition("405 Method Not Allowed", 405);
-    if (!ctx.mr.mergeWhenPipelineSucceeds) throw failedPrecondition("Can't cancel the automatic merge", 406);
+    if (!ctx.mr.mergeWhenPipelineSucceeds) return { status: "error", message: CANNOT_CANCEL_MESSAGE, httpStatus: 406 };
     await deps.prisma.$transaction(async (tx) => {
       ctx.mr = await tx.mergeRequest.update({
         where: { id: ctx.mr.id },
@@ -79,7 +80,7 @@ export const cancelAutoMerge =
       });
       await systemNote(tx, ctx, AUTO_MERGE_CANCELED_BODY);
     });
-    return mergeRequestMessageFor(deps, ctx);
+    return { status: "success", message: "", httpStatus: 0 };
   };
 
 /**

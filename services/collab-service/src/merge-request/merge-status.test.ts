@@ -89,8 +89,17 @@ describe("mergeStatusFor", () => {
     const scope = await resolveMergeRequestScope(t.svc.deps, { ...t.admin, system: "" }, String(p.id));
     const ok = await mergeRequestRow(t, p, "ok");
     const clash = await mergeRequestRow(t, p, "clash");
-    expect(await mergeStatusFor(t.svc.deps, ok, scope)).toMatchObject({ mergeStatus: "can_be_merged", detailedMergeStatus: "mergeable", hasConflicts: false, canMerge: true });
-    expect(await mergeStatusFor(t.svc.deps, clash, scope)).toMatchObject({ mergeStatus: "cannot_be_merged", detailedMergeStatus: "conflict", hasConflicts: true });
+    expect(await mergeStatusFor(t.svc.deps, ok, scope)).toMatchObject({
+      mergeStatus: "can_be_merged",
+      detailedMergeStatus: "mergeable",
+      hasConflicts: false,
+      canMerge: true,
+    });
+    expect(await mergeStatusFor(t.svc.deps, clash, scope)).toMatchObject({
+      mergeStatus: "cannot_be_merged",
+      detailedMergeStatus: "conflict",
+      hasConflicts: true,
+    });
     const rows = await t.svc.deps.prisma.mergeRequest.findMany({ where: { id: { in: [ok.id, clash.id] } }, orderBy: { id: "asc" } });
     expect(rows.map((r) => r.mergeStatus)).toEqual(["can_be_merged", "cannot_be_merged"]);
   });
@@ -117,7 +126,15 @@ describe("mergeStatusFor", () => {
     const mr = await mergeRequestRow(t, p, "d");
     const scope = await resolveMergeRequestScope(t.svc.deps, { ...t.admin, system: "" }, String(p.id));
     expect((await mergeStatusFor(t.svc.deps, mr, scope)).blockingDiscussionsResolved).toBe(true);
-    const note = { noteableType: "MergeRequest", noteableId: mr.id, projectId: p.id, authorId: t.admin.userId, body: "?", type: "DiscussionNote", discussionId: "d".repeat(40) };
+    const note = {
+      noteableType: "MergeRequest",
+      noteableId: mr.id,
+      projectId: p.id,
+      authorId: t.admin.userId,
+      body: "?",
+      type: "DiscussionNote",
+      discussionId: "d".repeat(40),
+    };
     await t.svc.deps.prisma.note.create({ data: note });
     expect((await mergeStatusFor(t.svc.deps, mr, scope)).blockingDiscussionsResolved).toBe(false);
     await t.svc.deps.prisma.note.updateMany({ where: { noteableId: mr.id, noteableType: "MergeRequest" }, data: { resolvedAt: new Date() } });

@@ -2,7 +2,15 @@
 import type { PipelineEvent } from "@quarry/bus";
 
 /** A PipelineEvent as ci-service publishes it. */
-export function pipelineEvent(o: { id: number; projectId: number; sha: string; ref: string; status: string; updatedAt?: string; source?: string }): PipelineEvent {
+export function pipelineEvent(o: {
+  id: number;
+  projectId: number;
+  sha: string;
+  ref: string;
+  status: string;
+  updatedAt?: string;
+  source?: string;
+}): PipelineEvent {
   return {
     event_id: `p${o.id}-${o.status}-${Math.random()}`,
     object_kind: "pipeline",

@@ -25,7 +25,13 @@ describe("pipelines read model", () => {
     expect(await recordPipeline(db, pipelineEvent({ id: 101, projectId: 7, sha: sha("a"), ref: "f", status: "pending" }), at(1))).toBeNull();
     expect((await db.ciPipeline.findUniqueOrThrow({ where: { id: 101 } })).status).toBe("running");
     await recordPipeline(db, pipelineEvent({ id: 101, projectId: 7, sha: sha("a"), ref: "f", status: "success", updatedAt: "2026-11-26 05:00:03 UTC" }), at(0));
-    expect(await db.ciPipeline.findUniqueOrThrow({ where: { id: 101 } })).toMatchObject({ status: "success", updatedAt: at(3), sha: sha("a"), ref: "f", projectId: 7 });
+    expect(await db.ciPipeline.findUniqueOrThrow({ where: { id: 101 } })).toMatchObject({
+      status: "success",
+      updatedAt: at(3),
+      sha: sha("a"),
+      ref: "f",
+      projectId: 7,
+    });
   });
 
   it("picks the newest pipeline of the head on the source branch or the merge request ref as head pipeline", async () => {
@@ -34,7 +40,11 @@ describe("pipelines read model", () => {
     const mr = { sourceProjectId: 8, iid: 3, sourceBranch: "topic", headSha: sha("b") };
     expect(await headPipelineOf(db, mr)).toBeNull();
     await recordPipeline(db, pipelineEvent({ id: 201, projectId: 8, sha: sha("b"), ref: "topic", status: "failed" }), now);
-    await recordPipeline(db, pipelineEvent({ id: 202, projectId: 8, sha: sha("b"), ref: mergeRequestHeadRef(3), status: "running", source: "merge_request_event" }), now);
+    await recordPipeline(
+      db,
+      pipelineEvent({ id: 202, projectId: 8, sha: sha("b"), ref: mergeRequestHeadRef(3), status: "running", source: "merge_request_event" }),
+      now,
+    );
     // Other heads, refs and projects do not count.
     await recordPipeline(db, pipelineEvent({ id: 203, projectId: 8, sha: sha("c"), ref: "topic", status: "success" }), now);
     await recordPipeline(db, pipelineEvent({ id: 204, projectId: 8, sha: sha("b"), ref: "other", status: "success" }), now);

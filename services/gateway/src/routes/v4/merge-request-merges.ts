@@ -73,15 +73,17 @@ export function mergeRequestMergesRouter(deps: GatewayDeps): Router {
     res.status(202).json({ rebase_in_progress: answer.rebaseInProgress });
   });
 
-  // POST since GitLab 12.x; the older PUT is still answered, as GitLab's clients may use it.
+  // GitLab answers AutoMergeService#cancel's result hash as it is, with Grape's status for the
+  // verb: {"status":"success"}, or the error hash (406 inside, not as the status). POST today; the
+  // older PUT is still answered for old clients.
   for (const method of ["post", "put"] as const) {
     r[method]("/projects/:id/merge_requests/:merge_request_iid/cancel_merge_when_pipeline_succeeds", scope("write"), async (req, res) => {
       requireUser(req);
       const q = params(req, { merge_request_iid: p.id() });
       const c = ctx(deps, req, res);
-      const mr = await collab.CancelAutoMerge({ ref: { actor: c.actor, project: String(req.params.id), mergeRequestIid: q.merge_request_iid } }, c.call);
-      // Grape answers a POST with 201 unless told otherwise.
-      await sendMergeRequest(deps, req, res, mr, method === "post" ? 201 : 200);
+      const result = await collab.CancelAutoMerge({ ref: { actor: c.actor, project: String(req.params.id), mergeRequestIid: q.merge_request_iid } }, c.call);
+      const body = result.status === "success" ? { status: "success" } : { message: result.message, status: "error", http_status: result.httpStatus };
+      res.status(method === "post" ? 201 : 200).json(body);
     });
   }
 
