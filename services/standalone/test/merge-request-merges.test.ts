@@ -185,7 +185,9 @@ describe("auto-merge", () => {
     await publishPipeline(project.id, id, "feature", commit.id, "failed", 4);
     const refused = await waitFor(async () => {
       const res = await put(`${mrPath(project.id, mr.iid)}/merge`, { merge_when_pipeline_succeeds: true });
-      return res.status === 405 ? res : (await res.text(), null);
+      if (res.status === 405) return res;
+      await res.text();
+      return null;
     });
     expect(await jsonBody(refused, 405)).toEqual({ message: "405 Method Not Allowed" });
     // A failed pipeline leaves the auto-merge set (GitLab: a retried job may still succeed).
