@@ -19,7 +19,15 @@ import { listIssueResourceEvents } from "./issue/list-issue-resource-events.ts";
 import { listIssues } from "./issue/list-issues.ts";
 import { updateIssue } from "./issue/update-issue.ts";
 import { createMergeRequest } from "./merge-request/create-merge-request.ts";
+import { deleteMergeRequest } from "./merge-request/delete-merge-request.ts";
 import { getMergeRequest } from "./merge-request/get-merge-request.ts";
+import { getMergeRequestVersion } from "./merge-request/get-merge-request-version.ts";
+import { listCommitMergeRequests } from "./merge-request/list-commit-merge-requests.ts";
+import { listMergeRequestIssues } from "./merge-request/list-merge-request-issues.ts";
+import { listMergeRequestParticipants } from "./merge-request/list-merge-request-participants.ts";
+import { listMergeRequestVersions } from "./merge-request/list-merge-request-versions.ts";
+import { subscribeToPushes } from "./merge-request/refresh.ts";
+import { updateMergeRequest } from "./merge-request/update-merge-request.ts";
 import { createLabel } from "./label/create-label.ts";
 import { deleteLabel } from "./label/delete-label.ts";
 import { getLabel } from "./label/get-label.ts";
@@ -99,6 +107,13 @@ export function collabHandlers(deps: CollabDeps): AsyncHandlers<CollabServiceDef
     // merge requests
     CreateMergeRequest: createMergeRequest(deps),
     GetMergeRequest: getMergeRequest(deps),
+    UpdateMergeRequest: updateMergeRequest(deps),
+    DeleteMergeRequest: deleteMergeRequest(deps),
+    ListMergeRequestVersions: listMergeRequestVersions(deps),
+    GetMergeRequestVersion: getMergeRequestVersion(deps),
+    ListMergeRequestParticipants: listMergeRequestParticipants(deps),
+    ListMergeRequestIssues: listMergeRequestIssues(deps),
+    ListCommitMergeRequests: listCommitMergeRequests(deps),
 
     // merge request listing
 
@@ -156,6 +171,8 @@ export async function startCollabService(o: CollabServiceOptions): Promise<Runni
     subscribe: async (deps) => [
       ...(await subscribeToProjectDeletions(deps, o.bus)),
       ...(await subscribeToGroupDeletions(deps, o.bus)),
+      // merge requests: pushes refresh their diff versions
+      ...(await subscribeToPushes(deps, o.bus)),
       // Head pipelines of merge requests; a succeeded one carries out the auto-merges waiting on it.
       ...(await subscribeToPipelines(deps, o.bus, (pipeline) => processAutoMerges(deps, pipeline))),
     ],

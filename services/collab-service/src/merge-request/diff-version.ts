@@ -1,5 +1,6 @@
 import { isNotFound } from "@quarry/grpc";
 import type { Project__Output as Project } from "@quarry/proto/types/identity/v1/Project";
+import type { Commit__Output as Commit } from "@quarry/proto/types/repo/v1/Commit";
 import type { CollabDeps, Tx } from "../deps.ts";
 import type { MergeRequestDiff } from "../generated/prisma/client.ts";
 
@@ -14,6 +15,8 @@ export interface CollectedDiff {
   state: string;
   /** Files changed ("N+" past the diff limits, as real_size). */
   realSize: string;
+  /** The commits themselves, oldest first (not stored: the system notes name them). */
+  commits: Commit[];
 }
 
 /** A branch's head commit, or null when the branch does not exist. */
@@ -43,12 +46,14 @@ export async function collectDiff(deps: CollabDeps, project: Project, sourceSha:
     commitShas: cmp.commits.map((c) => c.id).reverse(),
     state: cmp.commits.length === 0 && files === 0 ? "empty" : overflow ? "overflow" : "collected",
     realSize: overflow ? `${files}+` : String(files),
+    commits: cmp.commits,
   };
 }
 
 /** Stores a collected diff as the merge request's newest version. */
 export function recordDiff(tx: Tx, mergeRequestId: number, d: CollectedDiff): Promise<MergeRequestDiff> {
-  return tx.mergeRequestDiff.create({ data: { mergeRequestId, ...d } });
+  const { headCommitSha, baseCommitSha, startCommitSha, commitShas, state, realSize } = d;
+  return tx.mergeRequestDiff.create({ data: { mergeRequestId, headCommitSha, baseCommitSha, startCommitSha, commitShas, state, realSize } });
 }
 
 /**

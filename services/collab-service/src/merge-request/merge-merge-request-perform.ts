@@ -7,7 +7,8 @@ import type { CollabDeps } from "../deps.ts";
 import { enqueueIssueEvent, issueSnapshot } from "../events/issue-event.ts";
 import { publishSoon } from "../events/outbox.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { closingIssueIids, mergeCommitMessage, squashCommitMessage, type MessageFacts } from "./merge-messages.ts";
+import { closingIssueIids } from "./closing-issues.ts";
+import { mergeCommitMessage, squashCommitMessage, type MessageFacts } from "./merge-messages.ts";
 import { pushContextFor, type MergeContext, type StoredPusher } from "./merge-merge-request-context.ts";
 import { mergeRequestSnapshot } from "./event.ts";
 import { enqueueMergeEvent } from "./merge-merge-request-glue.ts";
@@ -54,7 +55,7 @@ export async function performMerge(
     title: mr.title,
     description: mr.description,
     reference: `${project.pathWithNamespace}!${mr.iid}`,
-    closingIids: settings.autocloseReferencedIssues ? closingIssueIids(mr.description) : [],
+    closingIids: settings.autocloseReferencedIssues ? closingIssueIids(mr.description ?? "", project.pathWithNamespace) : [],
   };
   const context = pushContextFor(project, caller, pusher);
   let written: { mergeCommitSha: string; squashCommitSha: string; targetSha: string };

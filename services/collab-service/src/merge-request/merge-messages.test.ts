@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { closingIssueIids, mergeCommitMessage, squashCommitMessage } from "./merge-messages.ts";
+import { mergeCommitMessage, squashCommitMessage } from "./merge-messages.ts";
 
 const facts = { sourceBranch: "feature", targetBranch: "main", title: "Add a thing", description: "Body", reference: "g/p!3", closingIids: [] as number[] };
 
@@ -14,18 +14,5 @@ describe("merge messages", () => {
   it("fills a project's template and keeps unknown placeholders", () => {
     expect(mergeCommitMessage("%{title} (%{source_branch})\n\n%{description}\n%{nope}", facts)).toBe("Add a thing (feature)\n\nBody\n%{nope}");
     expect(squashCommitMessage("", facts)).toBe("Add a thing");
-  });
-});
-
-describe("closingIssueIids", () => {
-  it("finds GitLab's closing keywords and reference lists", () => {
-    expect(closingIssueIids("Closes #1")).toEqual([1]);
-    expect(closingIssueIids("This fixes #2, #3 and #4. Resolves: #5; implements issue #6")).toEqual([2, 3, 4, 5, 6]);
-    expect(closingIssueIids("Mentions #7 only, and closing #8")).toEqual([8]);
-  });
-
-  it("ignores code and words that merely contain a keyword", () => {
-    expect(closingIssueIids("`closes #1` and\n```\nfixes #2\n```\nprefixes #3")).toEqual([]);
-    expect(closingIssueIids(null)).toEqual([]);
   });
 });

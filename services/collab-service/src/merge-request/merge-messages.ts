@@ -1,5 +1,5 @@
 // The commit messages of a merge (Gitlab::MergeRequests::MessageGenerator with GitLab's default
-// templates) and the issues a merge closes (Gitlab::ClosingIssueExtractor's default pattern).
+// templates).
 
 /** GitLab's DEFAULT_MERGE_COMMIT_TEMPLATE. */
 export const DEFAULT_MERGE_COMMIT_TEMPLATE =
@@ -57,41 +57,3 @@ export const mergeCommitMessage = (template: string, facts: MessageFacts): strin
 
 /** The squash commit message: the project's template, else the title. */
 export const squashCommitMessage = (template: string, facts: MessageFacts): string => renderTemplate(template || DEFAULT_SQUASH_COMMIT_TEMPLATE, facts);
-
-/** A closing keyword (GitLab's default issue_closing_pattern) up to the first `#` of its references. */
-const CLOSING_KEYWORD = /\b(?:[Cc]los(?:e[sd]?|ing)|[Ff]ix(?:e[sd]|ing)?|[Rr]esolv(?:e[sd]?|ing)|[Ii]mplement(?:s|ed|ing)?):? +(?:issues? +)?#/g;
-const CODE = /```[\s\S]*?(?:```|$)|~~~[\s\S]*?(?:~~~|$)|`[^`\n]*`/g;
-
-/**
- * The same-project issue iids a text closes ("Closes #1", "fixes #2, #3 and #4"), each once, in
- * order; code is ignored. The reference list after a keyword is read by hand, so the scan stays linear.
- */
-export function closingIssueIids(text: string | null | undefined): number[] {
-  if (!text) return [];
-  const plain = text.replace(CODE, " ");
-  const iids = new Set<number>();
-  const keyword = CLOSING_KEYWORD;
-  // The module's global pattern: the scan is synchronous, so resetting it is enough.
-  keyword.lastIndex = 0;
-  for (let m = keyword.exec(plain); m; m = keyword.exec(plain)) {
-    let i = m.index + m[0].length; // just after the first "#"
-    for (;;) {
-      let digits = "";
-      while (i < plain.length && plain[i]! >= "0" && plain[i]! <= "9" && digits.length < 10) digits += plain[i++];
-      if (!digits) break;
-      const iid = Number(digits);
-      if (iid > 0 && iid <= 2_147_483_647) iids.add(iid);
-      // Separators GitLab accepts between references: spaces, commas, "and".
-      let j = i;
-      while (plain[j] === " " || plain[j] === ",") j++;
-      if (plain.startsWith("and ", j)) {
-        j += 4;
-        while (plain[j] === " ") j++;
-      }
-      if (plain[j] !== "#") break;
-      i = j + 1;
-    }
-    keyword.lastIndex = Math.max(keyword.lastIndex, i);
-  }
-  return [...iids];
-}

@@ -1,4 +1,5 @@
 import type { MergeRequest__Output as MergeRequest } from "@quarry/proto/types/collab/v1/MergeRequest";
+import type { MergeRequestVersion__Output as MergeRequestVersion } from "@quarry/proto/types/collab/v1/MergeRequestVersion";
 import type { User__Output as User } from "@quarry/proto/types/identity/v1/User";
 import { humanTime, labelBasicEntity, taskCompletion, type IssueContext } from "./issue.ts";
 import { milestoneEntity } from "./milestone.ts";
@@ -166,3 +167,18 @@ export function mergeRequestFull(mr: MergeRequest, users: Map<number, User>, o: 
 /** The API URL of a merge request (for _links-style fields of other entities). */
 export const mergeRequestApiUrl = (urls: Urls, mr: Pick<MergeRequest, "projectId" | "iid">) =>
   apiUrl(urls, `projects/${Number(mr.projectId)}/merge_requests/${mr.iid}`);
+
+/** Entities::MergeRequestDiff: one diff version in the /versions list. */
+export function mergeRequestVersionEntity(v: MergeRequestVersion) {
+  return {
+    id: Number(v.id),
+    head_commit_sha: v.headCommitSha,
+    base_commit_sha: v.baseCommitSha,
+    start_commit_sha: v.startCommitSha,
+    created_at: v.createdAt,
+    merge_request_id: Number(v.mergeRequestId),
+    state: v.state,
+    real_size: v.realSize || null,
+    patch_id_sha: v.patchIdSha || null,
+  };
+}

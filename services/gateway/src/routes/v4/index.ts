@@ -11,6 +11,7 @@ import { issuesRouter } from "./issues.ts";
 import { jobsRouter } from "./jobs.ts";
 import { jobTokenScopeRouter } from "./job-token-scope.ts";
 import { membersRouter } from "./members.ts";
+import { commitMergeRequestsRouter, mergeRequestChangesRouter } from "./merge-request-changes.ts";
 import { mergeRequestMergesRouter } from "./merge-request-merges.ts";
 import { mergeRequestsRouter } from "./merge-requests.ts";
 import { personalAccessTokensRouter } from "./personal-access-tokens.ts";
@@ -49,6 +50,8 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(protectedBranchesRouter(deps));
   r.use(tagsRouter(deps));
   r.use(filesRouter(deps));
+  // Before the commits router, whose `*sha` would take `<sha>/merge_requests`.
+  r.use(commitMergeRequestsRouter(deps));
   r.use(commitsRouter(deps));
   r.use(repositoryRouter(deps));
   r.use(submodulesRouter(deps));
@@ -70,6 +73,7 @@ export function v4Router(deps: GatewayDeps): Router {
 
   // merge requests
   r.use(mergeRequestsRouter(deps));
+  r.use(mergeRequestChangesRouter(deps));
 
   // merge request listing
 

@@ -3,7 +3,8 @@ import { Router } from "express";
 import type { MergeRequest__Output as MergeRequest } from "@quarry/proto/types/collab/v1/MergeRequest";
 import type { GatewayDeps } from "../../deps.ts";
 import { requireUser, scope } from "../../http/auth.ts";
-import { p, params, z } from "../../http/params.ts";
+import { ApiError } from "../../http/errors.ts";
+import { assertNotBlank, p, params, requestParams, z } from "../../http/params.ts";
 import { mergeRequestFull, mergeRequestUserIds, type MergeRequestFullOptions } from "../../entities/merge-request.ts";
 import { pipelineBasic, pipelineEntity, type CiUrls } from "../../entities/pipeline.ts";
 import { usersById } from "./ci-context.ts";
@@ -19,8 +20,28 @@ const labelList = () => p.array(z.string());
 /** "" or 0 clears a milestone or assignee, as Rails casts a blank id. */
 const optionalId = () => z.union([p.int(), z.literal("")]).transform((v) => (v === "" ? 0 : v));
 
+/** GitLab's update_params_at_least_one_of. */
+const UPDATE_FIELDS = [
+  "assignee_id",
+  "assignee_ids",
+  "reviewer_ids",
+  "description",
+  "labels",
+  "add_labels",
+  "remove_labels",
+  "milestone_id",
+  "remove_source_branch",
+  "allow_collaboration",
+  "allow_maintainer_to_push",
+  "squash",
+  "target_branch",
+  "title",
+  "state_event",
+  "discussion_locked",
+];
+
 /** Options of the single view that the router fills: the head pipeline from ci-service, and what was asked for. */
-async function fullOptions(
+export async function fullOptionsFor(
   deps: GatewayDeps,
   req: Request,
   res: Response,
@@ -56,7 +77,7 @@ export async function sendMergeRequest(
   status = 200,
   asked: { includeDivergedCommitsCount?: boolean; includeRebaseInProgress?: boolean } = {},
 ): Promise<void> {
-  const { users, options } = await fullOptions(deps, req, res, mr, asked);
+  const { users, options } = await fullOptionsFor(deps, req, res, mr, asked);
   res.status(status).json(mergeRequestFull(mr, users, options));
 }
 
@@ -126,6 +147,71 @@ export function mergeRequestsRouter(deps: GatewayDeps): Router {
       includeDivergedCommitsCount: q.include_diverged_commits_count,
       includeRebaseInProgress: q.include_rebase_in_progress,
     });
+  });
+
+  r.put("/projects/:id/merge_requests/:merge_request_iid", scope("write"), async (req, res) => {
+    requireUser(req);
+    const q = params(req, {
+      merge_request_iid: p.id(),
+      title: p.string().optional(),
+      target_branch: p.ref("target_branch").optional(),
+      state_event: p.enum(["close", "reopen"]).optional(),
+      discussion_locked: p.bool().optional(),
+      description: p.string().optional(),
+      assignee_id: optionalId().optional(),
+      assignee_ids: z.union([p.array(p.int()), z.literal("")]).optional(),
+      reviewer_ids: z.union([p.array(p.int()), z.literal("")]).optional(),
+      milestone_id: optionalId().optional(),
+      labels: labelList().optional(),
+      add_labels: labelList().optional(),
+      remove_labels: labelList().optional(),
+      remove_source_branch: p.bool().optional(),
+      allow_collaboration: p.bool().optional(),
+      allow_maintainer_to_push: p.bool().optional(),
+      squash: p.bool().optional(),
+    });
+    const raw = requestParams(req);
+    if (!UPDATE_FIELDS.some((f) => raw[f] !== undefined || raw[`${f}[]`] !== undefined)) {
+      throw new ApiError(400, { error: `${UPDATE_FIELDS.join(", ")} are missing, at least one parameter must be provided` });
+    }
+    assertNotBlank(q, ["title", "target_branch"]);
+    const c = ctx(deps, req, res);
+    const assignees = q.assignee_ids !== undefined ? (q.assignee_ids === "" ? [] : q.assignee_ids) : q.assignee_id !== undefined ? [q.assignee_id] : null;
+    const reviewers = q.reviewer_ids !== undefined ? (q.reviewer_ids === "" ? [] : q.reviewer_ids) : null;
+    const updated = await collab.UpdateMergeRequest(
+      {
+        actor: c.actor,
+        project: String(req.params.id),
+        mergeRequestIid: q.merge_request_iid,
+        title: q.title,
+        description: q.description,
+        targetBranch: q.target_branch,
+        stateEvent: q.state_event ?? "",
+        discussionLocked: q.discussion_locked,
+        setLabels: q.labels !== undefined || "labels" in raw,
+        labels: q.labels ?? [],
+        addLabels: q.add_labels ?? [],
+        removeLabels: q.remove_labels ?? [],
+        milestoneId: "milestone_id" in raw ? (q.milestone_id ?? 0) : undefined,
+        setAssignees: assignees !== null,
+        assigneeIds: (assignees ?? []).filter((id) => id > 0),
+        setReviewers: reviewers !== null,
+        reviewerIds: (reviewers ?? []).filter((id) => id > 0),
+        removeSourceBranch: q.remove_source_branch,
+        squash: q.squash,
+        allowCollaboration: q.allow_collaboration ?? q.allow_maintainer_to_push,
+      },
+      c.call,
+    );
+    await sendMergeRequest(deps, req, res, updated);
+  });
+
+  r.delete("/projects/:id/merge_requests/:merge_request_iid", scope("write"), async (req, res) => {
+    requireUser(req);
+    const q = params(req, { merge_request_iid: p.id() });
+    const c = ctx(deps, req, res);
+    await collab.DeleteMergeRequest({ actor: c.actor, project: String(req.params.id), mergeRequestIid: q.merge_request_iid }, c.call);
+    res.status(204).end();
   });
 
   return r;
