@@ -26,6 +26,9 @@ import { listCommitMergeRequests } from "./merge-request/list-commit-merge-reque
 import { listMergeRequestIssues } from "./merge-request/list-merge-request-issues.ts";
 import { listMergeRequestParticipants } from "./merge-request/list-merge-request-participants.ts";
 import { listMergeRequestVersions } from "./merge-request/list-merge-request-versions.ts";
+import { approveMergeRequest } from "./merge-request/approve-merge-request.ts";
+import { getMergeRequestApprovals } from "./merge-request/get-merge-request-approvals.ts";
+import { unapproveMergeRequest } from "./merge-request/unapprove-merge-request.ts";
 import { subscribeToPushes } from "./merge-request/refresh.ts";
 import { updateMergeRequest } from "./merge-request/update-merge-request.ts";
 import { createLabel } from "./label/create-label.ts";
@@ -121,6 +124,9 @@ export function collabHandlers(deps: CollabDeps): AsyncHandlers<CollabServiceDef
     MergeMergeRequest: mergeMergeRequest(deps),
     RebaseMergeRequest: rebaseMergeRequest(deps),
     CancelAutoMerge: cancelAutoMerge(deps),
+    ApproveMergeRequest: approveMergeRequest(deps),
+    UnapproveMergeRequest: unapproveMergeRequest(deps),
+    GetMergeRequestApprovals: getMergeRequestApprovals(deps),
 
     // merge request context commits
   };

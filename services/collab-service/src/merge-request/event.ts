@@ -18,7 +18,7 @@ export interface MergeRequestSnapshot {
   reviewerIds: number[];
 }
 
-export type MergeRequestAction = "open" | "close" | "reopen" | "update" | "merge";
+export type MergeRequestAction = "open" | "close" | "reopen" | "update" | "merge" | "approved" | "unapproved" | "approval" | "unapproval";
 
 /** Reads a snapshot inside the change's transaction, before changing anything. */
 export async function mergeRequestSnapshot(db: CollabDeps["prisma"] | Tx, id: number): Promise<MergeRequestSnapshot> {

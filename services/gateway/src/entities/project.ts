@@ -1,6 +1,24 @@
+import type { MergeSettings__Output as MergeSettings } from "@quarry/proto/types/identity/v1/MergeSettings";
 import type { Project__Output as Project } from "@quarry/proto/types/identity/v1/Project";
 import { namespaceSummary } from "./namespace.ts";
 import { apiUrl, avatarUrl, httpCloneUrl, orNull, sshCloneUrl, webUrl, type Urls } from "./urls.ts";
+
+/** GitLab's defaults, for a project message that carries no settings. */
+const DEFAULT_MERGE_SETTINGS: MergeSettings = {
+  mergeMethod: "merge",
+  onlyAllowMergeIfPipelineSucceeds: false,
+  allowMergeOnSkippedPipeline: false,
+  onlyAllowMergeIfAllDiscussionsAreResolved: false,
+  removeSourceBranchAfterMerge: true,
+  squashOption: "default_off",
+  resetApprovalsOnPush: true,
+  mergeCommitTemplate: "",
+  squashCommitTemplate: "",
+  approvalsBeforeMerge: 0,
+  autocloseReferencedIssues: true,
+  mergeRequestsAuthorApproval: false,
+  mergeRequestsDisableCommittersApproval: false,
+};
 
 const access = (level: number) => (level ? { access_level: level, notification_level: 3 } : null);
 
@@ -38,6 +56,7 @@ export interface ProjectExtras {
 /** The full Project entity (GitLab's API::Entities::Project), with `permissions` for the caller. */
 export function projectFull(p: Project, urls: Urls, extras: ProjectExtras = {}) {
   const id = Number(p.id);
+  const ms = p.mergeSettings ?? DEFAULT_MERGE_SETTINGS;
   const simple = projectSimple(p, urls);
   return {
     ...simple,
@@ -123,20 +142,23 @@ export function projectFull(p: Project, urls: Urls, extras: ProjectExtras = {}) 
     ci_config_path: orNull(p.ciConfigPath),
     public_jobs: true,
     shared_with_groups: [],
-    only_allow_merge_if_pipeline_succeeds: false,
-    allow_merge_on_skipped_pipeline: null,
+    only_allow_merge_if_pipeline_succeeds: ms.onlyAllowMergeIfPipelineSucceeds,
+    // GitLab's column has no default: null until someone turns it on (false is stored as unset).
+    allow_merge_on_skipped_pipeline: ms.allowMergeOnSkippedPipeline || null,
     request_access_enabled: p.requestAccessEnabled,
-    only_allow_merge_if_all_discussions_are_resolved: false,
-    remove_source_branch_after_merge: true,
+    only_allow_merge_if_all_discussions_are_resolved: ms.onlyAllowMergeIfAllDiscussionsAreResolved,
+    remove_source_branch_after_merge: ms.removeSourceBranchAfterMerge,
     printing_merge_request_link_enabled: true,
-    merge_method: "merge",
-    squash_option: "default_off",
+    merge_method: ms.mergeMethod,
+    squash_option: ms.squashOption,
     enforce_auth_checks_on_uploads: true,
     suggestion_commit_message: null,
-    merge_commit_template: null,
-    squash_commit_template: null,
+    merge_commit_template: orNull(ms.mergeCommitTemplate),
+    squash_commit_template: orNull(ms.squashCommitTemplate),
     issue_branch_template: null,
-    autoclose_referenced_issues: true,
+    autoclose_referenced_issues: ms.autocloseReferencedIssues,
+    // EE exposes it where merge request approvals exist, as they do here.
+    approvals_before_merge: ms.approvalsBeforeMerge,
     mirror: false,
     permissions: {
       project_access: access(p.projectAccessLevel),

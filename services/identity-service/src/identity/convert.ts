@@ -6,6 +6,7 @@ import type { Project as ProjectMsg } from "@quarry/proto/types/identity/v1/Proj
 import type { User as UserMsg } from "@quarry/proto/types/identity/v1/User";
 import type { Member, Namespace, PersonalAccessToken, Project, User } from "../generated/prisma/client.ts";
 import { createHash } from "node:crypto";
+import { mergeSettingsToProto } from "./merge-settings.ts";
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : "");
 const day = (d: Date | null | undefined) => (d ? d.toISOString().slice(0, 10) : "");
@@ -105,6 +106,7 @@ export function projectToProto(p: ProjectRow, levels: { projectLevel: number; gr
     requestAccessEnabled: p.requestAccessEnabled,
     ciConfigPath: p.ciConfigPath,
     avatar: p.avatar ?? "",
+    mergeSettings: mergeSettingsToProto(p),
   };
 }
 

@@ -55,4 +55,37 @@ describe("CreateProject", () => {
     expect(await f.deps.prisma.project.count({ where: { name: "doomed" } })).toBe(0);
     fs.rmSync(blocked);
   });
+
+  it("answers GitLab's default merge settings, and takes settings given at creation", async () => {
+    const u = await f.user();
+    const plain = await f.c.CreateProject({ actor: u, name: "Defaults" });
+    expect(plain.mergeSettings).toEqual({
+      mergeMethod: "merge",
+      onlyAllowMergeIfPipelineSucceeds: false,
+      allowMergeOnSkippedPipeline: false,
+      onlyAllowMergeIfAllDiscussionsAreResolved: false,
+      removeSourceBranchAfterMerge: true,
+      squashOption: "default_off",
+      resetApprovalsOnPush: true,
+      mergeCommitTemplate: "",
+      squashCommitTemplate: "",
+      approvalsBeforeMerge: 0,
+      autocloseReferencedIssues: true,
+      mergeRequestsAuthorApproval: false,
+      mergeRequestsDisableCommittersApproval: false,
+    });
+    const set = await f.c.CreateProject({
+      actor: u,
+      name: "Preset",
+      mergeSettings: { mergeMethod: "rebase_merge", onlyAllowMergeIfAllDiscussionsAreResolved: true, squashCommitTemplate: "%{title}" },
+    });
+    expect(set.mergeSettings).toMatchObject({ mergeMethod: "rebase_merge", onlyAllowMergeIfAllDiscussionsAreResolved: true, squashCommitTemplate: "%{title}" });
+    const listed = await f.c.ListProjects({ actor: u, owned: true, page: { page: 1, perPage: 20 } });
+    expect(listed.projects.find((x) => x.id === set.id)?.mergeSettings?.mergeMethod).toBe("rebase_merge");
+    expect(await failure(f.c.CreateProject({ actor: u, name: "Nope", mergeSettings: { mergeMethod: "octopus" } }))).toEqual({
+      status: 400,
+      body: { error: "merge_method does not have a valid value" },
+    });
+    expect((await f.c.ListProjects({ actor: u, owned: true, search: "Nope", page: { page: 1, perPage: 20 } })).projects).toEqual([]);
+  });
 });

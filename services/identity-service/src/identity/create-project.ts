@@ -8,6 +8,7 @@ import { actorOf, namespaceLevel } from "./access.ts";
 import { checkAvatar, withAvatarWrites } from "./avatars.ts";
 import { diskPathFor, projectToProto } from "./convert.ts";
 import { CREATION_LEVEL } from "./levels.ts";
+import { mergeSettingsData } from "./merge-settings.ts";
 import { projectInclude, visibleGroup } from "./lookup.ts";
 import { enqueueProjectCreate } from "./project-events.ts";
 import { pathFromName, validateName, validatePath, validateVisibility } from "./validate.ts";
@@ -33,6 +34,7 @@ export const createProject =
     if (req.defaultBranch && !BRANCH_RE.test(req.defaultBranch)) throw paramError("default_branch does not have a valid value");
     const ownerUserId = Number(req.ownerUserId) || 0;
     if (ownerUserId && !actor.isAdmin) throw forbidden();
+    const mergeSettings = mergeSettingsData(req.mergeSettings);
 
     const project = await withAvatarWrites(deps.avatars, (avatars) =>
       deps.prisma.$transaction(
@@ -83,6 +85,7 @@ export const createProject =
               topics: req.topics,
               requestAccessEnabled: req.requestAccessEnabled ?? true,
               ciConfigPath: req.ciConfigPath,
+              ...mergeSettings,
             },
             include: projectInclude,
           });

@@ -7,6 +7,7 @@ import type { Prisma } from "../generated/prisma/client.ts";
 import { actorOf } from "./access.ts";
 import { checkAvatar, withAvatarWrites } from "./avatars.ts";
 import { diskPathFor, projectToProto } from "./convert.ts";
+import { mergeSettingsData } from "./merge-settings.ts";
 import { projectInclude, requireLevel, visibleProject } from "./lookup.ts";
 import { validateName, validatePath, validateVisibility } from "./validate.ts";
 
@@ -21,7 +22,7 @@ export const updateProject =
           const { project, levels } = await visibleProject(tx, actor, req.idOrPath);
           requireLevel(actor, levels.effective, AccessLevel.MAINTAINER);
           const avatar = checkAvatar(req.avatar);
-          const data: Prisma.ProjectUpdateInput = {};
+          const data: Prisma.ProjectUpdateInput = mergeSettingsData(req.mergeSettings);
           if (req.description !== undefined) data.description = req.description;
           if (req.archived !== undefined) data.archived = req.archived;
           if (req.requestAccessEnabled !== undefined) data.requestAccessEnabled = req.requestAccessEnabled;

@@ -13,6 +13,7 @@ import { jobTokenScopeRouter } from "./job-token-scope.ts";
 import { membersRouter } from "./members.ts";
 import { commitMergeRequestsRouter, mergeRequestChangesRouter } from "./merge-request-changes.ts";
 import { mergeRequestMergesRouter } from "./merge-request-merges.ts";
+import { mergeRequestApprovalsRouter } from "./merge-request-approvals.ts";
 import { mergeRequestsRouter } from "./merge-requests.ts";
 import { personalAccessTokensRouter } from "./personal-access-tokens.ts";
 import { pipelinesRouter } from "./pipelines.ts";
@@ -79,6 +80,7 @@ export function v4Router(deps: GatewayDeps): Router {
 
   // merge request merging and approvals
   r.use(mergeRequestMergesRouter(deps));
+  r.use(mergeRequestApprovalsRouter(deps));
 
   // merge request context commits
 

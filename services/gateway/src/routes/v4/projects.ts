@@ -1,4 +1,5 @@
 import { VISIBILITIES } from "@quarry/gitlab";
+import type { MergeSettingsUpdate } from "@quarry/proto/types/identity/v1/MergeSettingsUpdate";
 import { Router, type Request, type Response } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { requireAdmin, requireUser, scope } from "../../http/auth.ts";
@@ -10,6 +11,42 @@ import { ctx } from "./context.ts";
 import { avatarParam } from "../avatars.ts";
 
 const visibility = p.enum(VISIBILITIES);
+
+/**
+ * A project's merge request settings as GitLab's projects API takes them (CE's params and EE's
+ * approvals_before_merge); the other approval settings go through POST /projects/:id/approvals.
+ * Templates are bounded by identity-service (GitLab's model rule).
+ */
+const mergeSettingsShape = {
+  merge_method: p.enum(["merge", "rebase_merge", "ff"]).optional(),
+  only_allow_merge_if_pipeline_succeeds: p.bool().optional(),
+  allow_merge_on_skipped_pipeline: p.bool().optional(),
+  only_allow_merge_if_all_discussions_are_resolved: p.bool().optional(),
+  remove_source_branch_after_merge: p.bool().optional(),
+  squash_option: p.enum(["never", "always", "default_on", "default_off"]).optional(),
+  merge_commit_template: p.string().optional(),
+  squash_commit_template: p.string().optional(),
+  autoclose_referenced_issues: p.bool().optional(),
+  approvals_before_merge: p.int().optional(),
+};
+
+type MergeSettingsParams = { [K in keyof typeof mergeSettingsShape]?: z.output<(typeof mergeSettingsShape)[K]> };
+
+/** The settings given, for CreateProject/UpdateProject (absent ones stay unset). */
+function mergeSettingsUpdate(q: MergeSettingsParams): MergeSettingsUpdate {
+  return {
+    mergeMethod: q.merge_method,
+    onlyAllowMergeIfPipelineSucceeds: q.only_allow_merge_if_pipeline_succeeds,
+    allowMergeOnSkippedPipeline: q.allow_merge_on_skipped_pipeline,
+    onlyAllowMergeIfAllDiscussionsAreResolved: q.only_allow_merge_if_all_discussions_are_resolved,
+    removeSourceBranchAfterMerge: q.remove_source_branch_after_merge,
+    squashOption: q.squash_option,
+    mergeCommitTemplate: q.merge_commit_template,
+    squashCommitTemplate: q.squash_commit_template,
+    autocloseReferencedIssues: q.autoclose_referenced_issues,
+    approvalsBeforeMerge: q.approvals_before_merge,
+  };
+}
 const createShape = {
   name: p.name("name").optional(),
   path: p.name("path").optional(),
@@ -22,6 +59,7 @@ const createShape = {
   tag_list: p.array(p.name("tag_list")).optional(),
   request_access_enabled: p.bool().optional(),
   ci_config_path: p.name("ci_config_path").optional(),
+  ...mergeSettingsShape,
 };
 
 /** The filters every project listing accepts (/projects, /groups/:id/projects, /users/:id/projects). */
@@ -88,6 +126,7 @@ export function projectsRouter(deps: GatewayDeps): Router {
         requestAccessEnabled: q.request_access_enabled,
         ciConfigPath: q.ci_config_path ?? "",
         avatar,
+        mergeSettings: mergeSettingsUpdate(q),
       },
       c.call,
     );
@@ -141,6 +180,7 @@ export function projectsRouter(deps: GatewayDeps): Router {
       archived: p.bool().optional(),
       request_access_enabled: p.bool().optional(),
       ci_config_path: p.name("ci_config_path").optional(),
+      ...mergeSettingsShape,
     });
     const avatar = avatarParam(req);
     const c = ctx(deps, req, res);
@@ -160,6 +200,7 @@ export function projectsRouter(deps: GatewayDeps): Router {
         requestAccessEnabled: q.request_access_enabled,
         ciConfigPath: q.ci_config_path,
         avatar,
+        mergeSettings: mergeSettingsUpdate(q),
       },
       c.call,
     );
