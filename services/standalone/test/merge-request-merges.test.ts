@@ -215,3 +215,38 @@ describe("PUT /projects/:id/merge_requests/:iid/rebase", () => {
     expect(rebasedWithGitbeaker).toMatchObject({ rebase_in_progress: false });
   });
 });
+
+describe("project merge settings", () => {
+  it("fast-forward projects ask for a rebase when the target moved, then merge without a merge commit", async () => {
+    const { project, mr } = await projectWithMergeRequest(s);
+    await jsonBody(await put(`/projects/${project.id}`, { merge_method: "ff" }), 200);
+    await commitFiles(s, project.id, "main", { "main.txt": "moved\n" });
+    expect((await jsonBody(await s.api(mrPath(project.id, mr.iid)), 200)).detailed_merge_status).toBe("need_rebase");
+    expect(await jsonBody(await put(`${mrPath(project.id, mr.iid)}/merge`, {}), 405)).toEqual({ message: "405 Method Not Allowed" });
+
+    await jsonBody(await put(`${mrPath(project.id, mr.iid)}/rebase`, {}), 202);
+    const rebased = await jsonBody(await s.api(`/projects/${project.id}/repository/commits/feature`), 200);
+    // The push refresh records the rebased head; then nothing blocks the fast-forward.
+    const ready = await waitFor(async () => {
+      const m = await jsonBody(await s.api(mrPath(project.id, mr.iid)), 200);
+      return m.sha === rebased.id && m.detailed_merge_status === "mergeable" ? m : null;
+    });
+    expect(ready.merge_status).toBe("can_be_merged");
+    const merged = await jsonBody(await put(`${mrPath(project.id, mr.iid)}/merge`, { sha: rebased.id }), 200);
+    expect(merged).toMatchObject({ state: "merged", merge_commit_sha: null });
+    expect((await jsonBody(await s.api(`/projects/${project.id}/repository/commits/main`), 200)).id).toBe(rebased.id);
+  });
+
+  it("blocks merging until the head pipeline succeeded when pipelines must succeed", async () => {
+    const { project, mr, commit } = await projectWithMergeRequest(s);
+    await jsonBody(await put(`/projects/${project.id}`, { only_allow_merge_if_pipeline_succeeds: true }), 200);
+    expect((await jsonBody(await s.api(mrPath(project.id, mr.iid)), 200)).detailed_merge_status).toBe("ci_must_pass");
+    expect(await jsonBody(await put(`${mrPath(project.id, mr.iid)}/merge`, {}), 405)).toEqual({ message: "405 Method Not Allowed" });
+    const id = nextPipeline++;
+    await publishPipeline(project.id, id, "feature", commit.id, "running", 7);
+    await waitFor(async () => (await jsonBody(await s.api(mrPath(project.id, mr.iid)), 200)).detailed_merge_status === "ci_still_running");
+    await publishPipeline(project.id, id, "feature", commit.id, "success", 8);
+    await waitFor(async () => (await jsonBody(await s.api(mrPath(project.id, mr.iid)), 200)).detailed_merge_status === "mergeable");
+    expect((await jsonBody(await put(`${mrPath(project.id, mr.iid)}/merge`, {}), 200)).state).toBe("merged");
+  });
+});
