@@ -249,4 +249,16 @@ describe("project merge settings", () => {
     await waitFor(async () => (await jsonBody(await s.api(mrPath(project.id, mr.iid)), 200)).detailed_merge_status === "mergeable");
     expect((await jsonBody(await put(`${mrPath(project.id, mr.iid)}/merge`, {}), 200)).state).toBe("merged");
   });
+
+  it("squashes every merge when the project's squash_option is always", async () => {
+    const project = await createProject(s);
+    await jsonBody(await put(`/projects/${project.id}`, { squash_option: "always" }), 200);
+    await commitFiles(s, project.id, "topic", { "a.txt": "a\n" }, { startBranch: "main" });
+    await commitFiles(s, project.id, "topic", { "b.txt": "b\n" });
+    const mr = await createMergeRequest(s, project.id, { source_branch: "topic", title: "Squashed by the project" });
+    const merged = await jsonBody(await put(`${mrPath(project.id, mr.iid)}/merge`, {}), 200);
+    expect(merged.squash_commit_sha).toMatch(/^[0-9a-f]{40}$/);
+    const squash = await jsonBody(await s.api(`/projects/${project.id}/repository/commits/${merged.squash_commit_sha}`), 200);
+    expect(squash.message).toBe("Squashed by the project");
+  });
 });

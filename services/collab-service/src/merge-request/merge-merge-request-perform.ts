@@ -26,6 +26,13 @@ export interface MergeParams {
 export const METHOD_NOT_ALLOWED = () => failedPrecondition("405 Method Not Allowed", 405);
 export const CANNOT_BE_MERGED = () => failedPrecondition("Branch cannot be merged", 422);
 
+/** MergeRequest#squash_on_merge?: the project's "always" and "never" win over the merge request's choice. */
+export function squashOnMerge(squashOption: string, squash: boolean): boolean {
+  if (squashOption === "always") return true;
+  if (squashOption === "never") return false;
+  return squash;
+}
+
 /**
  * MergeRequests::MergeService: locks the row, writes the merge with repo-service (compare-and-swap
  * against `expectedTargetSha` when known), then records it (state, shas, state event, the
@@ -67,7 +74,7 @@ export async function performMerge(
       sourceSha: headSha,
       expectedTargetSha,
       mergeMethod: settings.mergeMethod,
-      squash: mr.squash,
+      squash: squashOnMerge(settings.squashOption, mr.squash),
       mergeCommitMessage: params.commitMessage ?? mergeCommitMessage(settings.mergeCommitTemplate, facts),
       squashCommitMessage: params.squashCommitMessage ?? squashCommitMessage(settings.squashCommitTemplate, facts),
     });
