@@ -261,4 +261,16 @@ describe("project merge settings", () => {
     const squash = await jsonBody(await s.api(`/projects/${project.id}/repository/commits/${merged.squash_commit_sha}`), 200);
     expect(squash.message).toBe("Squashed by the project");
   });
+
+  it("waits for approvals_before_merge approvals (not_approved, 405) and merges once approved", async () => {
+    const { project, mr } = await projectWithMergeRequest(s);
+    await jsonBody(await post(`/projects/${project.id}/approvals`, { approvals_before_merge: 1 }), 201);
+    expect((await jsonBody(await s.api(mrPath(project.id, mr.iid)), 200)).detailed_merge_status).toBe("not_approved");
+    expect(await jsonBody(await put(`${mrPath(project.id, mr.iid)}/merge`, {}), 405)).toEqual({ message: "405 Method Not Allowed" });
+    const approver = await createUserWithToken(s);
+    await addMember(s, project.id, approver.id, 40);
+    await jsonBody(await post(`${mrPath(project.id, mr.iid)}/approve`, {}, approver.token), 201);
+    expect((await jsonBody(await s.api(mrPath(project.id, mr.iid)), 200)).detailed_merge_status).toBe("mergeable");
+    expect((await jsonBody(await put(`${mrPath(project.id, mr.iid)}/merge`, {}), 200)).state).toBe("merged");
+  });
 });
