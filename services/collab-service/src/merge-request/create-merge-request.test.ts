@@ -126,6 +126,10 @@ describe("CreateMergeRequest", () => {
       body: { message: { source_branch: ["does not exist"], target_branch: ["does not exist"] } },
     });
     expect(await failure(f.create(f.developer, { title: "  " }))).toEqual({ status: 400, body: { message: { title: ["can't be blank"] } } });
+    expect(await failure(f.create(f.developer, { description: "x".repeat(1_048_577) }))).toEqual({
+      status: 400,
+      body: { message: { description: ["is too long (maximum is 1048576 characters)"] } },
+    });
     const other = await t.project();
     expect(await failure(f.create(f.developer, { targetProjectId: other.id }))).toEqual({
       status: 422,

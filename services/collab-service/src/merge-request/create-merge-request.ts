@@ -10,7 +10,7 @@ import { loadMergeRequestMessage } from "./entity.ts";
 import { enqueueMergeRequestEvent, lastCommitHookAttrs } from "./event.ts";
 import { recordMergeRequestNotes } from "./system-notes.ts";
 import { usernamesOf } from "../system-note/usernames.ts";
-import { isDraftTitle, mergeRequestReference } from "./rules.ts";
+import { DESCRIPTION_MAX, descriptionTooLong, isDraftTitle, mergeRequestReference } from "./rules.ts";
 
 /** 422 with GitLab's `{"message": [reason]}` (handle_merge_request_errors! for validate_fork and base). */
 const unprocessable = (reason: string) => new ServiceError(status.FAILED_PRECONDITION, { message: [reason] }, 422);
@@ -42,6 +42,7 @@ export const createMergeRequest =
     const title = req.title.trim();
     if (!title) throw badRequest({ title: ["can't be blank"] });
     if (title.length > 255) throw badRequest({ title: ["is too long (maximum is 255 characters)"] });
+    if (descriptionTooLong(req.description)) throw badRequest({ description: [`is too long (maximum is ${DESCRIPTION_MAX} characters)`] });
     const sourceBranch = req.sourceBranch;
     const targetBranch = req.targetBranch;
     if (sourceBranch === targetBranch) throw conflict(["You can't use same project/branch for source and target"]);

@@ -15,3 +15,9 @@ export const draftTitle = (title: string): string => `Draft: ${draftlessTitle(ti
 
 /** MergeRequest#to_reference: `!iid`. */
 export const mergeRequestReference = (iid: number): string => `!${iid}`;
+
+/** MergeRequest's description limit (Issuable::DESCRIPTION_LENGTH_MAX). */
+export const DESCRIPTION_MAX = 1_048_576;
+
+/** The model's validation of a description that is too long, as GitLab words it. */
+export const descriptionTooLong = (description: string | null | undefined): boolean => (description ?? "").length > DESCRIPTION_MAX;

@@ -41,6 +41,7 @@ describe("UpdateMergeRequest", () => {
     expect(events.map((e) => e.object_attributes.action)).toEqual(["open", "update", "update", "update", "update"]);
     expect(events[1]!.changes).toMatchObject({ title: { previous: "Add a", current: "[Draft] Add a" }, draft: { previous: false, current: true } });
     expect(events[4]!.changes).toMatchObject({ description: { previous: null, current: "Now described" } });
+    expect(await failure(t.client.UpdateMergeRequest({ actor: f.developer, ...f.ref(1), description: "x".repeat(1_048_577) }))).toMatchObject({ status: 400 });
     // A request that changes nothing writes nothing.
     await t.client.UpdateMergeRequest({ actor: f.developer, ...f.ref(1), description: "Now described" });
     expect(await eventsOf(mr.id)).toHaveLength(5);

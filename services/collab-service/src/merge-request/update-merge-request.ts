@@ -10,7 +10,7 @@ import { canAdminMergeRequest, canUpdateMergeRequest, findVisibleMergeRequest } 
 import { branchHead, collectDiff, recordDiff, writeHeadRef, type CollectedDiff } from "./diff-version.ts";
 import { loadMergeRequestMessage } from "./entity.ts";
 import { enqueueMergeRequestEvent, lastCommitHookAttrs, mergeRequestSnapshot } from "./event.ts";
-import { isDraftTitle, mergeRequestReference } from "./rules.ts";
+import { DESCRIPTION_MAX, descriptionTooLong, isDraftTitle, mergeRequestReference } from "./rules.ts";
 import { recordMergeRequestNotes } from "./system-notes.ts";
 
 /** Distinct timestamps keep assignees and reviewers in the order given. */
@@ -40,6 +40,7 @@ export const updateMergeRequest =
       data.title = title;
       data.draft = isDraftTitle(title);
     }
+    if (descriptionTooLong(req.description)) throw badRequest({ description: [`is too long (maximum is ${DESCRIPTION_MAX} characters)`] });
     if (req.description !== undefined) data.description = req.description;
     if (req.removeSourceBranch !== undefined) data.forceRemoveSourceBranch = req.removeSourceBranch;
     if (req.squash !== undefined) data.squash = req.squash;
