@@ -26,9 +26,6 @@ import { listCommitMergeRequests } from "./merge-request/list-commit-merge-reque
 import { listMergeRequestIssues } from "./merge-request/list-merge-request-issues.ts";
 import { listMergeRequestParticipants } from "./merge-request/list-merge-request-participants.ts";
 import { listMergeRequestVersions } from "./merge-request/list-merge-request-versions.ts";
-import { approveMergeRequest } from "./merge-request/approve-merge-request.ts";
-import { getMergeRequestApprovals } from "./merge-request/get-merge-request-approvals.ts";
-import { unapproveMergeRequest } from "./merge-request/unapprove-merge-request.ts";
 import { subscribeToPushes } from "./merge-request/refresh.ts";
 import { updateMergeRequest } from "./merge-request/update-merge-request.ts";
 import { createLabel } from "./label/create-label.ts";
@@ -59,6 +56,9 @@ import { getSnippet } from "./snippet/get-snippet.ts";
 import { listSnippets } from "./snippet/list-snippets.ts";
 import { readSnippetRaw } from "./snippet/read-snippet-raw.ts";
 import { updateSnippet } from "./snippet/update-snippet.ts";
+import { approveMergeRequest } from "./merge-request/approve-merge-request.ts";
+import { getMergeRequestApprovals } from "./merge-request/get-merge-request-approvals.ts";
+import { unapproveMergeRequest } from "./merge-request/unapprove-merge-request.ts";
 
 /** GitLab's default notes_create_limit (per user and minute). */
 export const DEFAULT_NOTES_CREATE_LIMIT = 300;

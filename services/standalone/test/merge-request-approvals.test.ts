@@ -222,6 +222,7 @@ describe("merge request approvals", () => {
     expect(await jsonBody(await post(`${base}/approve`, {}, maintainer.token), 401)).toEqual(unauthorized);
     expect(await jsonBody(await post(`/projects/${project.id}/merge_requests/99/approve`, {}, maintainer.token), 404)).toEqual({ message: "404 Not found" });
     expect(await jsonBody(await s.api(`/projects/${project.id}/merge_requests/99/approvals`), 404)).toEqual({ message: "404 Not found" });
+    expect(await jsonBody(await s.api(`/projects/${project.id}/merge_requests/99999999999/approval_state`), 404)).toEqual({ message: "404 Not found" });
     // The author may approve once the project allows it.
     await jsonBody(await post(`/projects/${project.id}/approvals`, { merge_requests_author_approval: true }), 201);
     expect(await jsonBody(await post(`${base}/approve`, {}), 201)).toMatchObject({

@@ -5,8 +5,12 @@ import type { CollabDeps, Tx } from "../deps.ts";
 import type { MergeRequest } from "../generated/prisma/client.ts";
 import { relayRefusals } from "../upstream.ts";
 import type { MergeRequestScope } from "./access.ts";
-import { approvalSettingsOf, approvalsLeft, eligibleToApprove, isApproved, type ApprovableMergeRequest } from "./approval-state.ts";
+import { toSentence } from "../system-note/bodies.ts";
+import { usernamesOf } from "../system-note/usernames.ts";
+import { type ApprovableMergeRequest, approvalHookAction, approvalSettingsOf, approvalsLeft, eligibleToApprove, isApproved } from "./approval-state.ts";
 import { mergeRequestInclude, type MergeRequestRowFull, toMergeRequestMessages } from "./entity.ts";
+import { enqueueMergeRequestEvent, mergeRequestSnapshot } from "./event.ts";
+import { writeMergeRequestSystemNote } from "./system-notes.ts";
 
 /** The caller of identity and repo lookups made for no user. */
 const SYSTEM_ACTOR = { userId: 0, isAdmin: true, system: "collab-service" };
@@ -68,17 +72,32 @@ export async function mergeRequestApprovalsFor(deps: CollabDeps, scope: MergeReq
   };
 }
 
+/** What the push refresh knows about the push: the project, the pusher, the assignees' usernames. */
+export interface SourcePush {
+  scope: MergeRequestScope;
+  /** The pushing user (the system notes' and the hook event's author). */
+  actorId: number;
+  /** Usernames of the merge request's assignees (the hook event's `ci` block). */
+  usernames: ReadonlyMap<number, string>;
+}
+
+/** EE's approvals_reset note: "reset approvals from @a and @b by pushing to the branch". */
+export const approvalsResetBody = (usernames: readonly string[]): string =>
+  `reset approvals from ${toSentence(usernames.map((u) => `@${u}`))} by pushing to the branch`;
+
 /**
  * Called in the transaction that records a push to a merge request's source branch (refresh.ts),
  * after the new diff version is written: where the project resets approvals on push (GitLab's
  * default), the approvals go, except those given for a version whose patch id equals the new
  * one's (GitLab's ResetApprovalsService keeps approvals of an unchanged diff). While diff versions
- * carry no patch id, every push that moves the head resets them. Reviewers who had approved are
- * `unapproved` again.
+ * carry no patch id, every push that moves the head resets them. As GitLab does, reviewers who had
+ * approved are `unapproved` again, the pusher writes "reset approvals from … by pushing to the
+ * branch", and the hook event is `unapproved` (it was approved) or `unapproval`.
  */
-export async function onSourceBranchPushed(tx: Tx, mr: MergeRequest, scope: Pick<MergeRequestScope, "project">): Promise<void> {
-  if (!approvalSettingsOf(scope.project.mergeSettings).resetOnPush) return;
-  const approvals = await tx.mergeRequestApproval.findMany({ where: { mergeRequestId: mr.id } });
+export async function onSourceBranchPushed(deps: CollabDeps, tx: Tx, mr: MergeRequest, push: SourcePush): Promise<void> {
+  const settings = approvalSettingsOf(push.scope.project.mergeSettings);
+  if (!settings.resetOnPush) return;
+  const approvals = await tx.mergeRequestApproval.findMany({ where: { mergeRequestId: mr.id }, orderBy: [{ createdAt: "asc" }, { userId: "asc" }] });
   if (!approvals.length) return;
   const latest = await tx.mergeRequestDiff.findFirst({ where: { mergeRequestId: mr.id }, orderBy: { id: "desc" } });
   const stale: number[] = [];
@@ -93,6 +112,11 @@ export async function onSourceBranchPushed(tx: Tx, mr: MergeRequest, scope: Pick
     stale.push(approval.userId);
   }
   if (!stale.length) return;
+  const before = await mergeRequestSnapshot(tx, mr.id);
   await tx.mergeRequestApproval.deleteMany({ where: { mergeRequestId: mr.id, userId: { in: stale } } });
   await tx.mergeRequestReviewer.updateMany({ where: { mergeRequestId: mr.id, userId: { in: stale }, state: "approved" }, data: { state: "unapproved" } });
+  const names = await usernamesOf(deps, stale);
+  await writeMergeRequestSystemNote(tx, mr, push.actorId, approvalsResetBody(stale.map((id) => names.get(id) ?? `user${id}`)));
+  const action = approvalHookAction("unapprove", isApproved(approvals.length, settings.required), false);
+  await enqueueMergeRequestEvent(deps, tx, { mergeRequestId: mr.id, scope: push.scope, action, before, actorUserId: push.actorId, usernames: push.usernames });
 }

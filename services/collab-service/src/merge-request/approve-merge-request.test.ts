@@ -116,7 +116,7 @@ describe("ApproveMergeRequest", () => {
 });
 
 describe("approvals and pushes", () => {
-  it("resets approvals when the source branch moves, unless the project keeps them", async () => {
+  it("resets approvals when the source branch moves (note, unapproved event), unless the project keeps them", async () => {
     const f = await mergeRequestFixture(t);
     await f.commit("feature", { "a.txt": "a" }, { startBranch: "main" });
     const mr = await f.create(f.developer, { reviewerIds: [f.maintainer.userId] });
@@ -125,6 +125,10 @@ describe("approvals and pushes", () => {
     await f.commit("feature", { "b.txt": "b" });
     await waitFor(async () => ((await db().mergeRequestApproval.count({ where: { mergeRequestId: id } })) === 0 ? true : undefined));
     expect(await db().mergeRequestReviewer.findMany({ where: { mergeRequestId: id } })).toMatchObject([{ state: "unapproved" }]);
+    const [approver] = (await t.identity.GetUsers({ actor: t.admin, ids: [f.maintainer.userId] })).users;
+    const notes = await db().note.findMany({ where: { noteableType: "MergeRequest", noteableId: id, system: true }, orderBy: { id: "asc" } });
+    expect(notes.map((n) => [n.body, n.authorId]).at(-1)).toEqual([`reset approvals from @${approver!.username} by pushing to the branch`, t.admin.userId]);
+    expect((await events(id)).map((e) => e.object_attributes.action)).toEqual(["open", "approved", "unapproved", "update"]);
     expect(await t.client.GetMergeRequestApprovals({ actor: f.maintainer, ...f.ref(1) })).toMatchObject({ approved: false, userCanApprove: true });
 
     await settings(f.project.id, { resetApprovalsOnPush: false });

@@ -76,7 +76,7 @@ async function refreshSource(deps: CollabDeps, scope: MergeRequestScope, mrId: n
       await writeMergeRequestSystemNote(tx, updated, actorId, addedCommitsBody(added, compare), now);
     }
     if (abortAutoMerge) await writeMergeRequestSystemNote(tx, updated, actorId, "aborted the automatic merge because source branch was updated", now);
-    await onSourceBranchPushed(tx, updated, scope);
+    await onSourceBranchPushed(deps, tx, updated, { scope, actorId, usernames });
     await enqueueMergeRequestEvent(deps, tx, {
       mergeRequestId: mr.id,
       scope,

@@ -13,7 +13,6 @@ import { jobTokenScopeRouter } from "./job-token-scope.ts";
 import { membersRouter } from "./members.ts";
 import { commitMergeRequestsRouter, mergeRequestChangesRouter } from "./merge-request-changes.ts";
 import { mergeRequestMergesRouter } from "./merge-request-merges.ts";
-import { mergeRequestApprovalsRouter } from "./merge-request-approvals.ts";
 import { mergeRequestsRouter } from "./merge-requests.ts";
 import { personalAccessTokensRouter } from "./personal-access-tokens.ts";
 import { pipelinesRouter } from "./pipelines.ts";
@@ -32,6 +31,7 @@ import { runnersRouter } from "./runners.ts";
 import { submodulesRouter } from "./submodules.ts";
 import { usersRouter } from "./users.ts";
 import { versionRouter } from "./version.ts";
+import { mergeRequestApprovalsRouter } from "./merge-request-approvals.ts";
 
 /** Everything under /api/v4, one router per GitLab resource. */
 export function v4Router(deps: GatewayDeps): Router {

@@ -83,7 +83,7 @@ export function mergeRequestApprovalsRouter(deps: GatewayDeps): Router {
     );
     res.status(status).json(mergeRequestApprovalsEntity(approvals, users, ctx(deps, req, res).urls));
   };
-  const mrShape = { merge_request_iid: p.id("Merge Request") };
+  const mrShape = { merge_request_iid: p.id() };
 
   r.get("/projects/:id/merge_requests/:merge_request_iid/approvals", scope("read"), async (req, res) => {
     const q = params(req, mrShape);
