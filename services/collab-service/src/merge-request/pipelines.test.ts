@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setUp, type CollabTestContext } from "../../test/support.ts";
+import { forgetProject } from "../events/project-destroy.ts";
 import { pipelineEvent } from "./pipelines-fixture.ts";
 import { headPipelineOf, mergeRequestHeadRef, parseEventTime, recordPipeline } from "./pipelines.ts";
 
@@ -51,5 +52,13 @@ describe("pipelines read model", () => {
     await recordPipeline(db, pipelineEvent({ id: 205, projectId: 9, sha: sha("b"), ref: "topic", status: "success" }), now);
     expect((await headPipelineOf(db, mr))?.id).toBe(202);
     expect(await headPipelineOf(db, { ...mr, headSha: null })).toBeNull();
+  });
+
+  it("forgets a deleted project's pipelines", async () => {
+    const db = t.svc.deps.prisma;
+    await recordPipeline(db, pipelineEvent({ id: 301, projectId: 31, sha: sha("d"), ref: "x", status: "running" }), new Date());
+    await recordPipeline(db, pipelineEvent({ id: 302, projectId: 32, sha: sha("d"), ref: "x", status: "running" }), new Date());
+    await forgetProject(t.svc.deps, 31);
+    expect((await db.ciPipeline.findMany({ where: { id: { in: [301, 302] } } })).map((p) => p.id)).toEqual([302]);
   });
 });

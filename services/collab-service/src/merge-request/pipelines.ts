@@ -75,6 +75,11 @@ export async function headPipelineOf(
   });
 }
 
+/** A deleted project's pipelines, in the project deletion's transaction. */
+export async function forgetProjectPipelines(tx: Tx, projectId: number): Promise<void> {
+  await tx.ciPipeline.deleteMany({ where: { projectId } });
+}
+
 /** Called after a pipeline event was recorded (auto-merge reacts to it). */
 export type PipelineListener = (pipeline: CiPipeline) => Promise<void>;
 
