@@ -26,6 +26,22 @@ export interface MergeParams {
 export const METHOD_NOT_ALLOWED = () => failedPrecondition("405 Method Not Allowed", 405);
 export const CANNOT_BE_MERGED = () => failedPrecondition("Branch cannot be merged", 422);
 
+/**
+ * MergeRequest#closes_issues as a merge closes them: only into the default branch, the closing
+ * pattern read in the title, the description and the latest version's commit messages.
+ */
+async function closingIidsOfMerge(deps: CollabDeps, ctx: MergeContext): Promise<number[]> {
+  const { mr, project } = ctx;
+  if (mr.targetBranch !== project.defaultBranch) return [];
+  const diff = await deps.prisma.mergeRequestDiff.findFirst({ where: { mergeRequestId: mr.id }, orderBy: { id: "desc" } });
+  let messages: string[] = [];
+  if (diff?.commitShas.length) {
+    const cmp = await deps.repo.CompareRefs({ diskPath: project.diskPath, from: diff.baseCommitSha, to: diff.headCommitSha, straight: true, fromDiskPath: "" });
+    messages = cmp.commits.map((c) => c.message);
+  }
+  return closingIssueIids([mr.title, mr.description ?? "", ...messages].join("\n"), project.pathWithNamespace);
+}
+
 /** MergeRequest#squash_on_merge?: the project's "always" and "never" win over the merge request's choice. */
 export function squashOnMerge(squashOption: string, squash: boolean): boolean {
   if (squashOption === "always") return true;
@@ -62,7 +78,7 @@ export async function performMerge(
     title: mr.title,
     description: mr.description,
     reference: `${project.pathWithNamespace}!${mr.iid}`,
-    closingIids: settings.autocloseReferencedIssues ? closingIssueIids(mr.description ?? "", project.pathWithNamespace) : [],
+    closingIids: settings.autocloseReferencedIssues ? await closingIidsOfMerge(deps, ctx) : [],
   };
   const context = pushContextFor(project, caller, pusher);
   let written: { mergeCommitSha: string; squashCommitSha: string; targetSha: string };

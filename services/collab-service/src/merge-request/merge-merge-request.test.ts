@@ -150,5 +150,13 @@ describe("MergeMergeRequest", () => {
       ),
     ).toBe(true);
     expect((await mainHead(t, p)).message).toContain(`Closes #${issue.iid}\n\nSee merge request`);
+
+    // Only merges into the default branch close issues.
+    const third = await t.client.CreateIssue({ actor: t.admin, project: String(p.id), title: "Later" });
+    await commit(t, p, "release", { "r.txt": "r\n" }, "main");
+    await commit(t, p, "fix2", { "g.txt": "g\n" }, "main");
+    const side = await mergeRequestRow(t, p, "fix2", { targetBranch: "release", description: `Closes #${third.iid}` });
+    await merge(mergeRef(p, side, t.admin));
+    expect((await t.svc.deps.prisma.issue.findUniqueOrThrow({ where: { id: Number(third.id) } })).state).toBe("opened");
   });
 });
