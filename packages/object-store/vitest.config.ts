@@ -1,5 +1,6 @@
 import { defineConfig } from "vitest/config";
+import { sharedTestConfig } from "../../vitest.shared.ts";
 
 export default defineConfig({
-  test: { testTimeout: 30_000, hookTimeout: 120_000 },
+  test: sharedTestConfig,
 });

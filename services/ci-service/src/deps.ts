@@ -1,3 +1,4 @@
+import type { EventBus } from "@quarry/bus";
 import type { Logger } from "@quarry/logger";
 import type { ObjectStore } from "@quarry/object-store";
 import type { TransactionClient } from "@quarry/service";
@@ -98,5 +99,7 @@ export interface CiDeps {
   /** Wakes long-polling job requests when jobs become pending. */
   queue: JobQueueSignal;
   settings: CiSettings;
+  /** Where pipeline, job and deployment status changes are published (the bus; tests record them). */
+  events: Pick<EventBus, "publish">;
   log: Logger;
 }

@@ -26,7 +26,11 @@ import { uploadArtifact } from "./ci/upload-artifact.ts";
 import { createRunner } from "./ci/create-runner.ts";
 import { deletePipeline } from "./ci/delete-pipeline.ts";
 import { deleteRunnerByToken } from "./ci/delete-runner-by-token.ts";
+import { getDeployment } from "./ci/get-deployment.ts";
+import { getEnvironment } from "./ci/get-environment.ts";
 import { getJob } from "./ci/get-job.ts";
+import { listDeployments } from "./ci/list-deployments.ts";
+import { listEnvironments } from "./ci/list-environments.ts";
 import { getJobTrace } from "./ci/get-job-trace.ts";
 import { getJobTokenScope } from "./ci/get-job-token-scope.ts";
 import { getPipeline } from "./ci/get-pipeline.ts";
@@ -43,6 +47,7 @@ import { verifyRunner } from "./ci/verify-runner.ts";
 import { startService } from "@quarry/service";
 import { projectDirectory, repositoryReader } from "./clients.ts";
 import { DEFAULT_CI_SETTINGS, type CiDeps, type CiSettings } from "./deps.ts";
+import { subscribeToMergeRequests } from "./pipelines/merge-request-consumer.ts";
 import { subscribeToPushes } from "./pipelines/push-consumer.ts";
 import { JobQueueSignal } from "./pipelines/queue-signal.ts";
 import { migrations } from "./generated/migrations.ts";
@@ -91,13 +96,17 @@ export function ciHandlers(deps: CiDeps): AsyncHandlers<CiServiceDefinition> {
     CheckJobTokenAccess: checkJobTokenAccess(deps),
     DownloadArtifact: downloadArtifact(deps),
     UploadArtifact: clientStream(uploadArtifact(deps)),
+    ListEnvironments: listEnvironments(deps),
+    GetEnvironment: getEnvironment(deps),
+    ListDeployments: listDeployments(deps),
+    GetDeployment: getDeployment(deps),
   };
 }
 
 export interface CiServiceOptions {
   databaseUrl: string;
   grpcAddress: string;
-  /** Push events create pipelines. */
+  /** Push and merge request events create pipelines; pipeline, job and deployment status changes are published on it. */
   bus: EventBus;
   repoServiceAddress: string;
   identityServiceAddress: string;
@@ -140,13 +149,14 @@ export async function startCiService(o: CiServiceOptions): Promise<RunningCiServ
         projects,
         queue: new JobQueueSignal(),
         settings: { ...DEFAULT_CI_SETTINGS, ...o.settings },
+        events: o.bus,
         log: o.log,
       };
     },
     handlers(server, deps) {
       server.addService("quarry.ci.v1.CiService", ciV1.CiService.service, ciHandlers(deps));
     },
-    subscribe: (deps) => subscribeToPushes(deps, o.bus),
+    subscribe: async (deps) => [...(await subscribeToPushes(deps, o.bus)), await subscribeToMergeRequests(deps, o.bus)],
     workers: (deps) => [startWorkers([stuckJobWatchdog(deps), artifactCleanup(deps)], deps.settings.workerIntervalSeconds * 1000, o.log)],
     logFields: () => ({ storage: kind, bucket: o.objectStore.bucket }),
   });

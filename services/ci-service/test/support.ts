@@ -20,12 +20,16 @@ import { JobQueueSignal } from "../src/pipelines/queue-signal.ts";
 
 export interface TestContext {
   deps: CiDeps;
+  /** Events ci-service published (subject and payload), in order. */
+  published: { subject: string; data: unknown }[];
   /** Projects the test registered with addProject (identity-service's answer in production). */
   projects: Map<number, ProjectFacts>;
   /** Creates a project whose repository holds `files` on `branch` (needs `{ repo: true }`); returns the head sha. */
   addProject(id: number, files: Record<string, string>, branch?: string): Promise<{ project: ProjectFacts; sha: string }>;
   /** Commits `files` on top of `branch` of a project made by addProject; returns the new sha. */
   commit(id: number, files: Record<string, string>, branch?: string): string;
+  /** Points refs/merge-requests/<iid>/head of a project made by addProject at `sha`. */
+  mergeRequestRef(id: number, iid: number, sha: string): void;
   /** Tags `sha` in a project made by addProject. */
   tag(id: number, name: string, sha: string): void;
   close(): Promise<void>;
@@ -45,6 +49,7 @@ export async function setUp(prefix: string, options: { repo?: boolean } = {}): P
   const prisma = createPrisma(PrismaClient, db.url, 4);
   const stops: (() => Promise<void>)[] = [];
   const projects = new Map<number, ProjectFacts>();
+  const published: { subject: string; data: unknown }[] = [];
   let repositories: RepositoryReader = {
     readFile: () => Promise.reject(new Error("setUp without { repo: true }")),
     findCommit: () => Promise.reject(new Error("setUp without { repo: true }")),
@@ -73,6 +78,11 @@ export async function setUp(prefix: string, options: { repo?: boolean } = {}): P
     projects: { getProject: async (id) => projects.get(id) ?? null },
     queue: new JobQueueSignal(),
     settings: { ...DEFAULT_CI_SETTINGS },
+    events: {
+      async publish(subject, data) {
+        published.push({ subject, data });
+      },
+    },
     log: silentLogger(),
   };
   const workTree = (id: number) => path.join(root, "work", String(id));
@@ -89,6 +99,7 @@ export async function setUp(prefix: string, options: { repo?: boolean } = {}): P
   };
   return {
     deps,
+    published,
     projects,
     async addProject(id, files, branch = "main") {
       const diskPath = `@hashed/test/${prefix}-${id}.git`;
@@ -103,6 +114,9 @@ export async function setUp(prefix: string, options: { repo?: boolean } = {}): P
       return { project, sha: commit(id, files, branch) };
     },
     commit,
+    mergeRequestRef(id, iid, sha) {
+      git(workTree(id), "push", "-q", "origin", `${sha}:refs/merge-requests/${iid}/head`);
+    },
     tag(id, name, sha) {
       git(workTree(id), "tag", name, sha);
       git(workTree(id), "push", "-q", "origin", `refs/tags/${name}`);

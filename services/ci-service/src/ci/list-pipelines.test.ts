@@ -33,6 +33,7 @@ const list = async (req: Partial<ListPipelinesRequest__Output>) => {
     sort: "",
     page: 0,
     perPage: 0,
+    mergeRequestIid: 0,
     userId: 0,
     updatedAfter: "",
     updatedBefore: "",

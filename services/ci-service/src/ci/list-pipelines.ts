@@ -60,7 +60,12 @@ export const listPipelines =
     const updatedBefore = time(req.updatedBefore, "updated_before");
     const createdAfter = time(req.createdAfter, "created_after");
     const createdBefore = time(req.createdBefore, "created_before");
-    const listed: Prisma.PipelineWhereInput = { projectId, source: req.source ? req.source : { not: CHILD_SOURCE } };
+    const mergeRequestIid = Number(req.mergeRequestIid);
+    const listed: Prisma.PipelineWhereInput = {
+      projectId,
+      source: req.source ? req.source : { not: CHILD_SOURCE },
+      ...(mergeRequestIid > 0 ? { mergeRequestIid } : {}),
+    };
     const where: Prisma.PipelineWhereInput = {
       AND: [
         listed,

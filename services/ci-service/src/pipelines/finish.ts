@@ -2,6 +2,7 @@
 // callbacks): store the outcome, archive the trace, read coverage, retry automatically when
 // `retry:` says so, then process the pipeline.
 import type { CiDeps } from "../deps.ts";
+import { createEnvironmentAndDeployment } from "../environments/environments.ts";
 import { Prisma, type Job } from "../generated/prisma/client.ts";
 import { fireEvent, isFailureReason, type FailureReason, type JobStatus } from "../processing/index.ts";
 import { processPipelineById } from "./process.ts";
@@ -78,7 +79,10 @@ export async function finishJobIf(deps: CiDeps, jobId: number, verdict: Verdict,
     const retry = (job.options as { retry?: RetryOptions }).retry;
     if (to === "failed" && shouldAutoRetry(retry, job.retryCount, reason, exitCode)) {
       await tx.job.update({ where: { id: jobId }, data: { retried: true } });
-      await tx.job.create({ data: cloneForRetry(job, { retryCount: job.retryCount + 1, enqueueImmediately: false }) });
+      await createEnvironmentAndDeployment(
+        tx,
+        await tx.job.create({ data: cloneForRetry(job, { retryCount: job.retryCount + 1, enqueueImmediately: false }) }),
+      );
     }
     return updated;
   });

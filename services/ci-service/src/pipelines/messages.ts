@@ -5,6 +5,7 @@ import type { JobRunner } from "@quarry/proto/types/ci/v1/JobRunner";
 import type { JobRunnerManager } from "@quarry/proto/types/ci/v1/JobRunnerManager";
 import type { Pipeline as PipelineMessage } from "@quarry/proto/types/ci/v1/Pipeline";
 import type { Job, JobArtifact, Pipeline, Runner, RunnerManager } from "../generated/prisma/client.ts";
+import { sourceRef } from "./merge-request.ts";
 import { isPlayable, isRetryable, type JobStatus, type JobWhen } from "../processing/index.ts";
 
 /** A runner counts as online when it made contact within GitLab's ONLINE_CONTACT_TIMEOUT (2 hours). */
@@ -44,6 +45,8 @@ export function toPipelineMessage(p: Pipeline, coverage?: number): PipelineMessa
     parentPipelineId: p.parentPipelineId ?? 0,
     projectPath: p.projectPath,
     name: p.name ?? "",
+    mergeRequestIid: p.mergeRequestIid ?? 0,
+    sourceRef: sourceRef(p),
   };
 }
 

@@ -6,7 +6,9 @@ import type { JobPayloadVariable } from "@quarry/proto/types/ci/v1/JobPayloadVar
 import { refSlug } from "../config/index.ts";
 import type { CompiledArtifacts } from "../config/index.ts";
 import type { CiDeps } from "../deps.ts";
-import type { Job, Pipeline, Runner } from "../generated/prisma/client.ts";
+import { jobEnvironment } from "../environments/environments.ts";
+import type { Environment, Job, Pipeline, Runner } from "../generated/prisma/client.ts";
+import { mergeRequestHeadRef, mergeRequestVariables, pipelineMergeRequest, sourceRef } from "./merge-request.ts";
 import type { PipelineVariable } from "./store.ts";
 
 /** GitLab's default job timeout (the project setting's default): one hour. */
@@ -108,6 +110,8 @@ export interface PayloadInput {
   token: string;
   /** e.g. https://quarry.example.com (no trailing slash). */
   externalUrl: string;
+  /** The environment the job's `environment:` names (CI_ENVIRONMENT_SLUG, CI_ENVIRONMENT_TIER). */
+  environment?: Environment | null;
 }
 
 export function jobVariables(input: PayloadInput, timeout: number): JobPayloadVariable[] {
@@ -150,8 +154,8 @@ export function jobVariables(input: PayloadInput, timeout: number): JobPayloadVa
     ["CI_COMMIT_SHA", pipeline.sha],
     ["CI_COMMIT_SHORT_SHA", pipeline.sha.slice(0, 8)],
     ["CI_COMMIT_BEFORE_SHA", pipeline.beforeSha],
-    ["CI_COMMIT_REF_NAME", pipeline.ref],
-    ["CI_COMMIT_REF_SLUG", refSlug(pipeline.ref)],
+    ["CI_COMMIT_REF_NAME", sourceRef(pipeline)],
+    ["CI_COMMIT_REF_SLUG", refSlug(sourceRef(pipeline))],
     ["CI_COMMIT_REF_PROTECTED", String(pipeline.protected)],
     ["CI_COMMIT_TITLE", pipeline.commitTitle],
     ["CI_COMMIT_MESSAGE", pipeline.commitMessage],
@@ -163,8 +167,18 @@ export function jobVariables(input: PayloadInput, timeout: number): JobPayloadVa
     ["CI_RUNNER_TAGS", JSON.stringify(runner.tagList)],
     ["GITLAB_USER_ID", String(job.userId)],
   ];
+  const mergeRequest = pipelineMergeRequest(pipeline);
+  // Merge request pipelines have no CI_COMMIT_BRANCH (GitLab), but the merge request's variables.
   if (pipeline.tag) vars.push(["CI_COMMIT_TAG", pipeline.ref]);
-  else vars.push(["CI_COMMIT_BRANCH", pipeline.ref]);
+  else if (!mergeRequest) vars.push(["CI_COMMIT_BRANCH", pipeline.ref]);
+  if (mergeRequest) vars.push(...Object.entries(mergeRequestVariables(mergeRequest, pipeline.projectPath, projectUrl)));
+  const environment = jobEnvironment(job);
+  if (environment) {
+    vars.push(["CI_ENVIRONMENT_NAME", environment.name], ["CI_ENVIRONMENT_ACTION", environment.action ?? "start"]);
+    if (input.environment) vars.push(["CI_ENVIRONMENT_SLUG", input.environment.slug], ["CI_ENVIRONMENT_TIER", input.environment.tier]);
+    const url = environment.url ?? input.environment?.externalUrl;
+    if (url) vars.push(["CI_ENVIRONMENT_URL", url]);
+  }
   if (options.parallel) vars.push(["CI_NODE_INDEX", String(options.parallel.index)], ["CI_NODE_TOTAL", String(options.parallel.total)]);
   const out: JobPayloadVariable[] = vars.map(([key, value, flags]) => ({
     key,
@@ -183,11 +197,22 @@ export function jobVariables(input: PayloadInput, timeout: number): JobPayloadVa
   return out;
 }
 
+/** The stored environment a job's `environment:` names, if any. */
+async function environmentOf(deps: CiDeps, job: Job): Promise<Environment | null> {
+  const env = jobEnvironment(job);
+  return env ? deps.prisma.environment.findUnique({ where: { projectId_name: { projectId: job.projectId, name: env.name } } }) : null;
+}
+
 export async function buildPayload(deps: CiDeps, input: PayloadInput): Promise<JobPayload> {
   const { job, pipeline, runner, token, externalUrl } = input;
   const options = job.options as BuildOptions;
   const timeout = effectiveTimeout(job, runner);
-  const refspec = pipeline.tag ? `+${tagRef(pipeline.ref)}:${tagRef(pipeline.ref)}` : `+${branchRef(pipeline.ref)}:refs/remotes/origin/${pipeline.ref}`;
+  const mergeRequest = pipelineMergeRequest(pipeline);
+  const refspec = mergeRequest
+    ? `+${mergeRequestHeadRef(mergeRequest.iid)}:${mergeRequestHeadRef(mergeRequest.iid)}`
+    : pipeline.tag
+      ? `+${tagRef(pipeline.ref)}:${tagRef(pipeline.ref)}`
+      : `+${branchRef(pipeline.ref)}:refs/remotes/origin/${pipeline.ref}`;
   const depthVariable = Number((job.variables as Record<string, string>).GIT_DEPTH);
   return {
     id: job.id,
@@ -204,7 +229,7 @@ export async function buildPayload(deps: CiDeps, input: PayloadInput): Promise<J
     refspecs: [refspec],
     depth: Number.isInteger(depthVariable) && depthVariable >= 0 ? depthVariable : DEFAULT_GIT_DEPTH,
     timeout,
-    variables: jobVariables(input, timeout),
+    variables: jobVariables({ ...input, environment: await environmentOf(deps, job) }, timeout),
     steps: [
       { name: "script", script: [...(options.beforeScript ?? []), ...(options.script ?? [])], timeout, when: "on_success", allowFailure: false },
       ...(options.afterScript?.length ? [{ name: "after_script", script: options.afterScript, timeout, when: "always", allowFailure: true }] : []),

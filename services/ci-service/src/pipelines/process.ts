@@ -1,7 +1,8 @@
 // Runs pipeline processing (src/processing) against the stored jobs and persists the outcome,
-// then does what the new statuses call for: wake runners, trigger child pipelines, update a
-// parent's bridge (downstream.ts). GitLab's PipelineProcessWorker + AtomicProcessingService.
+// then does what the new statuses call for: publish the status changes (events/publish.ts), wake
+// runners, trigger child pipelines, update a parent's bridge (downstream.ts). GitLab's PipelineProcessWorker + AtomicProcessingService.
 import type { CiDeps } from "../deps.ts";
+import { publishStatusChanges } from "../events/publish.ts";
 import type { Job, Pipeline, Prisma } from "../generated/prisma/client.ts";
 import { isComplete, processPipeline, type JobStatus, type JobWhen, type ProcessableJob, type StatusChange } from "../processing/index.ts";
 import { mirrorChildStatus, triggerChildPipeline } from "./downstream.ts";
@@ -73,6 +74,7 @@ export async function processPipelineById(deps: CiDeps, pipelineId: number): Pro
     return { ...updated, enqueued };
   });
   if (!outcome) return;
+  await publishStatusChanges(deps, pipelineId);
   await startEnqueued(deps, outcome.pipeline, outcome.enqueued);
   if (outcome.changed && outcome.pipeline.parentJobId) await mirrorChildStatus(deps, outcome.pipeline, processPipelineById);
 }

@@ -1,6 +1,7 @@
 // Persistence of the retry and play plans (src/processing/retry.ts), and GitLab's reset of a
 // `strategy: depend` bridge when its child pipeline is retried.
 import type { CiDeps } from "../deps.ts";
+import { createEnvironmentAndDeployment } from "../environments/environments.ts";
 import type { Tx } from "../deps.ts";
 import type { Job, Pipeline } from "../generated/prisma/client.ts";
 import { isComplete, resetSkippedJobs, type JobStatus, type RetryPlan } from "../processing/index.ts";
@@ -20,7 +21,9 @@ export async function persistRetryPlan(tx: Tx, jobs: readonly Job[], plan: Retry
     await tx.job.update({ where: { id: original.id }, data: { retried: true } });
     // GitLab's retries_count counts every earlier try of the job, manual retries included.
     const clone = cloneForRetry(original, { retryCount: original.retryCount + 1, enqueueImmediately, userId: userId || original.userId });
-    clones.set(original.id, await tx.job.create({ data: clone }));
+    const created = await tx.job.create({ data: clone });
+    await createEnvironmentAndDeployment(tx, created);
+    clones.set(original.id, created);
   }
   await applyStatusChanges(tx, plan.changes);
   return clones;

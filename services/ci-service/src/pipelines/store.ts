@@ -3,10 +3,12 @@
 // the caller's (create.ts for new pipelines, downstream.ts for child pipelines), so that this
 // room imports no processing and processing can create child pipelines without an import cycle.
 import { branchRef, tagRef } from "@quarry/gitlab";
-import { compilePipeline } from "../config/index.ts";
+import { compilePipeline, predefinedVariables } from "../config/index.ts";
 import type { CompiledBridge, CompiledJob, CompiledPipeline, PipelineSource } from "../config/index.ts";
 import type { CiDeps, CommitFacts, ProjectFacts } from "../deps.ts";
+import { createEnvironmentsAndDeployments, expandEnvironment } from "../environments/environments.ts";
 import type { Pipeline, Prisma } from "../generated/prisma/client.ts";
+import { mergeRequestHeadRef, mergeRequestVariables, type MergeRequestSnapshot } from "./merge-request.ts";
 
 export const DEFAULT_CI_CONFIG_PATH = ".gitlab-ci.yml";
 /** GitLab's message when the commit has no CI config (API-created pipelines only; pushes just skip). */
@@ -40,6 +42,12 @@ export interface NewPipeline {
   triggerEventId?: string;
   /** Child pipelines: the parent and the bridge, and the YAML to compile instead of the config file. */
   parent?: { pipelineId: number; jobId: number; yaml: string };
+  /**
+   * Merge request pipelines (`source` merge_request_event): the merge request. `ref` is then its
+   * source branch (what rules and jobs see as CI_COMMIT_REF_NAME); the pipeline is stored with
+   * ref `refs/merge-requests/<iid>/head`, as GitLab stores it.
+   */
+  mergeRequest?: MergeRequestSnapshot;
 }
 
 export type CreateOutcome =
@@ -63,7 +71,10 @@ export async function storePipeline(deps: CiDeps, input: NewPipeline): Promise<S
   const yaml = input.parent?.yaml ?? (await deps.repositories.readFile(project.diskPath, commit.sha, configPath));
   if (yaml === null) return { skipped: "no_config", messages: [MISSING_CONFIG] };
 
-  const variables = Object.fromEntries(input.variables.map((v) => [v.key, v.value]));
+  const variables = {
+    ...(input.mergeRequest ? mergeRequestVariables(input.mergeRequest, project.pathWithNamespace, "") : {}),
+    ...Object.fromEntries(input.variables.map((v) => [v.key, v.value])),
+  };
   const files = new Map<string, string | null>();
   let result = compilePipeline(yaml, contextFor(input, commit, variables, files));
   // The compiler reads `include: local:` synchronously; fetch what it missed and compile again.
@@ -79,6 +90,7 @@ export async function storePipeline(deps: CiDeps, input: NewPipeline): Promise<S
   const pipeline = await insertPipeline(
     deps,
     input,
+    { ...predefinedVariables(contextFor(input, commit, variables, files)), ...variables },
     commit,
     result.status === "pipeline" ? result.pipeline : null,
     result.status === "invalid" ? result.errors : [],
@@ -102,7 +114,18 @@ function contextFor(input: NewPipeline, commit: CommitFacts, variables: Record<s
   };
 }
 
-async function insertPipeline(deps: CiDeps, input: NewPipeline, commit: CommitFacts, compiled: CompiledPipeline | null, errors: string[]): Promise<Pipeline> {
+/**
+ * Stores the pipeline, its jobs (their `environment:` expanded with `variables`, the predefined
+ * and pipeline variables, and each job's own) and the environments and deployments they call for.
+ */
+async function insertPipeline(
+  deps: CiDeps,
+  input: NewPipeline,
+  variables: Record<string, string>,
+  commit: CommitFacts,
+  compiled: CompiledPipeline | null,
+  errors: string[],
+): Promise<Pipeline> {
   return deps.prisma.$transaction(async (tx) => {
     const counter = await tx.pipelineCounter.upsert({
       where: { projectId: input.project.id },
@@ -115,7 +138,7 @@ async function insertPipeline(deps: CiDeps, input: NewPipeline, commit: CommitFa
         iid: counter.lastIid,
         projectId: input.project.id,
         projectPath: input.project.pathWithNamespace,
-        ref: input.ref,
+        ref: input.mergeRequest ? mergeRequestHeadRef(input.mergeRequest.iid) : input.ref,
         tag: input.tag,
         protected: input.refProtected,
         sha: commit.sha,
@@ -136,18 +159,30 @@ async function insertPipeline(deps: CiDeps, input: NewPipeline, commit: CommitFa
         committedAt: commit.committedDate ? new Date(commit.committedDate) : null,
         defaultBranch: input.project.defaultBranch,
         finishedAt: invalid ? new Date() : null,
+        mergeRequestIid: input.mergeRequest?.iid ?? null,
+        mergeRequest: (input.mergeRequest ?? undefined) as Prisma.InputJsonValue | undefined,
       },
     });
     if (compiled) {
+      const jobVariables = {
+        ...variables,
+        CI_PROJECT_ID: String(pipeline.projectId),
+        CI_PIPELINE_ID: String(pipeline.id),
+        CI_PIPELINE_IID: String(pipeline.iid),
+      };
       await tx.job.createMany({
-        data: [...compiled.jobs.map((j) => jobRow(pipeline, j, "build")), ...compiled.bridges.map((b) => jobRow(pipeline, b, "bridge"))],
+        data: [
+          ...compiled.jobs.map((j) => jobRow(pipeline, j, "build", jobVariables)),
+          ...compiled.bridges.map((b) => jobRow(pipeline, b, "bridge", jobVariables)),
+        ],
       });
+      await createEnvironmentsAndDeployments(tx, pipeline.id);
     }
     return pipeline;
   });
 }
 
-function jobRow(pipeline: Pipeline, j: CompiledJob | CompiledBridge, type: "build" | "bridge"): Prisma.JobCreateManyInput {
+function jobRow(pipeline: Pipeline, j: CompiledJob | CompiledBridge, type: "build" | "bridge", variables: Record<string, string>): Prisma.JobCreateManyInput {
   const allowFailure = typeof j.allowFailure === "boolean" ? j.allowFailure : false;
   const exitCodes = typeof j.allowFailure === "boolean" ? [] : j.allowFailure.exitCodes;
   const body =
@@ -163,7 +198,7 @@ function jobRow(pipeline: Pipeline, j: CompiledJob | CompiledBridge, type: "buil
           coverage,
           retry,
           parallel,
-          environment,
+          environment: environment && expandEnvironment(environment, { ...variables, CI_JOB_NAME: j.name, ...j.variables }),
         }))(j as CompiledJob)
       : (({ include, project, branch, strategy, forward }) => ({ trigger: { include, project, branch, strategy, forward } }))(j as CompiledBridge);
   return {

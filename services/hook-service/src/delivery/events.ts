@@ -32,6 +32,13 @@ export const EVENT_KINDS: Record<string, EventKind> = {
   confidential_note: { switch: "confidentialNoteEvents", trigger: "confidential_note_hooks", header: "Confidential Note Hook" },
   issue: { switch: "issuesEvents", trigger: "issue_hooks", header: "Issue Hook" },
   confidential_issue: { switch: "confidentialIssuesEvents", trigger: "confidential_issue_hooks", header: "Confidential Issue Hook" },
+  // Merge requests (collab-service) and CI (ci-service: pipelines, jobs, deployments), to project
+  // hooks and the project's groups' hooks. ci-service's events have no event_name: the subject's
+  // last token (quarry.ci.pipeline|job|deployment) names them.
+  merge_request: { switch: "mergeRequestsEvents", trigger: "merge_request_hooks", header: "Merge Request Hook" },
+  pipeline: { switch: "pipelineEvents", trigger: "pipeline_hooks", header: "Pipeline Hook" },
+  job: { switch: "jobEvents", trigger: "job_hooks", header: "Job Hook" },
+  deployment: { switch: "deploymentEvents", trigger: "deployment_hooks", header: "Deployment Hook" },
 };
 
 /**
@@ -47,7 +54,14 @@ export function eventKindName(eventName: string, data: Record<string, unknown>):
 export const EVENT_HEADERS: Record<string, string> = Object.fromEntries(Object.values(EVENT_KINDS).map((k) => [k.trigger, k.header]));
 
 /** Test triggers (API `:trigger`) → event kind. */
-export const TEST_TRIGGERS: Record<string, string> = { push_events: "push", tag_push_events: "tag_push" };
+export const TEST_TRIGGERS: Record<string, string> = {
+  push_events: "push",
+  tag_push_events: "tag_push",
+  merge_requests_events: "merge_request",
+  pipeline_events: "pipeline",
+  job_events: "job",
+  deployment_events: "deployment",
+};
 
 /** A deterministic UUID (version 8 layout, SHA-256 based) for a name: stable across bus redeliveries. */
 export function nameUuid(name: string): string {

@@ -1,15 +1,18 @@
 // Bus event → one queued delivery per matching hook (GitLab's project.execute_hooks, and group
 // hooks of the group concerned and all its ancestors: project, subgroup and member events;
-// push, tag push, emoji, note and issue events reach the project's hooks and its groups' hooks).
+// push, tag push, emoji, note, issue, merge request, pipeline, job and deployment events reach the
+// project's hooks and its groups' hooks).
 import { isNotFound } from "@quarry/grpc";
 import type { BusMessage } from "@quarry/bus";
 import type { HookDeps } from "../deps.ts";
 import type { WebHook } from "../generated/prisma/client.ts";
 import { toEventRecord } from "../hook/record-event.ts";
 import { branchFilterPasses } from "./branch-filter.ts";
+import { buildDeploymentPayload, buildJobPayload, buildPipelinePayload } from "./ci-payloads.ts";
 import { buildEmojiPayload } from "./emoji-payload.ts";
 import { EVENT_KINDS, eventKindName, eventUuid, idempotencyKey } from "./events.ts";
 import { buildIssuePayload } from "./issue-payload.ts";
+import { buildMergeRequestPayload } from "./merge-request-payload.ts";
 import { buildNotePayload } from "./note-payload.ts";
 
 type Actor = { userId: number; isAdmin: boolean; system?: string };
@@ -76,11 +79,19 @@ async function pushTargets(deps: HookDeps, data: Payload, sw: string): Promise<T
 
 type PayloadBuilder = (deps: HookDeps, actor: Actor, data: Payload) => Promise<Payload | null>;
 
-/** collab-service's events and GitLab's payload builder of each. */
-const COLLAB_PAYLOADS: Record<string, PayloadBuilder> = { emoji: buildEmojiPayload, note: buildNotePayload, issue: buildIssuePayload };
+/** Project-scoped events of collab-service and ci-service, and GitLab's payload builder of each. */
+const COLLAB_PAYLOADS: Record<string, PayloadBuilder> = {
+  emoji: buildEmojiPayload,
+  note: buildNotePayload,
+  issue: buildIssuePayload,
+  merge_request: buildMergeRequestPayload,
+  pipeline: buildPipelinePayload,
+  job: buildJobPayload,
+  deployment: buildDeploymentPayload,
+};
 
 /**
- * Emoji, note and issue events (GitLab's project.execute_hooks(data, scope)): the project's hooks
+ * Emoji, note, issue, merge request, pipeline, job and deployment events (GitLab's project.execute_hooks(data, scope)): the project's hooks
  * and its groups' hooks with the scope's switch; GitLab's payload built from the event with the
  * user and the project (only when some hook takes it).
  */

@@ -21,14 +21,16 @@ export interface HookSubjects {
   identity: string;
   /** Default `quarry.repo.>` (push, tag_push). */
   repo: string;
-  /** Default `quarry.collab.>` (emoji, note, issue). */
+  /** Default `quarry.collab.>` (emoji, note, issue, merge_request). */
   collab: string;
+  /** Default `quarry.ci.>` (pipeline, job, deployment). */
+  ci: string;
 }
 
-export const DEFAULT_SUBJECTS: HookSubjects = { identity: "quarry.identity.>", repo: "quarry.repo.>", collab: "quarry.collab.>" };
+export const DEFAULT_SUBJECTS: HookSubjects = { identity: "quarry.identity.>", repo: "quarry.repo.>", collab: "quarry.collab.>", ci: "quarry.ci.>" };
 
 /** Durable consumer names: every hook-service replica shares them, so each event is handled once. */
-export const DURABLES = { identity: "hook-service-identity", repo: "hook-service-repo", collab: "hook-service-collab" } as const;
+export const DURABLES = { identity: "hook-service-identity", repo: "hook-service-repo", collab: "hook-service-collab", ci: "hook-service-ci" } as const;
 
 /**
  * Subscribes durably to the domain events; records each one and queues a delivery to every
@@ -47,6 +49,7 @@ export async function subscribeToEvents(bus: EventBus, deps: HookDeps, subjects:
     subs.push(await bus.subscribe(subjects.identity, handler, { durable: DURABLES.identity }));
     subs.push(await bus.subscribe(subjects.repo, handler, { durable: DURABLES.repo }));
     subs.push(await bus.subscribe(subjects.collab, handler, { durable: DURABLES.collab }));
+    subs.push(await bus.subscribe(subjects.ci, handler, { durable: DURABLES.ci }));
   } catch (err) {
     await Promise.all(subs.map((s) => s.unsubscribe()));
     throw err;

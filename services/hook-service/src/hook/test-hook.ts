@@ -8,6 +8,7 @@ import { executeHook } from "../delivery/execute.ts";
 import { EVENT_KINDS, TEST_TRIGGERS } from "../delivery/events.ts";
 import { findOwnedHook } from "./hook-common.ts";
 import { checkRateLimit } from "./rate-limit.ts";
+import { buildRecordedSample, RECORDED_SAMPLES } from "./recorded-sample.ts";
 import { buildTestSample } from "./test-sample.ts";
 
 const unprocessable = (message: string) => new ServiceError(status.FAILED_PRECONDITION, { message }, 422);
@@ -23,7 +24,12 @@ export const testHook =
   async (req: TestHookRequest__Output): Promise<TestHookResponse> => {
     const hook = await findOwnedHook(deps, req.owner, req.hookId);
     // The sample first: a project without commits is 422 without counting against the rate limit.
-    const sample = req.payloadJson ? null : await buildTestSample(deps, hook, req.trigger, { userId: Number(req.userId), isAdmin: req.userIsAdmin });
+    const requester = { userId: Number(req.userId), isAdmin: req.userIsAdmin };
+    const sample = req.payloadJson
+      ? null
+      : RECORDED_SAMPLES[req.trigger]
+        ? await buildRecordedSample(deps, hook, req.trigger, requester)
+        : await buildTestSample(deps, hook, req.trigger, requester);
     await checkRateLimit(deps, `test:${hook.projectId ? `p${hook.projectId}` : `g${hook.groupId}`}:${Number(req.userId)}`);
     const kind = EVENT_KINDS[TEST_TRIGGERS[req.trigger] ?? ""];
     if (!kind) throw unprocessable("Testing not available for this hook");

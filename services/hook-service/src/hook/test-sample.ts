@@ -21,7 +21,7 @@ export interface SampleRequester {
 }
 
 /** The project a hook's sample is built from; 422 when a group hook's group has none. */
-async function sampleProject(deps: Pick<HookDeps, "identity">, hook: WebHook, actor: SampleRequester): Promise<Project> {
+export async function sampleProject(deps: Pick<HookDeps, "identity">, hook: WebHook, actor: SampleRequester): Promise<Project> {
   if (hook.projectId) return deps.identity.GetProject({ actor, idOrPath: String(hook.projectId) });
   const list = await deps.identity.ListProjects({ actor, namespaceId: hook.groupId!, includeSubgroups: true, page: { page: 1, perPage: 1 } });
   const first = list.projects[0];

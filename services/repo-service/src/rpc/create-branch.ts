@@ -82,7 +82,14 @@ const README_MESSAGE = "Add README.md";
  */
 async function addReadme(deps: RepoDeps, dir: string, branch: string, context: PushContext): Promise<void> {
   const refProtected = await assertCanWrite(deps, context, branch);
-  const target = await resolveWriteTarget(dir, { branch });
+  let target: Awaited<ReturnType<typeof resolveWriteTarget>>;
+  try {
+    target = await resolveWriteTarget(dir, { branch });
+  } catch (err) {
+    // A racer's branch appeared between the target's reads of the (then empty) repository.
+    if (await branchHead(dir, branch)) return;
+    throw err;
+  }
   if (target.baseSha) return; // created meanwhile
   const batch = await ObjectBatch.for(dir);
   const blob = batch.add("blob", Buffer.alloc(0));

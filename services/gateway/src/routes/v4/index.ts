@@ -8,7 +8,10 @@ import { commitsRouter } from "./commits.ts";
 import { groupsRouter } from "./groups.ts";
 import { hooksRouter } from "./hooks.ts";
 import { issuesRouter } from "./issues.ts";
+import { deploymentsRouter } from "./deployments.ts";
+import { environmentsRouter } from "./environments.ts";
 import { jobsRouter } from "./jobs.ts";
+import { mergeRequestPipelinesRouter } from "./merge-request-pipelines.ts";
 import { jobTokenScopeRouter } from "./job-token-scope.ts";
 import { membersRouter } from "./members.ts";
 import { commitMergeRequestsRouter, mergeRequestChangesRouter } from "./merge-request-changes.ts";
@@ -85,6 +88,9 @@ export function v4Router(deps: GatewayDeps): Router {
   // merge request context commits
 
   // environments and deployments
+  r.use(environmentsRouter(deps));
+  r.use(deploymentsRouter(deps));
+  r.use(mergeRequestPipelinesRouter(deps));
 
   r.use(runnersRouter(deps));
   r.use(runnerJobsRouter(deps));
