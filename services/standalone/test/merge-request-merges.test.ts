@@ -1,11 +1,13 @@
 // Merging merge requests end to end: PUT …/merge (merge commit, squash, source branch removal,
 // GitLab's refusals), auto-merge waiting on the head pipeline, PUT …/rebase and cancelling an
-// auto-merge, through gitbeaker and plain fetch. Pipeline events are published on the stack's bus
-// as ci-service's publisher does (helper C's publisher is not on this branch).
+// auto-merge, through gitbeaker and plain fetch. Most pipeline events are published on the stack's
+// bus as ci-service's publisher sends them (exact statuses and order); the last test runs a real
+// pipeline with a runner.
 import { Subjects, type PipelineEvent } from "@quarry/bus";
 import { waitFor } from "@quarry/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserWithToken, jsonBody, jsonRequests, startTestStack, type TestStack } from "./helpers.ts";
+import { instanceRunner, reportJob, requestJobAs } from "./ci-fixture.ts";
 import { addMember, commitFiles, createMergeRequest, createProject, projectWithMergeRequest } from "./mr-api.ts";
 import { startReceiver, type Receiver } from "./webhook-receiver.ts";
 
@@ -51,18 +53,23 @@ async function publishPipeline(projectId: number, id: number, ref: string, sha: 
 }
 
 /**
- * Publishes a running pipeline for `feature` at `sha` and waits until collab-service recorded it:
- * a sibling merge request of the same head into a conflicting branch answers 422 while it would
- * merge at once (and cannot), 200 once auto-merge waits for the pipeline.
+ * Waits until collab-service recorded a running pipeline of `feature`'s head: a sibling merge
+ * request of the same head into a conflicting branch answers 422 while it would merge at once (and
+ * cannot), 200 once auto-merge waits for the pipeline.
  */
-async function publishRunningPipeline(projectId: number, id: number, sha: string, second: number): Promise<void> {
-  const clash = `clash-${id}`;
+async function waitForRunningPipeline(projectId: number, tag: string): Promise<void> {
+  const clash = `clash-${tag}`;
   await commitFiles(s, projectId, clash, { "feature.txt": "other\n" }, { startBranch: "main" });
   const sibling = await createMergeRequest(s, projectId, { source_branch: "feature", target_branch: clash });
-  await publishPipeline(projectId, id, "feature", sha, "running", second);
   await waitFor(async () => (await put(`${mrPath(projectId, sibling.iid)}/merge`, { merge_when_pipeline_succeeds: true })).status === 200, {
     message: "pipeline recorded",
   });
+}
+
+/** Publishes a running pipeline for `feature` at `sha` and waits until collab-service recorded it. */
+async function publishRunningPipeline(projectId: number, id: number, sha: string, second: number): Promise<void> {
+  await publishPipeline(projectId, id, "feature", sha, "running", second);
+  await waitForRunningPipeline(projectId, String(id));
 }
 
 describe("PUT /projects/:id/merge_requests/:iid/merge", () => {
@@ -272,5 +279,28 @@ describe("project merge settings", () => {
     await jsonBody(await post(`${mrPath(project.id, mr.iid)}/approve`, {}, approver.token), 201);
     expect((await jsonBody(await s.api(mrPath(project.id, mr.iid)), 200)).detailed_merge_status).toBe("mergeable");
     expect((await jsonBody(await put(`${mrPath(project.id, mr.iid)}/merge`, {}), 200)).state).toBe("merged");
+  });
+});
+
+describe("auto-merge with ci-service's pipelines", () => {
+  it("merges when a runner finishes the head pipeline's job", async () => {
+    const project = await createProject(s);
+    await commitFiles(s, project.id, "main", { ".gitlab-ci.yml": 'test:\n  script: echo ok\n  rules:\n    - if: $CI_COMMIT_BRANCH == "feature"\n' });
+    const commit = await commitFiles(s, project.id, "feature", { "feature.txt": "one\n" }, { startBranch: "main" });
+    const mr = await createMergeRequest(s, project.id, { source_branch: "feature" });
+    // ci-service creates the push pipeline and announces it; collab-service follows it as head pipeline.
+    await waitForRunningPipeline(project.id, "ci");
+    const waiting = await jsonBody(await put(`${mrPath(project.id, mr.iid)}/merge`, { merge_when_pipeline_succeeds: true, sha: commit.id }), 200);
+    expect(waiting).toMatchObject({ state: "opened", merge_when_pipeline_succeeds: true, head_pipeline: { sha: commit.id, ref: "feature" } });
+
+    const runner = await instanceRunner(s);
+    const job = await requestJobAs(s, runner);
+    await reportJob(s, job, "success");
+    const merged = await waitFor(async () => {
+      const m = await jsonBody(await s.api(mrPath(project.id, mr.iid)), 200);
+      return m.state === "merged" ? m : null;
+    });
+    expect(merged).toMatchObject({ merge_user: { username: "root" }, head_pipeline: { status: "success" } });
+    expect((await jsonBody(await s.api(`/projects/${project.id}/repository/commits/main`), 200)).parent_ids[1]).toBe(commit.id);
   });
 });
