@@ -40,6 +40,10 @@ import { createMergeRequestContextCommits } from "./merge-request/context-commit
 import { deleteMergeRequestContextCommits } from "./merge-request/context-commits-delete.ts";
 import { listMergeRequestContextCommits } from "./merge-request/context-commits-list.ts";
 import { listMergeRequests } from "./merge-request/list-merge-requests.ts";
+import { cancelAutoMerge, processAutoMerges } from "./merge-request/auto-merge.ts";
+import { mergeMergeRequest } from "./merge-request/merge-merge-request.ts";
+import { subscribeToPipelines } from "./merge-request/pipelines.ts";
+import { rebaseMergeRequest } from "./merge-request/rebase-merge-request.ts";
 import { createMilestone } from "./milestone/create-milestone.ts";
 import { deleteMilestone } from "./milestone/delete-milestone.ts";
 import { getMilestone } from "./milestone/get-milestone.ts";
@@ -122,6 +126,9 @@ export function collabHandlers(deps: CollabDeps): AsyncHandlers<CollabServiceDef
     ListMergeRequests: listMergeRequests(deps),
 
     // merge request merging and approvals
+    MergeMergeRequest: mergeMergeRequest(deps),
+    RebaseMergeRequest: rebaseMergeRequest(deps),
+    CancelAutoMerge: cancelAutoMerge(deps),
     ApproveMergeRequest: approveMergeRequest(deps),
     UnapproveMergeRequest: unapproveMergeRequest(deps),
     GetMergeRequestApprovals: getMergeRequestApprovals(deps),
@@ -180,6 +187,8 @@ export async function startCollabService(o: CollabServiceOptions): Promise<Runni
       ...(await subscribeToGroupDeletions(deps, o.bus)),
       // merge requests: pushes refresh their diff versions
       ...(await subscribeToPushes(deps, o.bus)),
+      // Head pipelines of merge requests; a succeeded one carries out the auto-merges waiting on it.
+      ...(await subscribeToPipelines(deps, o.bus, (pipeline) => processAutoMerges(deps, pipeline))),
     ],
   });
   return { address: service.address, deps: service.deps, stop: service.stop };

@@ -51,6 +51,8 @@ export async function setUp(prefix: string) {
 
   return {
     svc,
+    /** The bus the services share (tests publish other services' events on it). */
+    bus,
     client,
     identity: id,
     admin,

@@ -30,8 +30,9 @@ describe("POST /projects/:id/merge_requests", () => {
       target_project_id: project.id,
       draft: false,
       work_in_progress: false,
-      merge_status: "unchecked",
-      detailed_merge_status: "unchecked",
+      // The answer runs the git check (mergeStatusFor), so the status is known at once.
+      merge_status: "can_be_merged",
+      detailed_merge_status: "mergeable",
       sha: commit.id,
       merge_commit_sha: null,
       author: { username: "root" },

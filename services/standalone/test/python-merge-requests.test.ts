@@ -37,7 +37,7 @@ async function py(script: string, vars: Record<string, string | number> = {}): P
 describe("python-gitlab", () => {
   it("manages merge requests", async () => {
     expect(await py("merge_requests", { suffix: "m1" })).toEqual({
-      created: { iid: 1, state: "opened", labels: ["backend"], draft: false, merge_status: "unchecked", changes_count: "1", has_diff_refs: true },
+      created: { iid: 1, state: "opened", labels: ["backend"], draft: false, merge_status: "can_be_merged", changes_count: "1", has_diff_refs: true },
       edited: ["Draft: Feature", true, "draft_status", ["backend", "ui"]],
       versions: [["1", "collected"]],
       version_files: ["feature.txt"],

@@ -1,5 +1,6 @@
 import { Subjects, type EventBus, type ProjectDestroyEvent, type Subscription } from "@quarry/bus";
 import type { CollabDeps } from "../deps.ts";
+import { forgetProjectPipelines } from "../merge-request/pipelines.ts";
 import { forgetProjectMergeRequests } from "../merge-request/project-destroy.ts";
 import { forgetProjectSnippets } from "../snippet/project-destroy.ts";
 
@@ -26,6 +27,7 @@ export async function forgetProject(deps: CollabDeps, projectId: number): Promis
       },
     });
     await forgetProjectMergeRequests(tx, projectId);
+    await forgetProjectPipelines(tx, projectId);
     await tx.note.deleteMany({ where: { projectId } });
     await tx.resourceLabelEvent.deleteMany({ where: { issueId: { in: issueIds } } });
     await tx.resourceStateEvent.deleteMany({ where: { issueId: { in: issueIds } } });

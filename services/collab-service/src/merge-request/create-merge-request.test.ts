@@ -38,7 +38,8 @@ describe("CreateMergeRequest", () => {
       targetBranch: "main",
       squash: true,
       forceRemoveSourceBranch: true,
-      mergeStatus: "unchecked",
+      // Reading it runs the git check (helper D's mergeStatusFor): a clean merge.
+      mergeStatus: "can_be_merged",
       detailedMergeStatus: "draft_status",
       sha: head,
       changesCount: "2",

@@ -103,7 +103,7 @@ export function toMergeRequestProto(row: MergeRequestRowFull, extras: MergeReque
     changesCount: diff?.realSize ?? "",
     firstContribution: extras.firstContribution,
     // mergeable_discussions_state?: true unless the project requires resolved threads (helper D/E).
-    blockingDiscussionsResolved: true,
+    blockingDiscussionsResolved: extras.status.blockingDiscussionsResolved,
     canMerge: extras.status.canMerge,
     headPipelineId: extras.status.headPipelineId,
     divergedCommitsCount: extras.divergedCommitsCount ?? 0,

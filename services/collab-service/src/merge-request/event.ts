@@ -158,7 +158,7 @@ export async function mergeRequestHookAttrs(
     reviewer_ids: after.reviewerIds,
     labels: labels.map(labelHookAttrs),
     state: mr.state,
-    blocking_discussions_resolved: true,
+    blocking_discussions_resolved: status.blockingDiscussionsResolved,
     first_contribution: mergedBefore === 0,
     detailed_merge_status: status.detailedMergeStatus,
   };

@@ -116,6 +116,7 @@ export function toBranch(
     developersCanPush: protection.developersCan("push", name),
     developersCanMerge: protection.developersCan("merge", name),
     canPush: protection.allows("push", name, accessLevel),
+    canMerge: protection.allows("push", name, accessLevel) || protection.allows("merge", name, accessLevel),
   };
 }
 

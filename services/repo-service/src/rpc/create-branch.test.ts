@@ -67,6 +67,7 @@ describe("CreateBranch", () => {
       developersCanPush: false,
       developersCanMerge: false,
       canPush: true,
+      canMerge: true,
     });
     expect(gitIn(repo.dir, "rev-parse", "refs/heads/feature")).toBe(tip);
 

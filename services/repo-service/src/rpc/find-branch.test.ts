@@ -35,6 +35,7 @@ describe("FindBranch", () => {
       developersCanPush: false,
       developersCanMerge: false,
       canPush: true,
+      canMerge: true,
     });
     expect(await find({ projectId: repo.projectId, accessLevel: 30, diskPath: repo.diskPath, name: "main", defaultBranch: "main" })).toMatchObject({
       merged: false,
@@ -77,6 +78,19 @@ describe("FindBranch", () => {
     expect(await as("main", 30)).toMatchObject({ protected: true, developersCanPush: false, developersCanMerge: false, canPush: false });
     expect(await as("main", 40)).toMatchObject({ protected: true, canPush: true });
     expect(await as("copy", 20)).toMatchObject({ protected: false, canPush: false }); // Reporters never push
+    expect(await as("main", 30)).toMatchObject({ canMerge: false });
+    expect(await as("main", 40)).toMatchObject({ canMerge: true });
+    expect(await as("copy", 20)).toMatchObject({ canMerge: false });
+    // can_merge: pushing or a merge rule (Maintainers push "copy", Developers merge into it).
+    await protect({
+      projectId: repo.projectId,
+      name: "copy",
+      pushAccessLevel: 40,
+      mergeAccessLevel: 30,
+      allowForcePush: false,
+      codeOwnerApprovalRequired: false,
+    });
+    expect(await as("copy", 30)).toMatchObject({ canPush: false, canMerge: true });
     // Another project's rules do not apply.
     expect(await find({ projectId: repo.projectId + 1000, accessLevel: 30, diskPath: repo.diskPath, name: "main", defaultBranch: "main" })).toMatchObject({
       protected: false,

@@ -17,6 +17,7 @@ import { membersRouter } from "./members.ts";
 import { commitMergeRequestsRouter, mergeRequestChangesRouter } from "./merge-request-changes.ts";
 import { mergeRequestContextCommitsRouter } from "./merge-request-context-commits.ts";
 import { mergeRequestListsRouter } from "./merge-request-lists.ts";
+import { mergeRequestMergesRouter } from "./merge-request-merges.ts";
 import { mergeRequestsRouter } from "./merge-requests.ts";
 import { personalAccessTokensRouter } from "./personal-access-tokens.ts";
 import { pipelinesRouter } from "./pipelines.ts";
@@ -84,6 +85,7 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(mergeRequestListsRouter(deps));
 
   // merge request merging and approvals
+  r.use(mergeRequestMergesRouter(deps));
   r.use(mergeRequestApprovalsRouter(deps));
 
   // merge request context commits
