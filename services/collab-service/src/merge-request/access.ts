@@ -1,20 +1,16 @@
 import { AccessLevel, isPositiveInt32, RECORD_NOT_FOUND_MESSAGE } from "@quarry/gitlab";
 import { forbidden, ServiceError, status } from "@quarry/grpc";
 import type { Actor__Output } from "@quarry/proto";
-import type { Project__Output as Project } from "@quarry/proto/types/identity/v1/Project";
 import type { CollabDeps } from "../deps.ts";
-import type { ResolvedParent } from "../label/parent.ts";
 import { relayRefusals } from "../upstream.ts";
 import { mergeRequestInclude, type MergeRequestRowFull } from "./entity.ts";
+import type { MergeRequestScope } from "./scope.ts";
 
 /**
  * A project as a merge request handler sees it for the caller: the label/milestone parent (level,
  * groups) and identity's project (disk path, default branch, visibility).
  */
-export interface MergeRequestScope {
-  parent: ResolvedParent;
-  project: Project;
-}
+export type { MergeRequestScope };
 
 /** ActiveRecord::RecordNotFound as the API answers it: `404 Not found` (lower-case f). */
 export const recordNotFound = () => new ServiceError(status.NOT_FOUND, { message: RECORD_NOT_FOUND_MESSAGE });

@@ -10,7 +10,7 @@ import type {
 } from "../generated/prisma/client.ts";
 import { plainLabel } from "../issue/entity.ts";
 import { toMilestoneMessages } from "../milestone/entity.ts";
-import type { MergeRequestScope } from "./access.ts";
+import type { MergeRequestScope } from "./scope.ts";
 import { mergeStatusFor, type MergeStatus } from "./merge-status.ts";
 
 /**

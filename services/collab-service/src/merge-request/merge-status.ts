@@ -7,7 +7,7 @@ import type { Project__Output as Project } from "@quarry/proto/types/identity/v1
 import type { CheckMergeResponse__Output as CheckMergeResponse } from "@quarry/proto/types/repo/v1/CheckMergeResponse";
 import type { CollabDeps, Tx } from "../deps.ts";
 import type { CiPipeline, MergeRequest } from "../generated/prisma/client.ts";
-import type { MergeRequestScope } from "./access.ts";
+import type { MergeRequestScope } from "./scope.ts";
 import { headPipelineOf, isInProgress } from "./pipelines.ts";
 
 /** A project's merge settings as the merge checks read them (GitLab's defaults where identity has none). */
