@@ -15,6 +15,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import autocannon from "autocannon";
+import { measureMergeRequestList, mergeRequestFixture } from "./merge-requests.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const token = `glpat-bench-${randomBytes(12).toString("hex")}`;
@@ -26,6 +27,8 @@ const headers = { "PRIVATE-TOKEN": token, "Content-Type": "application/json" };
 
 interface Stack {
   url: string;
+  /** collab-service's database (the merge request list's SQL floor reads it). */
+  collabDatabaseUrl: string;
   child: ChildProcess;
 }
 
@@ -40,11 +43,11 @@ async function startStack(catFilePoolSize?: number): Promise<Stack> {
     },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
-  const url: string = await new Promise((resolve, reject) => {
-    child.once("message", (m) => resolve((m as { url: string }).url));
+  const started: { url: string; collabDatabaseUrl: string } = await new Promise((resolve, reject) => {
+    child.once("message", (m) => resolve(m as { url: string; collabDatabaseUrl: string }));
     child.once("exit", (code) => reject(new Error(`stack exited with ${code}`)));
   });
-  return { url, child };
+  return { ...started, child };
 }
 
 async function stopStack(s: Stack): Promise<void> {
@@ -52,8 +55,8 @@ async function stopStack(s: Stack): Promise<void> {
   await new Promise((r) => s.child.once("exit", r));
 }
 
-async function api(url: string, pathname: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${url}/api/v4${pathname}`, { method: body ? "POST" : "GET", headers, body: body ? JSON.stringify(body) : undefined });
+async function api(url: string, pathname: string, body?: unknown, method = body ? "POST" : "GET"): Promise<unknown> {
+  const res = await fetch(`${url}/api/v4${pathname}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
   if (!res.ok) throw new Error(`${pathname}: ${res.status} ${await res.text()}`);
   return res.json();
 }
@@ -270,6 +273,10 @@ try {
   const id = await fixture(pooled.url);
   await measure(pooled.url, scenarios(id), "pooled", rows);
   await measureWrites(pooled.url, id, rows);
+  if (selected("MR list")) {
+    await mergeRequestFixture((p, body, method) => api(pooled.url, p, body, method), id);
+    rows.push(...(await measureMergeRequestList(pooled.url, headers, id, pooled.collabDatabaseUrl, durationSec)));
+  }
 } finally {
   await stopStack(pooled);
 }
@@ -300,6 +307,13 @@ for (const r of rows.filter((r) => r.scenario === "file commit" && r.mode === "s
   if (f?.rps)
     console.log(
       `file commit, c=${r.connections}: ${(r.rps / f.rps).toFixed(2)}× the floor's throughput, p50 ${(r.p50 / Math.max(1, f.p50)).toFixed(2)}× its latency`,
+    );
+}
+for (const r of rows.filter((r) => r.scenario.startsWith("MR list") && r.mode === "full stack")) {
+  const f = rows.find((x) => x.scenario === r.scenario && x.mode === "SQL floor" && x.connections === r.connections);
+  if (f?.rps)
+    console.log(
+      `${r.scenario}, c=${r.connections}: ${(r.rps / f.rps).toFixed(2)}× the SQL floor's throughput, p90 ${(r.p90 / Math.max(1, f.p90)).toFixed(2)}× its latency (GitLab's reference: p90 157 ms at 200 req/s)`,
     );
 }
 const readOnly = rows.find((r) => r.scenario === "read-only reads");

@@ -67,6 +67,8 @@ export interface RunningStack {
   url: string;
   /** root's token when this start created root with a generated token (shown once); otherwise "". */
   generatedRootToken: string;
+  /** The PostgreSQL server the databases (`<prefix>_<service>`) live on: the given one or the embedded one. */
+  databaseServerUrl: string;
   addresses: Record<"identity" | "repo" | "ci" | "mirror" | "hook" | "collab", string>;
   bus: EventBus;
   stop(): Promise<void>;
@@ -252,6 +254,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
     return {
       url: gateway.url,
       generatedRootToken: root.token,
+      databaseServerUrl: serverUrl,
       addresses: {
         identity: identity.address,
         repo: repo.address,
