@@ -171,7 +171,7 @@ export async function toMergeRequestMessages(
     for (const m of await toMilestoneMessages(deps, scopeOf(projectId).parent, list)) milestones.set(Number(m.id), m);
   }
   const statuses = options.listing
-    ? await listMergeStatuses(deps, db, rows, (projectId) => scopeOf(projectId).project)
+    ? await listMergeStatuses(db, rows, (projectId) => scopeOf(projectId).project)
     : await Promise.all(rows.map((r) => mergeStatusFor(deps, r, scopeOf(r.projectId))));
   return rows.map((r, i) =>
     toMergeRequestProto(r, {

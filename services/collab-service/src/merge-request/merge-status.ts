@@ -289,7 +289,6 @@ export async function mergeStatusOf(deps: CollabDeps, mr: MergeRow, project: Mer
  * approvals are read with one query each for the whole page.
  */
 export async function listMergeStatuses(
-  deps: CollabDeps,
   db: CollabDeps["prisma"] | Tx,
   rows: readonly MergeRow[],
   projectOf: (projectId: number) => MergeProject,
