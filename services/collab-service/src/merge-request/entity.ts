@@ -11,7 +11,7 @@ import type {
 import { plainLabel } from "../issue/entity.ts";
 import { toMilestoneMessages } from "../milestone/entity.ts";
 import type { MergeRequestScope } from "./scope.ts";
-import { mergeStatusFor, type MergeStatus } from "./merge-status.ts";
+import { listMergeStatuses, mergeStatusFor, type MergeStatus } from "./merge-status.ts";
 
 /**
  * What a merge request message is built from: the row with its assignees and reviewers (in the
@@ -120,9 +120,16 @@ export type ScopeOf = MergeRequestScope | ((projectId: number) => MergeRequestSc
  * Rows as messages with a fixed number of queries per page: user_notes_count from non-system
  * notes, upvotes/downvotes from thumbsup/thumbsdown awards, milestones via the milestone entity
  * (one batch per project), first_contribution from the authors' merged merge requests, and
- * mergeStatusFor each row as the caller sees it.
+ * mergeStatusFor each row as the caller sees it (for a list, listMergeStatuses: no mergeability
+ * check, one query per page).
  */
-export async function toMergeRequestMessages(deps: CollabDeps, db: PrismaClient | Tx, rows: MergeRequestRowFull[], scopes: ScopeOf): Promise<MergeRequest[]> {
+export async function toMergeRequestMessages(
+  deps: CollabDeps,
+  db: PrismaClient | Tx,
+  rows: MergeRequestRowFull[],
+  scopes: ScopeOf,
+  options: { listing?: boolean } = {},
+): Promise<MergeRequest[]> {
   if (!rows.length) return [];
   const scopeOf = typeof scopes === "function" ? scopes : () => scopes;
   const ids = rows.map((r) => r.id);
@@ -163,7 +170,9 @@ export async function toMergeRequestMessages(deps: CollabDeps, db: PrismaClient 
   for (const [projectId, list] of byProject) {
     for (const m of await toMilestoneMessages(deps, scopeOf(projectId).parent, list)) milestones.set(Number(m.id), m);
   }
-  const statuses = await Promise.all(rows.map((r) => mergeStatusFor(deps, r, scopeOf(r.projectId))));
+  const statuses = options.listing
+    ? await listMergeStatuses(db, rows, (projectId) => scopeOf(projectId).project)
+    : await Promise.all(rows.map((r) => mergeStatusFor(deps, r, scopeOf(r.projectId))));
   return rows.map((r, i) =>
     toMergeRequestProto(r, {
       projectPath: scopeOf(r.projectId).parent.fullPath,

@@ -73,4 +73,21 @@ describe("GetMergeRequest", () => {
     await f.create(f.developer);
     for (const actor of [t.anonymous, f.outsider, f.guest]) expect((await t.client.GetMergeRequest({ actor, ...f.ref(1) })).iid).toBe(1);
   });
+
+  it("checks a stale merge status when one merge request is read, not when a list shows it (GitLab's lists show the cached value)", async () => {
+    const f = await mergeRequestFixture(t);
+    await f.commit("feature", { "b.txt": "b" }, { startBranch: "main" });
+    const mr = await f.create(f.developer);
+    const db = t.svc.deps.prisma;
+    // What a push to the source or target branch leaves behind.
+    await db.mergeRequest.update({ where: { id: Number(mr.id) }, data: { mergeStatus: "unchecked" } });
+    const listed = await t.client.ListMergeRequests({ actor: f.reporter, project: String(f.project.id) });
+    expect(listed.mergeRequests.map((m) => [m.mergeStatus, m.detailedMergeStatus, m.hasConflicts, m.canMerge])).toEqual([
+      ["unchecked", "unchecked", false, false],
+    ]);
+    expect((await db.mergeRequest.findUniqueOrThrow({ where: { id: Number(mr.id) } })).mergeStatus).toBe("unchecked");
+    const got = await t.client.GetMergeRequest({ actor: f.maintainer, ...f.ref(mr.iid) });
+    expect([got.mergeStatus, got.detailedMergeStatus, got.canMerge]).toEqual(["can_be_merged", "mergeable", true]);
+    expect((await db.mergeRequest.findUniqueOrThrow({ where: { id: Number(mr.id) } })).mergeStatus).toBe("can_be_merged");
+  });
 });

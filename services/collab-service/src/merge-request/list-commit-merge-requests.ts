@@ -27,5 +27,8 @@ export const listCommitMergeRequests =
       deps.prisma.mergeRequest.count({ where }),
       deps.prisma.mergeRequest.findMany({ where, include: mergeRequestInclude, orderBy: { id: "desc" }, skip: offset, take: limit }),
     ]);
-    return { mergeRequests: await toMergeRequestMessages(deps, deps.prisma, rows, scope), pageInfo: { total, page: offset / limit + 1, perPage: limit } };
+    return {
+      mergeRequests: await toMergeRequestMessages(deps, deps.prisma, rows, scope, { listing: true }),
+      pageInfo: { total, page: offset / limit + 1, perPage: limit },
+    };
   };

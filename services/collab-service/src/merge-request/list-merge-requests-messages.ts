@@ -62,5 +62,5 @@ export async function listMergeRequestMessages(
   for (const projectId of new Set(ordered.map((r) => r.projectId))) {
     if (!scopes.has(projectId)) scopes.set(projectId, await resolveMergeRequestScope(deps, actor, String(projectId)));
   }
-  return toMergeRequestMessages(deps, deps.prisma, ordered, (projectId) => scopes.get(projectId)!);
+  return toMergeRequestMessages(deps, deps.prisma, ordered, (projectId) => scopes.get(projectId)!, { listing: true });
 }

@@ -21,7 +21,8 @@ describe("ListMergeRequests", () => {
     const author = await t.user();
     const m1 = await mergeRequest(project.id, 1, "First", author.userId);
     await mergeRequest(project.id, 2, "Second", author.userId, { state: "merged", mergedAt: new Date(), mergeUserId: t.admin.userId });
-    await mergeRequest(project.id, 3, "Draft: third", author.userId, { draft: true });
+    // Checked already: a list shows the cached merge_status, and an unchecked one reads "unchecked".
+    await mergeRequest(project.id, 3, "Draft: third", author.userId, { draft: true, mergeStatus: "can_be_merged" });
     await t.svc.deps.prisma.note.create({
       data: { noteableType: "MergeRequest", noteableId: m1.id, projectId: project.id, authorId: author.userId, body: "hi", discussionId: "a".repeat(40) },
     });

@@ -8,7 +8,7 @@ import type { CheckMergeResponse__Output as CheckMergeResponse } from "@quarry/p
 import type { CollabDeps, Tx } from "../deps.ts";
 import type { CiPipeline, MergeRequest } from "../generated/prisma/client.ts";
 import type { MergeRequestScope } from "./scope.ts";
-import { headPipelineOf, isInProgress } from "./pipelines.ts";
+import { headPipelineOf, isInProgress, mergeRequestHeadRef } from "./pipelines.ts";
 
 /** A project's merge settings as the merge checks read them (GitLab's defaults where identity has none). */
 export interface MergeSettingsView {
@@ -280,4 +280,64 @@ export async function mergeStatusOf(deps: CollabDeps, mr: MergeRow, project: Mer
     facts,
     check: git.check,
   };
+}
+
+/**
+ * The merge status fields of a page of merge requests, for lists: as GitLab's lists, no
+ * mergeability check runs (the cached merge_status is shown; `with_merge_status_recheck` only asks
+ * for one) and `user.can_merge`, which list items do not carry, is false. Pipelines, threads and
+ * approvals are read with one query each for the whole page.
+ */
+export async function listMergeStatuses(
+  db: CollabDeps["prisma"] | Tx,
+  rows: readonly MergeRow[],
+  projectOf: (projectId: number) => MergeProject,
+): Promise<MergeStatus[]> {
+  const ids = rows.map((r) => r.id);
+  const heads = rows.flatMap((r) => (r.headSha ? [r.headSha] : []));
+  const [pipelines, threads, approvals] = await Promise.all([
+    heads.length
+      ? db.ciPipeline.findMany({ where: { projectId: { in: [...new Set(rows.map((r) => r.sourceProjectId))] }, sha: { in: heads } }, orderBy: { id: "desc" } })
+      : [],
+    db.note.findMany({
+      where: { noteableType: "MergeRequest", noteableId: { in: ids }, system: false, type: { in: ["DiscussionNote", "DiffNote"] }, resolvedAt: null },
+      select: { noteableId: true, discussionId: true },
+      distinct: ["noteableId", "discussionId"],
+    }),
+    db.mergeRequestApproval.groupBy({ by: ["mergeRequestId"], where: { mergeRequestId: { in: ids } }, _count: { _all: true } }),
+  ]);
+  const now = new Date();
+  return rows.map((mr) => {
+    const settings = mergeSettingsOf(projectOf(mr.projectId));
+    // Newest first: the first match is headPipelineOf's answer.
+    const headPipeline =
+      pipelines.find(
+        (p) => p.projectId === mr.sourceProjectId && p.sha === mr.headSha && (p.ref === mr.sourceBranch || p.ref === mergeRequestHeadRef(mr.iid)),
+      ) ?? null;
+    const unresolved = threads.filter((t) => t.noteableId === mr.id).length;
+    const facts: MergeFacts = {
+      state: mr.state,
+      draft: mr.draft,
+      mergeStatus: mr.mergeStatus,
+      headSha: mr.headSha,
+      mergeAfter: mr.mergeAfter,
+      now,
+      settings,
+      unresolvedDiscussions: unresolved,
+      headPipeline,
+      autoMerge: mr.mergeWhenPipelineSucceeds,
+      approvals: approvals.find((a) => a.mergeRequestId === mr.id)?._count._all ?? 0,
+      canFastForward: null,
+    };
+    return {
+      mergeStatus: publicMergeStatus(mr.mergeStatus),
+      detailedMergeStatus: detailedMergeStatus(facts),
+      hasConflicts: hasConflictsStatus(mr.mergeStatus),
+      canMerge: false,
+      headPipelineId: headPipeline?.id ?? 0,
+      blockingDiscussionsResolved: unresolved === 0,
+      facts,
+      check: null,
+    };
+  });
 }
