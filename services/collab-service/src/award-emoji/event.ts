@@ -30,15 +30,8 @@ export async function enqueueEmojiEvent(
         ? `${mergeRequestWebPath(path, mergeRequest.row.iid)}${note ? `#note_${note.id}` : ""}`
         : "";
   const mergeRequestAttrs = mergeRequest
-    ? (
-        await mergeRequestHookAttrs(
-          deps,
-          tx,
-          mergeRequest.row,
-          mergeRequest.scope,
-          await lastCommitHookAttrs(deps, mergeRequest.scope, mergeRequest.row.headSha),
-        )
-      ).attrs
+    ? (await mergeRequestHookAttrs(tx, mergeRequest.row, mergeRequest.scope, await lastCommitHookAttrs(deps, mergeRequest.scope, mergeRequest.row.headSha)))
+        .attrs
     : null;
   return enqueue(tx, Subjects.emoji, {
     event_name: "emoji",

@@ -118,5 +118,5 @@ export async function onSourceBranchPushed(deps: CollabDeps, tx: Tx, mr: MergeRe
   const names = await usernamesOf(deps, stale);
   await writeMergeRequestSystemNote(tx, mr, push.actorId, approvalsResetBody(stale.map((id) => names.get(id) ?? `user${id}`)));
   const action = approvalHookAction("unapprove", isApproved(approvals.length, settings.required), false);
-  await enqueueMergeRequestEvent(deps, tx, { mergeRequestId: mr.id, scope: push.scope, action, before, actorUserId: push.actorId, usernames: push.usernames });
+  await enqueueMergeRequestEvent(tx, { mergeRequestId: mr.id, scope: push.scope, action, before, actorUserId: push.actorId, usernames: push.usernames });
 }

@@ -52,7 +52,7 @@ export const approveMergeRequest =
       await tx.mergeRequestReviewer.updateMany({ where: { mergeRequestId: mr.id, userId }, data: { state: "approved" } });
       await writeMergeRequestSystemNote(tx, before.mr, userId, APPROVED_NOTE);
       const action = approvalHookAction("approve", isApproved(existing.length, settings.required), isApproved(existing.length + 1, settings.required));
-      await enqueueMergeRequestEvent(deps, tx, { mergeRequestId: mr.id, scope, action, before, actorUserId: userId, usernames });
+      await enqueueMergeRequestEvent(tx, { mergeRequestId: mr.id, scope, action, before, actorUserId: userId, usernames });
       return true;
     });
     if (!approved) throw unauthenticated();

@@ -114,7 +114,7 @@ export const createMergeRequest =
         authorId: actorId,
         usernames,
       });
-      await enqueueMergeRequestEvent(deps, tx, { mergeRequestId: mr.id, scope, action: "open", before: null, actorUserId: actorId, usernames, lastCommit });
+      await enqueueMergeRequestEvent(tx, { mergeRequestId: mr.id, scope, action: "open", before: null, actorUserId: actorId, usernames, lastCommit });
       // Before the commit: the ref exists when the event goes out (merge request pipelines use it).
       await writeHeadRef(deps, project, iid, diff.headCommitSha);
       return mr;

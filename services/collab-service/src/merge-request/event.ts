@@ -8,7 +8,7 @@ import { enqueue, hookTime } from "../events/outbox.ts";
 import type { Label, MergeRequest } from "../generated/prisma/client.ts";
 import type { MergeRequestScope } from "./access.ts";
 import { mergeRequestInclude, type MergeRequestRowFull } from "./entity.ts";
-import { mergeStatusFor } from "./merge-status.ts";
+import { listMergeStatuses } from "./merge-status.ts";
 
 /** A merge request as it was before a change: the row, its labels (by id), assignees and reviewers. */
 export interface MergeRequestSnapshot {
@@ -130,16 +130,11 @@ export interface MergeRequestEventInput {
  * url, last_commit, draft and time tracking, assignee/reviewer ids, labels, state, first
  * contribution and detailed_merge_status. Also the `merge_request` of note events.
  */
-export async function mergeRequestHookAttrs(
-  deps: CollabDeps,
-  tx: Tx,
-  row: MergeRequestRowFull,
-  scope: MergeRequestScope,
-  lastCommit: Record<string, unknown> | null,
-) {
+export async function mergeRequestHookAttrs(tx: Tx, row: MergeRequestRowFull, scope: MergeRequestScope, lastCommit: Record<string, unknown> | null) {
   const after = snapshotOf(row);
   const mr = row;
-  const status = await mergeStatusFor(deps, row, scope);
+  // Hooks show the cached merge status, as GitLab's hook data does: building one runs no mergeability check.
+  const status = (await listMergeStatuses(tx, [row], () => scope.project))[0]!;
   const projectPath = scope.parent.fullPath;
   const mergedBefore = await tx.mergeRequest.count({ where: { projectId: mr.projectId, authorId: mr.authorId, state: "merged", id: { not: mr.id } } });
   const columns = hookColumns(mr, after.assigneeIds, status.headPipelineId);
@@ -166,10 +161,10 @@ export async function mergeRequestHookAttrs(
 }
 
 /** Enqueues the merge request webhook event inside `tx`; call `publishSoon(deps)` after the commit. */
-export async function enqueueMergeRequestEvent(deps: CollabDeps, tx: Tx, input: MergeRequestEventInput): Promise<string> {
+export async function enqueueMergeRequestEvent(tx: Tx, input: MergeRequestEventInput): Promise<string> {
   const row = await tx.mergeRequest.findUniqueOrThrow({ where: { id: input.mergeRequestId }, include: mergeRequestInclude });
   const mr = row;
-  const built = await mergeRequestHookAttrs(deps, tx, row, input.scope, input.lastCommit ?? null);
+  const built = await mergeRequestHookAttrs(tx, row, input.scope, input.lastCommit ?? null);
   const { after, labels, status } = built;
   const attrs = { ...built.attrs, action: input.action, ...(input.oldrev ? { oldrev: input.oldrev } : {}) };
   const diff = row.diffs[0];

@@ -15,5 +15,5 @@ export function mergeRequestMessageFor(deps: CollabDeps, ctx: MergeContext): Pro
 /** The "merge" webhook event (MergeRequests::PostMergeService#execute_hooks), in the merge's transaction. */
 export async function enqueueMergeEvent(deps: CollabDeps, tx: Tx, ctx: MergeContext, before: MergeRequestSnapshot): Promise<void> {
   const usernames = await usernamesOf(deps, before.assigneeIds);
-  await enqueueMergeRequestEvent(deps, tx, { mergeRequestId: ctx.mr.id, scope: ctx.scope, action: "merge", before, actorUserId: ctx.caller.userId, usernames });
+  await enqueueMergeRequestEvent(tx, { mergeRequestId: ctx.mr.id, scope: ctx.scope, action: "merge", before, actorUserId: ctx.caller.userId, usernames });
 }

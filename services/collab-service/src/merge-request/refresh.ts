@@ -78,7 +78,7 @@ async function refreshSource(deps: CollabDeps, scope: MergeRequestScope, mrId: n
     }
     if (abortAutoMerge) await writeMergeRequestSystemNote(tx, updated, actorId, "aborted the automatic merge because source branch was updated", now);
     await onSourceBranchPushed(deps, tx, updated, { scope, actorId, usernames });
-    await enqueueMergeRequestEvent(deps, tx, {
+    await enqueueMergeRequestEvent(tx, {
       mergeRequestId: mr.id,
       scope,
       action: "update",
@@ -132,7 +132,7 @@ async function markManuallyMerged(deps: CollabDeps, scope: MergeRequestScope, pu
         },
       });
       await tx.resourceStateEvent.create({ data: { mergeRequestId: id, state: "merged", userId: actorId, createdAt: now } });
-      await enqueueMergeRequestEvent(deps, tx, { mergeRequestId: id, scope, action: "merge", before, actorUserId: actorId, usernames });
+      await enqueueMergeRequestEvent(tx, { mergeRequestId: id, scope, action: "merge", before, actorUserId: actorId, usernames });
     });
     publishSoon(deps);
   }

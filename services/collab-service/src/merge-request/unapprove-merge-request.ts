@@ -39,7 +39,7 @@ export const unapproveMergeRequest =
       await tx.mergeRequestReviewer.updateMany({ where: { mergeRequestId: mr.id, userId }, data: { state: "unapproved" } });
       await writeMergeRequestSystemNote(tx, before.mr, userId, UNAPPROVED_NOTE);
       const action = approvalHookAction("unapprove", isApproved(count, settings.required), isApproved(count - 1, settings.required));
-      await enqueueMergeRequestEvent(deps, tx, { mergeRequestId: mr.id, scope, action, before, actorUserId: userId, usernames });
+      await enqueueMergeRequestEvent(tx, { mergeRequestId: mr.id, scope, action, before, actorUserId: userId, usernames });
       return true;
     });
     if (!removed) throw notFound();

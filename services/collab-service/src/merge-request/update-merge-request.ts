@@ -198,7 +198,7 @@ export const updateMergeRequest =
       });
       // One webhook per update: "close"/"reopen" when the state changed, "update" otherwise.
       const action = updated.state !== current.state ? (updated.state === "closed" ? "close" : "reopen") : "update";
-      await enqueueMergeRequestEvent(deps, tx, { mergeRequestId: mr.id, scope, action, before, actorUserId: userId, usernames, lastCommit });
+      await enqueueMergeRequestEvent(tx, { mergeRequestId: mr.id, scope, action, before, actorUserId: userId, usernames, lastCommit });
       // Under the row lock (ordered with the push refresh) and before the event goes out.
       if (version) await writeHeadRef(deps, project, mr.iid, version.headCommitSha);
     });

@@ -33,7 +33,7 @@ export async function enqueueNoteEvent(deps: CollabDeps, tx: Tx, noteable: Resol
     const scope = noteable.mergeRequestScope;
     const mr = await tx.mergeRequest.findUniqueOrThrow({ where: { id: noteable.id }, include: mergeRequestInclude });
     url = `${mergeRequestWebPath(path, mr.iid)}#note_${note.id}`;
-    const { attrs } = await mergeRequestHookAttrs(deps, tx, mr, scope, await lastCommitHookAttrs(deps, scope, mr.headSha));
+    const { attrs } = await mergeRequestHookAttrs(tx, mr, scope, await lastCommitHookAttrs(deps, scope, mr.headSha));
     context = { merge_request: attrs };
   } else {
     return null;
