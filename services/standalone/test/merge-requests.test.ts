@@ -286,3 +286,22 @@ describe("the merge request lifecycle", () => {
     expect(await jsonBody(await s.api(`/projects/${project.id}/merge_requests/1`), 404)).toEqual({ message: "404 Not found" });
   });
 });
+
+describe("the project's merge request switches", () => {
+  it("shows merge requests, snippets and environments enabled, and who can create merge requests in it", async () => {
+    const project = await createProject(s);
+    const reporter = await createUserWithToken(s);
+    await addMember(s, project.id, reporter.id, 20);
+    const asRoot = await jsonBody(await s.api(`/projects/${project.id}`), 200);
+    expect(asRoot).toMatchObject({
+      merge_requests_enabled: true,
+      merge_requests_access_level: "enabled",
+      snippets_enabled: true,
+      snippets_access_level: "enabled",
+      environments_access_level: "enabled",
+      can_create_merge_request_in: true,
+    });
+    const asReporter = await jsonBody(await s.api(`/projects/${project.id}`, { token: reporter.token }), 200);
+    expect(asReporter.can_create_merge_request_in).toBe(false);
+  });
+});
