@@ -41,6 +41,7 @@ import { updateProject } from "./identity/update-project.ts";
 import { updateUser } from "./identity/update-user.ts";
 import { getNotificationSetting } from "./identity/get-notification-setting.ts";
 import { listStarrers } from "./identity/list-starrers.ts";
+import { resolveNotificationSettings } from "./identity/resolve-notification-settings.ts";
 import { starProject } from "./identity/star-project.ts";
 import { unstarProject } from "./identity/unstar-project.ts";
 import { updateNotificationSetting } from "./identity/update-notification-setting.ts";
@@ -85,6 +86,7 @@ export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServ
     // ---------- notification settings
     GetNotificationSetting: getNotificationSetting(deps),
     UpdateNotificationSetting: updateNotificationSetting(deps),
+    ResolveNotificationSettings: resolveNotificationSettings(deps),
   };
 }
 
