@@ -111,6 +111,10 @@ describe("GET /users/:user_id/starred_projects", () => {
     expect(withStats.find((x: { id: number }) => x.id === priv.id).statistics).toMatchObject({ commit_count: expect.any(Number), storage_size: 0 });
     expect(withStats.find((x: { id: number }) => x.id === pub.id)).not.toHaveProperty("statistics");
 
+    const custom = async (token?: string) => (await jsonBody(await s.api(`/users/${fan.id}/starred_projects?with_custom_attributes=true`, { token }), 200))[0];
+    expect((await custom()).custom_attributes).toEqual([]);
+    expect(await custom(fan.token)).not.toHaveProperty("custom_attributes");
+
     expect(await jsonBody(await s.api("/users/no-such-user/starred_projects"), 404)).toEqual({ message: "404 User Not Found" });
     expect(await jsonBody(await s.api("/users/999999/starred_projects"), 404)).toEqual({ message: "404 User Not Found" });
     expect((await s.api(`/users/${fan.id}/starred_projects?order_by=stars`)).status).toBe(400);

@@ -86,7 +86,11 @@ export function starsRouter(deps: GatewayDeps): Router {
     // Anonymous callers and simple=true get the basic representation, as in GitLab.
     const simple = q.simple || !req.principal;
     const admin = req.principal?.isAdmin;
-    res.json(result.projects.map((pr) => (simple ? projectSimple(pr, c.urls) : projectFull(pr, c.urls, { statistics: q.statistics, admin }))));
+    // with_custom_attributes is for administrators; Quarry keeps no custom attributes.
+    const custom = q.with_custom_attributes && admin ? { custom_attributes: [] } : {};
+    res.json(
+      result.projects.map((pr) => ({ ...(simple ? projectSimple(pr, c.urls) : projectFull(pr, c.urls, { statistics: q.statistics, admin })), ...custom })),
+    );
   });
 
   return r;
