@@ -53,12 +53,24 @@ describe("StarProject / UnstarProject", () => {
     expect((await f.c.ListProjects({ actor: f.anonymous, starredByUserId: fan.userId, updatedBefore: future })).projects).toHaveLength(2);
   });
 
-  it("removes stars with the user, keeping nothing dangling", async () => {
+  it("removes stars with the project, keeping nothing dangling", async () => {
     const owner = await f.user();
     const fan = await f.user();
     const p = await f.c.CreateProject({ actor: owner, name: "Gone", visibility: "public" });
     await f.c.StarProject({ actor: fan, idOrPath: String(p.id) });
     await f.c.DeleteProject({ actor: owner, idOrPath: String(p.id) });
     expect(await f.deps.prisma.userStarProject.count({ where: { userId: fan.userId } })).toBe(0);
+  });
+
+  it("takes a deleted user's stars off the counts", async () => {
+    const owner = await f.user();
+    const fan = await f.user();
+    const other = await f.user();
+    const p = await f.c.CreateProject({ actor: owner, name: "Counted", visibility: "public" });
+    await f.c.StarProject({ actor: fan, idOrPath: String(p.id) });
+    await f.c.StarProject({ actor: other, idOrPath: String(p.id) });
+    await f.c.DeleteUser({ actor: f.admin, id: fan.userId });
+    expect((await f.c.GetProject({ actor: owner, idOrPath: String(p.id) })).starCount).toBe(1);
+    expect((await f.c.ListStarrers({ actor: owner, idOrPath: String(p.id) })).starrers.map((s) => Number(s.user?.id))).toEqual([other.userId]);
   });
 });

@@ -1,7 +1,7 @@
 import { unauthenticated } from "@quarry/grpc";
 import type { StarProjectRequest__Output } from "@quarry/proto/types/identity/v1/StarProjectRequest";
 import type { StarProjectResponse } from "@quarry/proto/types/identity/v1/StarProjectResponse";
-import type { IdentityDeps } from "../deps.ts";
+import type { IdentityDeps, Tx } from "../deps.ts";
 import { actorOf } from "./access.ts";
 import { projectToProto } from "./convert.ts";
 import { projectInclude, visibleProject } from "./lookup.ts";
@@ -26,4 +26,12 @@ export async function setStar(deps: IdentityDeps, req: StarProjectRequest__Outpu
   });
   const row = await deps.prisma.project.findUniqueOrThrow({ where: { id: project.id }, include: projectInclude });
   return { project: projectToProto(row, levels), changed };
+}
+
+/**
+ * Takes a user's stars off their projects' counts before the user is deleted (the rows go with the
+ * user by cascade), as GitLab's counter cache does when a user's stars are destroyed.
+ */
+export async function uncountStarsOf(tx: Tx, userId: number): Promise<void> {
+  await tx.$executeRaw`UPDATE projects SET star_count = star_count - 1 WHERE id IN (SELECT project_id FROM users_star_projects WHERE user_id = ${userId})`;
 }
