@@ -34,6 +34,10 @@ describe("POST /projects/:id/star and /unstar", () => {
     expect((await jsonBody(await s.api(`/projects/${pub.id}`), 200)).star_count).toBe(2);
     const listed = await jsonBody(await s.api("/projects?simple=true&order_by=star_count"), 200);
     expect(listed.find((x: { id: number }) => x.id === pub.id).star_count).toBe(2);
+    const full = await jsonBody(await s.api(`/projects?statistics=true&starred=true`), 200);
+    expect(full.map((x: { id: number }) => x.id)).toEqual([pub.id]);
+    expect(full[0]).toMatchObject({ star_count: 2, repository_storage: "default", statistics: { commit_count: expect.any(Number) } });
+    expect(await jsonBody(await s.api(`/projects?starred=true`, { token: outsider.token }), 200)).toEqual([]);
 
     expect(await jsonBody(await post(`/projects/${pub.id}/unstar`, {}, fan.token), 201)).toMatchObject({ id: pub.id, star_count: 1 });
     const notStarred = await post(`/projects/${pub.id}/unstar`, {}, fan.token);

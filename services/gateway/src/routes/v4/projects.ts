@@ -161,7 +161,8 @@ export function projectsRouter(deps: GatewayDeps): Router {
     else c.paginate(result.pageInfo);
     // Anonymous callers and simple=true get the basic representation, as in GitLab.
     const simple = q.simple || !req.principal;
-    res.json(result.projects.map((pr) => (simple ? projectSimple(pr, c.urls) : projectFull(pr, c.urls))));
+    const extras = { statistics: q.statistics, admin: req.principal?.isAdmin };
+    res.json(result.projects.map((pr) => (simple ? projectSimple(pr, c.urls) : projectFull(pr, c.urls, extras))));
   });
 
   r.get("/projects/:id", scope("read"), async (req, res) => {
