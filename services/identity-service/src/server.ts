@@ -39,6 +39,12 @@ import { updateGroup } from "./identity/update-group.ts";
 import { updateMember } from "./identity/update-member.ts";
 import { updateProject } from "./identity/update-project.ts";
 import { updateUser } from "./identity/update-user.ts";
+import { getNotificationSetting } from "./identity/get-notification-setting.ts";
+import { listStarrers } from "./identity/list-starrers.ts";
+import { resolveNotificationSettings } from "./identity/resolve-notification-settings.ts";
+import { starProject } from "./identity/star-project.ts";
+import { unstarProject } from "./identity/unstar-project.ts";
+import { updateNotificationSetting } from "./identity/update-notification-setting.ts";
 
 export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServiceDefinition> {
   return {
@@ -73,6 +79,14 @@ export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServ
     GetGroupAncestors: getGroupAncestors(deps),
     GetUsers: getUsers(deps),
     ListVisibleProjects: listVisibleProjects(deps),
+    // ---------- starring
+    StarProject: starProject(deps),
+    UnstarProject: unstarProject(deps),
+    ListStarrers: listStarrers(deps),
+    // ---------- notification settings
+    GetNotificationSetting: getNotificationSetting(deps),
+    UpdateNotificationSetting: updateNotificationSetting(deps),
+    ResolveNotificationSettings: resolveNotificationSettings(deps),
   };
 }
 

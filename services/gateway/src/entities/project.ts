@@ -1,3 +1,4 @@
+import { AccessLevel } from "@quarry/gitlab";
 import type { MergeSettings__Output as MergeSettings } from "@quarry/proto/types/identity/v1/MergeSettings";
 import type { Project__Output as Project } from "@quarry/proto/types/identity/v1/Project";
 import { namespaceSummary } from "./namespace.ts";
@@ -42,7 +43,7 @@ export function projectSimple(p: Project, urls: Urls) {
     readme_url: null as string | null,
     forks_count: 0,
     avatar_url: avatarUrl(urls, "project", p.id, p.avatar),
-    star_count: 0,
+    star_count: p.starCount ?? 0,
     last_activity_at: p.lastActivityAt,
     namespace: namespaceSummary(p.namespace!, urls),
   };
@@ -51,6 +52,29 @@ export function projectSimple(p: Project, urls: Urls) {
 export interface ProjectExtras {
   /** Whether the repository has no commits (single-project reads only). */
   emptyRepo?: boolean;
+  /** statistics=true was asked for (shown to Reporters and up, as GitLab's read_statistics). */
+  statistics?: boolean;
+  /** Whether the caller is an administrator (repository_storage is theirs to see). */
+  admin?: boolean;
+  /** license=true, or the star response (GitLab's documented star example carries license_url). */
+  license?: boolean;
+}
+
+/** GitLab's ProjectStatistics entity; Quarry does not measure storage yet, so sizes are 0. */
+function projectStatistics() {
+  return {
+    commit_count: 0,
+    storage_size: 0,
+    repository_size: 0,
+    wiki_size: 0,
+    lfs_objects_size: 0,
+    job_artifacts_size: 0,
+    pipeline_artifacts_size: 0,
+    packages_size: 0,
+    snippets_size: 0,
+    uploads_size: 0,
+    container_registry_size: 0,
+  };
 }
 
 /** The full Project entity (GitLab's API::Entities::Project), with `permissions` for the caller. */
@@ -161,6 +185,11 @@ export function projectFull(p: Project, urls: Urls, extras: ProjectExtras = {}) 
     // EE exposes it where merge request approvals exist, as they do here.
     approvals_before_merge: ms.approvalsBeforeMerge,
     mirror: false,
+    ...(extras.statistics && (extras.admin || Math.max(p.projectAccessLevel, p.groupAccessLevel) >= AccessLevel.REPORTER)
+      ? { statistics: projectStatistics() }
+      : {}),
+    ...(extras.admin ? { repository_storage: "default" } : {}),
+    ...(extras.license ? { license_url: null, license: null } : {}),
     permissions: {
       project_access: access(p.projectAccessLevel),
       group_access: access(p.groupAccessLevel),

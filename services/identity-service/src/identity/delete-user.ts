@@ -7,6 +7,7 @@ import { removeAvatars } from "./avatars.ts";
 import { requireAdmin } from "./lookup.ts";
 import { enqueueEvent } from "@quarry/bus";
 import { removeRepositories } from "./repositories.ts";
+import { uncountStarsOf } from "./stars-common.ts";
 
 /** Deletes a user with their personal namespace and its projects (administrators only). */
 export const deleteUser =
@@ -20,6 +21,7 @@ export const deleteUser =
       const user = await tx.user.findUnique({ where: { id }, include: { namespace: true } });
       if (!user) throw notFound("User");
       const projects = user.namespace ? await tx.project.findMany({ where: { namespaceId: user.namespace.id }, select: { id: true, avatarKey: true } }) : [];
+      await uncountStarsOf(tx, id);
       await tx.user.delete({ where: { id } }); // cascades: tokens, memberships, namespace, its projects
       await enqueueEvent(tx, Subjects.userDestroy, {
         event_name: "user_destroy",

@@ -7,6 +7,7 @@ import { actorOf, membershipProjectsWhere, projectLevels, visibleProjectsWhere }
 import { projectToProto } from "./convert.ts";
 import { projectInclude, visibleGroup } from "./lookup.ts";
 import { pageInfo, paging } from "./paging.ts";
+import { paramError } from "@quarry/grpc";
 
 const ORDER: Record<string, keyof Prisma.ProjectOrderByWithRelationInput> = {
   id: "id",
@@ -15,7 +16,16 @@ const ORDER: Record<string, keyof Prisma.ProjectOrderByWithRelationInput> = {
   created_at: "createdAt",
   updated_at: "updatedAt",
   last_activity_at: "lastActivityAt",
+  star_count: "starCount",
 };
+
+/** An ISO 8601 time (the gateway has checked its shape); empty → no bound. */
+function parseTime(value: string, field: string): Date | null {
+  if (!value) return null;
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) throw paramError(`${field} is invalid`);
+  return d;
+}
 
 export const listProjects =
   (deps: IdentityDeps) =>
@@ -46,6 +56,13 @@ export const listProjects =
     if (req.visibility) and.push({ visibility: req.visibility });
     if (req.archived !== undefined) and.push({ archived: req.archived });
     if (req.topic) and.push({ topics: { hasSome: req.topic.split(",").map((t) => t.trim()) } });
+    const starredBy = Number(req.starredByUserId) || 0;
+    if (starredBy) and.push({ stars: { some: { userId: starredBy } } });
+    if (req.starred) and.push(actor.userId ? { stars: { some: { userId: actor.userId } } } : { id: -1 });
+    const updatedAfter = parseTime(req.updatedAfter, "updated_after");
+    const updatedBefore = parseTime(req.updatedBefore, "updated_before");
+    if (updatedAfter) and.push({ updatedAt: { gte: updatedAfter } });
+    if (updatedBefore) and.push({ updatedAt: { lte: updatedBefore } });
     if (Number(req.idAfter)) and.push({ id: { gt: Number(req.idAfter) } });
     if (Number(req.idBefore)) and.push({ id: { lt: Number(req.idBefore) } });
     const where: Prisma.ProjectWhereInput = { AND: and };

@@ -37,6 +37,8 @@ import { submodulesRouter } from "./submodules.ts";
 import { usersRouter } from "./users.ts";
 import { versionRouter } from "./version.ts";
 import { mergeRequestApprovalsRouter } from "./merge-request-approvals.ts";
+import { notificationSettingsRouter } from "./notification-settings.ts";
+import { starsRouter } from "./stars.ts";
 
 /** Everything under /api/v4, one router per GitLab resource. */
 export function v4Router(deps: GatewayDeps): Router {
@@ -102,5 +104,9 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(jobArtifactsRouter(deps));
   r.use(pipelinesRouter(deps));
   r.use(jobsRouter(deps));
+
+  // starring and notification settings
+  r.use(starsRouter(deps));
+  r.use(notificationSettingsRouter(deps));
   return r;
 }

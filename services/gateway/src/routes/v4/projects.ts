@@ -76,6 +76,9 @@ export const projectListShape = {
   min_access_level: p.int().optional(),
   topic: p.searchTerm("topic").optional(),
   statistics: p.bool().optional(),
+  starred: p.bool().optional(),
+  updated_after: p.datetime().optional(),
+  updated_before: p.datetime().optional(),
 };
 
 type ProjectListQuery = { [K in keyof typeof projectListShape]?: z.output<(typeof projectListShape)[K]> };
@@ -88,13 +91,16 @@ export function listProjectsRequest(q: ProjectListQuery, keyset: ReturnType<type
     search: q.search ?? "",
     visibility: q.visibility ?? "",
     archived: q.archived,
-    // Orders we cannot honour (similarity, star_count) fall back to the default.
-    orderBy: keyset ? "id" : q.order_by === "similarity" || q.order_by === "star_count" ? "" : (q.order_by ?? ""),
+    // An order we cannot honour (similarity) falls back to the default.
+    orderBy: keyset ? "id" : q.order_by === "similarity" ? "" : (q.order_by ?? ""),
     sort: keyset ? keyset.sort : (q.sort ?? ""),
     minAccessLevel: q.min_access_level ?? 0,
     idAfter: keyset ? keyset.idAfter : (q.id_after ?? 0),
     idBefore: keyset ? keyset.idBefore : (q.id_before ?? 0),
     topic: q.topic ?? "",
+    starred: q.starred ?? false,
+    updatedAfter: q.updated_after ?? "",
+    updatedBefore: q.updated_before ?? "",
   };
 }
 
@@ -155,7 +161,8 @@ export function projectsRouter(deps: GatewayDeps): Router {
     else c.paginate(result.pageInfo);
     // Anonymous callers and simple=true get the basic representation, as in GitLab.
     const simple = q.simple || !req.principal;
-    res.json(result.projects.map((pr) => (simple ? projectSimple(pr, c.urls) : projectFull(pr, c.urls))));
+    const extras = { statistics: q.statistics, admin: req.principal?.isAdmin };
+    res.json(result.projects.map((pr) => (simple ? projectSimple(pr, c.urls) : projectFull(pr, c.urls, extras))));
   });
 
   r.get("/projects/:id", scope("read"), async (req, res) => {
@@ -163,7 +170,7 @@ export function projectsRouter(deps: GatewayDeps): Router {
     const c = ctx(deps, req, res);
     const project = await identity.GetProject({ actor: c.actor, idOrPath: q.id }, c.call);
     const info = await deps.repo.GetRepositoryInfo({ diskPath: project.diskPath }, c.call);
-    res.json(projectFull(project, c.urls, { emptyRepo: info.empty }));
+    res.json(projectFull(project, c.urls, { emptyRepo: info.empty, statistics: q.statistics, license: q.license, admin: req.principal?.isAdmin }));
   });
 
   r.put("/projects/:id", scope("write"), async (req, res) => {
