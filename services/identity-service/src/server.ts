@@ -39,6 +39,11 @@ import { updateGroup } from "./identity/update-group.ts";
 import { updateMember } from "./identity/update-member.ts";
 import { updateProject } from "./identity/update-project.ts";
 import { updateUser } from "./identity/update-user.ts";
+// ---------- uploads
+import { createUpload } from "./identity/create-upload.ts";
+import { deleteUpload } from "./identity/delete-upload.ts";
+import { getUploadFile } from "./identity/get-upload-file.ts";
+import { listUploads } from "./identity/list-uploads.ts";
 
 export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServiceDefinition> {
   return {
@@ -73,6 +78,11 @@ export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServ
     GetGroupAncestors: getGroupAncestors(deps),
     GetUsers: getUsers(deps),
     ListVisibleProjects: listVisibleProjects(deps),
+    // ---------- uploads
+    CreateUpload: createUpload(deps),
+    ListUploads: listUploads(deps),
+    GetUploadFile: getUploadFile(deps),
+    DeleteUpload: deleteUpload(deps),
   };
 }
 

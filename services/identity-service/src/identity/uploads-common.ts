@@ -1,0 +1,101 @@
+// Project Markdown uploads (GitLab's Upload with FileUploader): the bytes in the object store
+// under a key derived from the project and the secret, the row naming them.
+import { notFound, unauthenticated } from "@quarry/grpc";
+import { AccessLevel } from "@quarry/gitlab";
+import type { Upload as UploadMessage } from "@quarry/proto/types/identity/v1/Upload";
+import type { PrismaClient, Tx } from "../deps.ts";
+import type { Upload } from "../generated/prisma/client.ts";
+import type { ActorInfo } from "./access.ts";
+import type { ProjectRow } from "./convert.ts";
+import { requireLevel, visibleProject } from "./lookup.ts";
+
+type Db = PrismaClient | Tx;
+
+/**
+ * CarrierWave's sanitized file name (SanitizedFile#sanitize): the last path segment, every
+ * character but word characters, `.`, `-` and `+` replaced by `_`, and a name of dots only
+ * (`..`) prefixed with `_` so that it never names a directory.
+ */
+export function sanitizeUploadFilename(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? "";
+  const clean = base.replace(/[^\p{L}\p{M}\p{N}_.\-+]/gu, "_");
+  if (!clean) return "file";
+  return /^\.+$/.test(clean) ? `_${clean}` : clean;
+}
+
+const TYPES: Record<string, string> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  bmp: "image/bmp",
+  tiff: "image/tiff",
+  ico: "image/vnd.microsoft.icon",
+  webp: "image/webp",
+  svg: "image/svg+xml",
+  mp4: "video/mp4",
+  webm: "video/webm",
+  mov: "video/quicktime",
+  mp3: "audio/mpeg",
+  ogg: "audio/ogg",
+  wav: "audio/wav",
+  txt: "text/plain",
+  md: "text/markdown",
+  csv: "text/csv",
+  html: "text/html",
+  htm: "text/html",
+  json: "application/json",
+  pdf: "application/pdf",
+  zip: "application/zip",
+  gz: "application/gzip",
+};
+
+/** The media type GitLab (MIME::Types) gives the file name's extension; octet-stream otherwise. */
+export function uploadContentType(filename: string): string {
+  const ext = filename.includes(".") ? filename.split(".").pop()!.toLowerCase() : "";
+  return TYPES[ext] ?? "application/octet-stream";
+}
+
+export const uploadObjectKey = (projectId: number, secret: string, filename: string) => `project/${projectId}/uploads/${secret}/${filename}`;
+
+export function toUploadMessage(u: Upload, project: { pathWithNamespace: string }): UploadMessage {
+  return {
+    id: u.id,
+    secret: u.secret,
+    filename: u.filename,
+    size: u.size,
+    contentType: u.contentType,
+    uploadedById: u.uploadedById ?? 0,
+    createdAt: u.createdAt.toISOString(),
+    projectPathWithNamespace: project.pathWithNamespace,
+  };
+}
+
+/** The project's full path, as the rows carry it. */
+export const projectPath = (p: ProjectRow) => `${p.namespace.fullPath}/${p.path}`;
+
+/**
+ * The project for an upload call. `minLevel` 0 means "whoever can see it" (GitLab's read_upload);
+ * otherwise the level is required (admin_upload, destroy_upload: Maintainer). Anonymous callers
+ * asking for more than reading are 401 as GitLab's authenticate! makes them.
+ */
+export async function uploadProject(db: Db, actor: ActorInfo, project: string, minLevel: number): Promise<ProjectRow> {
+  const { project: p, levels } = await visibleProject(db, actor, project);
+  if (minLevel > 0) {
+    if (!actor.userId && !actor.isAdmin) throw unauthenticated();
+    requireLevel(actor, levels.effective, minLevel);
+  }
+  return p;
+}
+
+export const MAINTAINER = AccessLevel.MAINTAINER;
+
+/** The upload named by id, or by secret and file name, in the project; 404 otherwise. */
+export async function findUpload(db: Db, projectId: number, by: { id: number; secret: string; filename: string }): Promise<Upload> {
+  const upload =
+    by.id > 0
+      ? await db.upload.findFirst({ where: { id: by.id, projectId } })
+      : await db.upload.findFirst({ where: { projectId, secret: by.secret, filename: by.filename } });
+  if (!upload) throw notFound();
+  return upload;
+}
