@@ -7,6 +7,8 @@ import { exactJsonContentType } from "./http/json.ts";
 import { rejectMalformedInput } from "./http/malformed.ts";
 import { multipartParser } from "./http/uploads.ts";
 import { AVATAR_FILE_ROUTES, avatarsRouter } from "./routes/avatars.ts";
+import { uploadsWebRouter } from "./routes/uploads.ts";
+import { uploadFileRoutes } from "./routes/v4/uploads.ts";
 import { gitHttpRouter } from "./routes/git-http.ts";
 import { healthRouter } from "./routes/health.ts";
 import { v4Router } from "./routes/v4/index.ts";
@@ -30,7 +32,7 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(exactJsonContentType);
 
   const limit = deps.config.maxBodyBytes;
-  const multipart = multipartParser({ fieldSize: limit, routes: AVATAR_FILE_ROUTES });
+  const multipart = multipartParser({ fieldSize: limit, routes: [...AVATAR_FILE_ROUTES, ...uploadFileRoutes(deps.config.maxAttachmentBytes)] });
   app.use(express.json({ limit, type: ["application/json", "application/*+json"] }));
   // The raw form stays available: qs merges `actions[][x]` sequences into one element, Rack
   // (and so GitLab) starts a new element at each repeated key (see http/form.ts).
@@ -45,6 +47,7 @@ export function createApp(deps: GatewayDeps): Express {
 
   app.use(healthRouter(deps));
   app.use(avatarsRouter(deps));
+  app.use(uploadsWebRouter(deps));
   const v4 = v4Router(deps);
   app.use("/api/v4", authenticate(deps, v4), v4);
   app.use(gitHttpRouter(deps));

@@ -60,6 +60,7 @@ export const uploadObjectKey = (projectId: number, secret: string, filename: str
 
 export function toUploadMessage(u: Upload, project: { pathWithNamespace: string }): UploadMessage {
   return {
+    projectId: u.projectId,
     id: u.id,
     secret: u.secret,
     filename: u.filename,

@@ -37,6 +37,7 @@ import { submodulesRouter } from "./submodules.ts";
 import { usersRouter } from "./users.ts";
 import { versionRouter } from "./version.ts";
 import { mergeRequestApprovalsRouter } from "./merge-request-approvals.ts";
+import { uploadsRouter } from "./uploads.ts";
 
 /** Everything under /api/v4, one router per GitLab resource. */
 export function v4Router(deps: GatewayDeps): Router {
@@ -102,5 +103,8 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(jobArtifactsRouter(deps));
   r.use(pipelinesRouter(deps));
   r.use(jobsRouter(deps));
+
+  // uploads
+  r.use(uploadsRouter(deps));
   return r;
 }
