@@ -150,4 +150,20 @@ describe("the web path", () => {
     expect((await fetch(`${s.url}/${p.path_with_namespace}${png.url}`, { headers: { "PRIVATE-TOKEN": outsider.token } })).status).toBe(404);
     expect((await fetch(`${s.url}/${p.path_with_namespace}${png.url}`)).status).toBe(404);
   });
+
+  it("serves a private project's images to anyone once enforce_auth_checks_on_uploads is off; other files still not", async () => {
+    const { p, guest } = await project("private");
+    expect((await jsonBody(await s.api(`/projects/${p.id}`), 200)).enforce_auth_checks_on_uploads).toBe(true);
+    const png = await jsonBody(await upload(p.id, PNG, "dk.png", guest.token), 201);
+    const txt = await jsonBody(await upload(p.id, "secret", "t.txt", guest.token), 201);
+    expect((await fetch(`${s.url}${png.full_path}`)).status).toBe(404);
+    const put = await jsonBody(await s.api(`/projects/${p.id}`, { method: "PUT", json: { enforce_auth_checks_on_uploads: false } }), 200);
+    expect(put.enforce_auth_checks_on_uploads).toBe(false);
+    const anon = await fetch(`${s.url}/${p.path_with_namespace}${png.url}`);
+    expect(anon.status).toBe(200);
+    expect(anon.headers.get("content-type")).toBe("image/png");
+    expect((await fetch(`${s.url}${txt.full_path}`)).status).toBe(404);
+    // The API keeps its rules.
+    expect((await s.api(`/projects/${p.id}/uploads${png.url.slice("/uploads".length)}`, { token: null })).status).toBe(404);
+  });
 });

@@ -11,7 +11,8 @@ const notFoundPage = (res: Response) => res.status(404).type("text/plain").send(
 /**
  * The web path of a Markdown upload, `/<namespace>/<project>/uploads/<secret>/<filename>` and
  * `/-/project/<id>/uploads/<secret>/<filename>` (GitLab's Projects::UploadsController#show):
- * for whoever can see the project (credentials as for the API), anything else a 404. Safe
+ * for whoever can see the project (credentials as for the API), or for anyone when the file is
+ * embeddable and the project's enforce_auth_checks_on_uploads is off; anything else a 404. Safe
  * images, videos and audio are inline, everything else (SVG and HTML included) an attachment,
  * never sniffed.
  */
@@ -24,7 +25,7 @@ export function uploadsWebRouter(deps: GatewayDeps): Router {
     const c = ctx(deps, req, res);
     let file: Awaited<ReturnType<GatewayDeps["identity"]["GetUploadFile"]>>;
     try {
-      file = await deps.identity.GetUploadFile({ actor: c.actor, project: project(req), secret, filename }, c.call);
+      file = await deps.identity.GetUploadFile({ actor: c.actor, project: project(req), secret, filename, embeddable: isEmbeddable(filename) }, c.call);
     } catch (err) {
       if (isNotFound(err)) return void notFoundPage(res);
       throw err;

@@ -107,6 +107,7 @@ export function projectToProto(p: ProjectRow, levels: { projectLevel: number; gr
     ciConfigPath: p.ciConfigPath,
     avatar: p.avatar ?? "",
     mergeSettings: mergeSettingsToProto(p),
+    enforceAuthChecksOnUploads: p.enforceAuthChecksOnUploads,
   };
 }
 

@@ -75,6 +75,22 @@ describe("uploads", () => {
     expect((await failure(f.c.DeleteUpload({ actor: maintainer, project: String(p.id), id: a.id }))).status).toBe(404);
   });
 
+  it("serves embeddable files of a project without enforce_auth_checks_on_uploads to anyone, by secret only", async () => {
+    const { p, owner, outsider } = await project("private");
+    expect(p.enforceAuthChecksOnUploads).toBe(true);
+    const img = await f.c.CreateUpload({ actor: owner, project: String(p.id), filename: "a.png", data: Buffer.from("P") });
+    const ask = (actor: typeof outsider | typeof f.anonymous, embeddable: boolean) =>
+      f.c.GetUploadFile({ actor, project: String(p.id), secret: img.secret, filename: "a.png", embeddable });
+    expect((await failure(ask(f.anonymous, true))).status).toBe(404);
+    const off = await f.c.UpdateProject({ actor: owner, idOrPath: String(p.id), enforceAuthChecksOnUploads: false });
+    expect(off.enforceAuthChecksOnUploads).toBe(false);
+    expect(Buffer.from((await ask(f.anonymous, true)).data).toString()).toBe("P");
+    expect(Buffer.from((await ask(outsider, true)).data).toString()).toBe("P");
+    // Not for files the web path would not embed, nor by id.
+    expect((await failure(ask(f.anonymous, false))).status).toBe(404);
+    expect((await failure(f.c.GetUploadFile({ actor: outsider, project: String(p.id), id: img.id, embeddable: true }))).status).toBe(404);
+  });
+
   it("does not reach another project's upload by id", async () => {
     const one = await project("private");
     const two = await project("private");

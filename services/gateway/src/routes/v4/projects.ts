@@ -180,6 +180,7 @@ export function projectsRouter(deps: GatewayDeps): Router {
       archived: p.bool().optional(),
       request_access_enabled: p.bool().optional(),
       ci_config_path: p.name("ci_config_path").optional(),
+      enforce_auth_checks_on_uploads: p.bool().optional(),
       ...mergeSettingsShape,
     });
     const avatar = avatarParam(req);
@@ -199,6 +200,7 @@ export function projectsRouter(deps: GatewayDeps): Router {
         archived: q.archived,
         requestAccessEnabled: q.request_access_enabled,
         ciConfigPath: q.ci_config_path,
+        enforceAuthChecksOnUploads: q.enforce_auth_checks_on_uploads,
         avatar,
         mergeSettings: mergeSettingsUpdate(q),
       },
