@@ -100,3 +100,10 @@ export async function findUpload(db: Db, projectId: number, by: { id: number; se
   if (!upload) throw notFound();
   return upload;
 }
+
+/** The object keys of the projects' uploads, read before the rows cascade away with the projects. */
+export async function uploadKeysOf(db: Db, projectIds: number[]): Promise<string[]> {
+  if (!projectIds.length) return [];
+  const rows = await db.upload.findMany({ where: { projectId: { in: projectIds } }, select: { objectKey: true } });
+  return rows.map((r) => r.objectKey);
+}

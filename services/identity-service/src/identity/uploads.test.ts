@@ -91,6 +91,15 @@ describe("uploads", () => {
     expect((await failure(f.c.GetUploadFile({ actor: outsider, project: String(p.id), id: img.id, embeddable: true }))).status).toBe(404);
   });
 
+  it("removes a deleted project's files", async () => {
+    const { p, owner } = await project("private");
+    const u = await f.c.CreateUpload({ actor: owner, project: String(p.id), filename: "gone.txt", data: Buffer.from("x") });
+    const key = (await f.deps.prisma.upload.findUniqueOrThrow({ where: { id: Number(u.id) } })).objectKey;
+    await f.c.DeleteProject({ actor: owner, idOrPath: String(p.id) });
+    expect(await f.deps.prisma.upload.count({ where: { id: Number(u.id) } })).toBe(0);
+    expect(await f.deps.avatars.stat(key)).toBeNull();
+  });
+
   it("does not reach another project's upload by id", async () => {
     const one = await project("private");
     const two = await project("private");
