@@ -7,17 +7,9 @@ import { requireUser, scope } from "../../http/auth.ts";
 import { ApiError } from "../../http/errors.ts";
 import { pageRequest } from "../../http/pagination.ts";
 import { p, pageShape, params } from "../../http/params.ts";
-import { type FileRoute, uploadedFile } from "../../http/uploads.ts";
+import { acceptFiles, uploadedFile } from "../../http/uploads.ts";
 import { usersById } from "./ci-context.ts";
 import { ctx } from "./context.ts";
-
-/**
- * The multipart `file` of POST /projects/:id/uploads: one byte past max_attachment_size is all
- * that is kept, enough to know the file is too large.
- */
-export function uploadFileRoutes(maxAttachmentBytes: number): FileRoute[] {
-  return [{ method: "POST", path: /^\/api\/v4\/projects\/[^/]+\/uploads\/?$/, files: [{ name: "file", maxBytes: maxAttachmentBytes + 1 }] }];
-}
 
 /**
  * The `:filename` of the secret routes: GitLab's file_path validator refuses any path traversal
@@ -50,7 +42,9 @@ export function uploadsRouter(deps: GatewayDeps): Router {
   const r = Router();
   const { identity } = deps;
 
-  r.post("/projects/:id/uploads", scope("write"), async (req, res) => {
+  // One byte past max_attachment_size is all that is kept: enough to know the file is too large.
+  const fileField = acceptFiles([{ name: "file", maxBytes: deps.config.maxAttachmentBytes + 1 }]);
+  r.post("/projects/:id/uploads", fileField, scope("write"), async (req, res) => {
     requireUser(req);
     const file = uploadedFile(req, "file");
     if (!file) {
