@@ -109,7 +109,9 @@ describe("listing, downloading and deleting", () => {
     const pub = await project("public");
     const v = await jsonBody(await upload(pub.p.id, "open", "o.txt", pub.guest.token), 201);
     expect(await (await s.api(`/projects/${pub.p.id}/uploads${v.url.slice("/uploads".length)}`, { token: null })).text()).toBe("open");
-    expect((await s.api(`/projects/${pub.p.id}/uploads/${v.id}`, { token: null })).status).toBe(401);
+    // GET needs no sign-in in GitLab's API (authenticate_non_get!): anonymous readers are refused by authorize!.
+    expect(await jsonBody(await s.api(`/projects/${pub.p.id}/uploads/${v.id}`, { token: null }), 403)).toEqual({ message: "403 Forbidden" });
+    expect((await s.api(`/projects/${pub.p.id}/uploads/${v.id}`, { method: "DELETE", token: null })).status).toBe(401);
   });
 
   it("deletes by id and by secret for Maintainers; the file is gone", async () => {

@@ -1,6 +1,6 @@
 // Project Markdown uploads (GitLab's Upload with FileUploader): the bytes in the object store
 // under a key derived from the project and the secret, the row naming them.
-import { notFound, unauthenticated } from "@quarry/grpc";
+import { notFound } from "@quarry/grpc";
 import { AccessLevel } from "@quarry/gitlab";
 import type { Upload as UploadMessage } from "@quarry/proto/types/identity/v1/Upload";
 import type { PrismaClient, Tx } from "../deps.ts";
@@ -77,15 +77,12 @@ export const projectPath = (p: ProjectRow) => `${p.namespace.fullPath}/${p.path}
 
 /**
  * The project for an upload call. `minLevel` 0 means "whoever can see it" (GitLab's read_upload);
- * otherwise the level is required (admin_upload, destroy_upload: Maintainer). Anonymous callers
- * asking for more than reading are 401 as GitLab's authenticate! makes them.
+ * otherwise the level is required (admin_upload, destroy_upload: Maintainer; 403 without it, also
+ * for anonymous readers of a public project, as GitLab's authorize! answers them).
  */
 export async function uploadProject(db: Db, actor: ActorInfo, project: string, minLevel: number): Promise<ProjectRow> {
   const { project: p, levels } = await visibleProject(db, actor, project);
-  if (minLevel > 0) {
-    if (!actor.userId && !actor.isAdmin) throw unauthenticated();
-    requireLevel(actor, levels.effective, minLevel);
-  }
+  if (minLevel > 0) requireLevel(actor, levels.effective, minLevel);
   return p;
 }
 

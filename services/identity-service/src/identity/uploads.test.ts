@@ -58,7 +58,7 @@ describe("uploads", () => {
     expect(list.uploads.map((u) => u.id)).toEqual([b.id]);
     expect(Number(list.pageInfo?.total)).toBe(2);
     expect((await failure(f.c.ListUploads({ actor: guest, project: String(p.id) }))).status).toBe(403);
-    expect((await failure(f.c.ListUploads({ actor: f.anonymous, project: String(p.id) }))).status).toBe(401);
+    expect((await failure(f.c.ListUploads({ actor: f.anonymous, project: String(p.id) }))).status).toBe(403);
     expect(Buffer.from((await f.c.GetUploadFile({ actor: maintainer, project: String(p.id), id: a.id })).data).toString()).toBe("A");
     expect((await failure(f.c.GetUploadFile({ actor: guest, project: String(p.id), id: a.id }))).status).toBe(403);
     // Public project: anyone reads by secret.
