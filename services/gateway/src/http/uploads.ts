@@ -7,8 +7,11 @@ import multer, { type StorageEngine } from "multer";
 /** A file field a route takes, and the most bytes of it that are kept. */
 export interface FileField {
   name: string;
-  /** Bytes kept in memory; the rest of the part is read and dropped (the file is then `truncated`). */
-  maxBytes: number;
+  /**
+   * Bytes kept in memory; the rest of the part is read and dropped (the file is then `truncated`).
+   * A function is read when the first such request comes (a limit from configuration).
+   */
+  maxBytes: number | (() => number);
 }
 
 const FILE_FIELDS = Symbol("fileFields");
@@ -121,7 +124,7 @@ export function multipartParser(o: { fieldSize: number; router: () => object }):
     let handler = withFiles.get(files);
     if (!handler) {
       handler = multer({
-        storage: boundedMemoryStorage(new Map(files.map((f) => [f.name, f.maxBytes]))),
+        storage: boundedMemoryStorage(new Map(files.map((f) => [f.name, typeof f.maxBytes === "function" ? f.maxBytes() : f.maxBytes]))),
         limits: { fieldSize: o.fieldSize, fileSize: o.fieldSize, files: files.length },
         defParamCharset: "utf8",
       }).fields(files.map((f) => ({ name: f.name, maxCount: 1 })));

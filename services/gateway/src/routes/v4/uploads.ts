@@ -43,7 +43,7 @@ export function uploadsRouter(deps: GatewayDeps): Router {
   const { identity } = deps;
 
   // One byte past max_attachment_size is all that is kept: enough to know the file is too large.
-  const fileField = acceptFiles([{ name: "file", maxBytes: deps.config.maxAttachmentBytes + 1 }]);
+  const fileField = acceptFiles([{ name: "file", maxBytes: () => deps.config.maxAttachmentBytes + 1 }]);
   r.post("/projects/:id/uploads", fileField, scope("write"), async (req, res) => {
     requireUser(req);
     const file = uploadedFile(req, "file");
