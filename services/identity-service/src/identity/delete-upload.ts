@@ -12,7 +12,7 @@ export const deleteUpload =
   (deps: IdentityDeps) =>
   async (req: GetUploadFileRequest__Output): Promise<Empty> => {
     const project = await uploadProject(deps.prisma, actorOf(req.actor), req.project, MAINTAINER);
-    const upload = await findUpload(deps.prisma, project.id, { id: Number(req.id), secret: req.secret, filename: req.filename });
+    const upload = await findUpload(deps.prisma, project.id, { id: Number(req.id), secret: req.secret, filename: req.filename }, true);
     await deps.prisma.upload.delete({ where: { id: upload.id } });
     await deps.avatars.deleteMany([upload.objectKey]).catch((err) => deps.log.warn({ err, key: upload.objectKey }, "upload removal failed"));
     return {};

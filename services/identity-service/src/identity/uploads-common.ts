@@ -1,7 +1,7 @@
 // Project Markdown uploads (GitLab's Upload with FileUploader): the bytes in the object store
 // under a key derived from the project and the secret, the row naming them.
-import { notFound } from "@quarry/grpc";
-import { AccessLevel } from "@quarry/gitlab";
+import { badRequest, notFound, ServiceError, status } from "@quarry/grpc";
+import { AccessLevel, RECORD_NOT_FOUND_MESSAGE } from "@quarry/gitlab";
 import type { Upload as UploadMessage } from "@quarry/proto/types/identity/v1/Upload";
 import type { PrismaClient, Tx } from "../deps.ts";
 import type { Upload } from "../generated/prisma/client.ts";
@@ -88,14 +88,23 @@ export async function uploadProject(db: Db, actor: ActorInfo, project: string, m
 
 export const MAINTAINER = AccessLevel.MAINTAINER;
 
-/** The upload named by id, or by secret and file name, in the project; 404 otherwise. */
-export async function findUpload(db: Db, projectId: number, by: { id: number; secret: string; filename: string }): Promise<Upload> {
-  const upload =
-    by.id > 0
-      ? await db.upload.findFirst({ where: { id: by.id, projectId } })
-      : await db.upload.findFirst({ where: { projectId, secret: by.secret, filename: by.filename } });
-  if (!upload) throw notFound();
-  return upload;
+/**
+ * The upload named by id, or by secret and file name, in the project. Missing, in GitLab's words:
+ * by id the finder's RecordNotFound (`404 Not found`); by secret present_carrierwave_file!'s
+ * `404 Not Found`, or for a deletion Uploads::DestroyService's error through bad_request!.
+ */
+export async function findUpload(db: Db, projectId: number, by: { id: number; secret: string; filename: string }, forDeletion = false): Promise<Upload> {
+  if (by.id > 0) {
+    const upload = await db.upload.findFirst({ where: { id: by.id, projectId } });
+    if (!upload) throw new ServiceError(status.NOT_FOUND, { message: RECORD_NOT_FOUND_MESSAGE });
+    return upload;
+  }
+  const upload = await db.upload.findFirst({ where: { projectId, secret: by.secret, filename: by.filename } });
+  if (upload) return upload;
+  if (forDeletion) {
+    throw badRequest("400 Bad request - The resource that you are attempting to access does not exist or you don't have permission to perform this action.");
+  }
+  throw notFound();
 }
 
 /** The object keys of the projects' uploads, read before the rows cascade away with the projects. */

@@ -72,7 +72,16 @@ describe("uploads", () => {
     expect(await f.deps.avatars.stat(key)).toBeNull();
     await f.c.DeleteUpload({ actor: maintainer, project: String(p.id), secret: b.secret, filename: "b.pdf" });
     expect((await f.c.ListUploads({ actor: maintainer, project: String(p.id) })).uploads).toEqual([]);
-    expect((await failure(f.c.DeleteUpload({ actor: maintainer, project: String(p.id), id: a.id }))).status).toBe(404);
+    expect(await failure(f.c.DeleteUpload({ actor: maintainer, project: String(p.id), id: a.id }))).toEqual({
+      status: 404,
+      body: { message: "404 Not found" },
+    });
+    expect(await failure(f.c.DeleteUpload({ actor: maintainer, project: String(p.id), secret: b.secret, filename: "b.pdf" }))).toEqual({
+      status: 400,
+      body: {
+        message: "400 Bad request - The resource that you are attempting to access does not exist or you don't have permission to perform this action.",
+      },
+    });
   });
 
   it("serves embeddable files of a project without enforce_auth_checks_on_uploads to anyone, by secret only", async () => {
