@@ -6,7 +6,8 @@ import { errorHandler, routeNotFound } from "./http/errors.ts";
 import { exactJsonContentType } from "./http/json.ts";
 import { rejectMalformedInput } from "./http/malformed.ts";
 import { multipartParser } from "./http/uploads.ts";
-import { AVATAR_FILE_ROUTES, avatarsRouter } from "./routes/avatars.ts";
+import { avatarsRouter } from "./routes/avatars.ts";
+import { uploadsWebRouter } from "./routes/uploads.ts";
 import { gitHttpRouter } from "./routes/git-http.ts";
 import { healthRouter } from "./routes/health.ts";
 import { v4Router } from "./routes/v4/index.ts";
@@ -30,12 +31,13 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(exactJsonContentType);
 
   const limit = deps.config.maxBodyBytes;
-  const multipart = multipartParser({ fieldSize: limit, routes: AVATAR_FILE_ROUTES });
+  // Which file parts a request may carry is declared by the route that will answer it (acceptFiles).
+  const multipart = multipartParser({ fieldSize: limit, router: () => app.router });
   app.use(express.json({ limit, type: ["application/json", "application/*+json"] }));
   // The raw form stays available: qs merges `actions[][x]` sequences into one element, Rack
   // (and so GitLab) starts a new element at each repeated key (see http/form.ts).
   app.use(express.urlencoded({ extended: true, limit, parameterLimit: 10_000, verify: (req, _res, buf) => ((req as express.Request).rawForm = buf) }));
-  // File parts only where a route takes them (avatars, http/uploads.ts); artifact uploads stream
+  // File parts only where a route takes them (avatars, uploads; http/uploads.ts); artifact uploads stream
   // their file to ci-service (routes/v4/runner-jobs.ts) instead.
   app.use((req, res, next) => {
     if (!req.is("multipart/form-data") || isArtifactUpload(req)) return next();
@@ -45,6 +47,7 @@ export function createApp(deps: GatewayDeps): Express {
 
   app.use(healthRouter(deps));
   app.use(avatarsRouter(deps));
+  app.use(uploadsWebRouter(deps));
   const v4 = v4Router(deps);
   app.use("/api/v4", authenticate(deps, v4), v4);
   app.use(gitHttpRouter(deps));

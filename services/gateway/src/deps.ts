@@ -32,6 +32,8 @@ export interface GatewayDeps {
     maxBodyBytes: number;
     /** Largest artifact a runner may upload (GitLab's max_artifacts_size, 100 MB by default). */
     maxArtifactBytes: number;
+    /** Largest Markdown upload (GitLab's max_attachment_size, 100 MB by default). */
+    maxAttachmentBytes: number;
     /** How long POST /jobs/request waits for a job before answering 204 (long polling). */
     jobRequestWaitMs: number;
     version: string;

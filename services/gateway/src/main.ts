@@ -22,6 +22,7 @@ const gateway = await startGateway({
   deadlineMs: env.GRPC_DEADLINE_MS,
   authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
   maxBodyBytes: env.QUARRY_MAX_BODY_BYTES,
+  maxAttachmentBytes: env.QUARRY_MAX_ATTACHMENT_SIZE,
   jobRequestWaitMs: env.QUARRY_JOB_REQUEST_WAIT_MS,
   bus,
   log,

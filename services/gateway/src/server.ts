@@ -38,6 +38,8 @@ export interface GatewayOptions {
   maxBodyBytes: number;
   /** Largest artifact upload, bytes (default 100 MiB). */
   maxArtifactBytes?: number;
+  /** Largest Markdown upload, bytes (default 100 MiB, GitLab's max_attachment_size). */
+  maxAttachmentBytes?: number;
   /** Long polling of POST /jobs/request, milliseconds (default 10 s; 0 = answer at once). */
   jobRequestWaitMs?: number;
   /** Optional: lets every gateway evict revoked tokens at once. */
@@ -79,6 +81,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
       maxBodyBytes: o.maxBodyBytes,
       jobRequestWaitMs: o.jobRequestWaitMs ?? 10_000,
       maxArtifactBytes: o.maxArtifactBytes ?? 100 * 1024 * 1024,
+      maxAttachmentBytes: o.maxAttachmentBytes ?? 100 * 1024 * 1024,
       version: o.version,
       revision: o.revision,
     },

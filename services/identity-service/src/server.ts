@@ -45,6 +45,11 @@ import { resolveNotificationSettings } from "./identity/resolve-notification-set
 import { starProject } from "./identity/star-project.ts";
 import { unstarProject } from "./identity/unstar-project.ts";
 import { updateNotificationSetting } from "./identity/update-notification-setting.ts";
+// ---------- uploads
+import { createUpload } from "./identity/create-upload.ts";
+import { deleteUpload } from "./identity/delete-upload.ts";
+import { getUploadFile } from "./identity/get-upload-file.ts";
+import { listUploads } from "./identity/list-uploads.ts";
 
 export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServiceDefinition> {
   return {
@@ -87,6 +92,11 @@ export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServ
     GetNotificationSetting: getNotificationSetting(deps),
     UpdateNotificationSetting: updateNotificationSetting(deps),
     ResolveNotificationSettings: resolveNotificationSettings(deps),
+    // ---------- uploads
+    CreateUpload: createUpload(deps),
+    ListUploads: listUploads(deps),
+    GetUploadFile: getUploadFile(deps),
+    DeleteUpload: deleteUpload(deps),
   };
 }
 

@@ -21,6 +21,8 @@ export const standaloneEnvShape = {
   GRPC_DEADLINE_MS: envInt(10_000),
   AUTH_CACHE_TTL_MS: envInt(10_000),
   QUARRY_MAX_BODY_BYTES: envInt(64 * 1024 * 1024),
+  /** Largest Markdown upload (GitLab's max_attachment_size, 100 MB). */
+  QUARRY_MAX_ATTACHMENT_SIZE: envInt(100 * 1024 * 1024),
   /** GitLab's default_branch_protection: 0 none, 1 developers push, 2 full (default), 3 developers merge, 4 full after the first push. */
   QUARRY_DEFAULT_BRANCH_PROTECTION: z.coerce.number().int().min(0).max(4).default(2),
   /** repo-service's long-lived `git cat-file` processes; 0 = one process per read. */

@@ -28,6 +28,7 @@ const stack = await startStack({
   deadlineMs: env.GRPC_DEADLINE_MS,
   authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
   maxBodyBytes: env.QUARRY_MAX_BODY_BYTES,
+  maxAttachmentBytes: env.QUARRY_MAX_ATTACHMENT_SIZE,
   runner: env.QUARRY_RUNNER,
   encryptionKey: env.QUARRY_ENCRYPTION_KEY,
   allowLocalRequests: env.QUARRY_ALLOW_LOCAL_REQUESTS,

@@ -37,6 +37,8 @@ export interface StackOptions {
   deadlineMs?: number;
   authCacheTtlMs?: number;
   maxBodyBytes?: number;
+  /** Largest Markdown upload, bytes (GitLab's max_attachment_size; default 100 MiB). */
+  maxAttachmentBytes?: number;
   /** repo-service's `git cat-file` pool size; 0 = one process per read. */
   catFilePoolSize?: number;
   /** How long POST /jobs/request waits for a job (gateway long polling), ms. */
@@ -230,6 +232,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       deadlineMs,
       authCacheTtlMs: o.authCacheTtlMs ?? 10_000,
       maxBodyBytes: o.maxBodyBytes ?? 64 * 1024 * 1024,
+      maxAttachmentBytes: o.maxAttachmentBytes,
       jobRequestWaitMs: o.jobRequestWaitMs,
       bus,
       log: log("gateway"),

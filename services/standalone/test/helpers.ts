@@ -28,7 +28,15 @@ export async function startTestStack(
   reuse?: { dataDir: string; prefix: string; serverUrl: string },
   extra: Pick<
     StackOptions,
-    "jobRequestWaitMs" | "ciSettings" | "objectStore" | "runner" | "runnerPollIntervalMs" | "allowLocalRequests" | "hookSettings" | "notesCreateLimit"
+    | "jobRequestWaitMs"
+    | "maxAttachmentBytes"
+    | "ciSettings"
+    | "objectStore"
+    | "runner"
+    | "runnerPollIntervalMs"
+    | "allowLocalRequests"
+    | "hookSettings"
+    | "notesCreateLimit"
   > = {},
 ): Promise<TestStack> {
   const serverUrl = reuse?.serverUrl ?? (await testPostgresServer());

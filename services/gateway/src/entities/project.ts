@@ -176,7 +176,7 @@ export function projectFull(p: Project, urls: Urls, extras: ProjectExtras = {}) 
     printing_merge_request_link_enabled: true,
     merge_method: ms.mergeMethod,
     squash_option: ms.squashOption,
-    enforce_auth_checks_on_uploads: true,
+    enforce_auth_checks_on_uploads: p.enforceAuthChecksOnUploads,
     suggestion_commit_message: null,
     merge_commit_template: orNull(ms.mergeCommitTemplate),
     squash_commit_template: orNull(ms.squashCommitTemplate),

@@ -3,19 +3,25 @@ import { silentLogger } from "@quarry/logger";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorHandler } from "./errors.ts";
-import { multipartParser, uploadedFile } from "./uploads.ts";
+import { acceptFiles, multipartParser, uploadedFile } from "./uploads.ts";
 
 let base = "";
 let close: () => void;
 
 beforeAll(async () => {
   const app = express();
-  app.use(multipartParser({ fieldSize: 50_000, routes: [{ method: "POST", path: /^\/with-file$/, files: [{ name: "doc", maxBytes: 10 }] }] }));
+  app.use(multipartParser({ fieldSize: 50_000, router: () => app.router }));
   const echo: express.RequestHandler = (req, res) => {
     const f = uploadedFile(req, "doc");
     res.json({ body: req.body, file: f ? { filename: f.filename, mimeType: f.mimeType, data: f.data.toString("latin1"), truncated: f.truncated } : null });
   };
-  app.post("/with-file", echo);
+  app.post("/with-file", acceptFiles([{ name: "doc", maxBytes: 10 }]), echo);
+  // A mounted router's routes declare theirs the same way; the first route for the method decides.
+  const nested = express.Router();
+  nested.put("/items/:id", acceptFiles([{ name: "doc", maxBytes: 4 }]), echo);
+  nested.put("/items/:id", acceptFiles([{ name: "never", maxBytes: 4 }]), echo);
+  nested.get("/items/:id", echo);
+  app.use("/mounted", nested);
   app.post("/fields-only", echo);
   app.use(errorHandler(silentLogger()));
   const server = app.listen(0, "127.0.0.1");
@@ -54,6 +60,15 @@ describe("multipartParser", () => {
     const huge = await fetch(`${base}/with-file`, { method: "POST", body: form("z".repeat(60_000)) });
     expect(huge.status).toBe(413);
     expect(await huge.json()).toEqual({ message: "413 Request Entity Too Large" });
+  });
+
+  it("finds the declaration of a route in a mounted router, for its method only", async () => {
+    const res = await fetch(`${base}/mounted/items/7`, { method: "PUT", body: form("hello") });
+    expect(((await res.json()) as { file: unknown }).file).toMatchObject({ data: "hell", truncated: true });
+    const f = form();
+    f.append("never", new Blob(["z"]), "z.txt");
+    expect((await fetch(`${base}/mounted/items/7`, { method: "PUT", body: f })).status).toBe(400);
+    expect((await fetch(`${base}/mounted/other/7`, { method: "PUT", body: form("hello") })).status).toBe(400);
   });
 
   it("refuses file parts on other routes and in undeclared fields (400), as before", async () => {

@@ -6,7 +6,7 @@ import type { GatewayDeps } from "../deps.ts";
 import { contentDisposition } from "../entities/file.ts";
 import { authenticate, scope } from "../http/auth.ts";
 import { ApiError } from "../http/errors.ts";
-import { uploadedFile, type FileRoute } from "../http/uploads.ts";
+import { acceptFiles, uploadedFile } from "../http/uploads.ts";
 import { ctx } from "./v4/context.ts";
 
 /**
@@ -15,18 +15,8 @@ import { ctx } from "./v4/context.ts";
  */
 const AVATAR_BYTES_KEPT = 200 * 1024 + 1;
 
-const avatarField = [{ name: "avatar", maxBytes: AVATAR_BYTES_KEPT }];
-
-/** The routes whose multipart bodies may carry an `avatar` file (GitLab's users, projects and groups APIs). */
-export const AVATAR_FILE_ROUTES: FileRoute[] = [
-  { method: "POST", path: /^\/api\/v4\/users\/?$/, files: avatarField },
-  { method: "PUT", path: /^\/api\/v4\/users\/[^/]+\/?$/, files: avatarField },
-  { method: "POST", path: /^\/api\/v4\/projects\/?$/, files: avatarField },
-  { method: "POST", path: /^\/api\/v4\/projects\/user\/[^/]+\/?$/, files: avatarField },
-  { method: "PUT", path: /^\/api\/v4\/projects\/[^/]+\/?$/, files: avatarField },
-  { method: "POST", path: /^\/api\/v4\/groups\/?$/, files: avatarField },
-  { method: "PUT", path: /^\/api\/v4\/groups\/[^/]+\/?$/, files: avatarField },
-];
+/** The `avatar` file part of GitLab's users, projects and groups create and update routes. */
+export const acceptAvatar = () => acceptFiles([{ name: "avatar", maxBytes: AVATAR_BYTES_KEPT }]);
 
 /**
  * The `avatar` parameter: a file part (its first bytes; identity-service checks them), an empty

@@ -108,6 +108,7 @@ export function projectToProto(p: ProjectRow, levels: { projectLevel: number; gr
     avatar: p.avatar ?? "",
     mergeSettings: mergeSettingsToProto(p),
     starCount: p.starCount,
+    enforceAuthChecksOnUploads: p.enforceAuthChecksOnUploads,
   };
 }
 

@@ -4,6 +4,7 @@ import type { DeleteGroupRequest__Output } from "@quarry/proto/types/identity/v1
 import type { IdentityDeps } from "../deps.ts";
 import { actorOf } from "./access.ts";
 import { removeAvatars } from "./avatars.ts";
+import { uploadKeysOf } from "./uploads-common.ts";
 import { requireLevel, visibleGroup } from "./lookup.ts";
 import { enqueueProjectDestroy } from "./project-events.ts";
 import { removeRepositories } from "./repositories.ts";
@@ -44,8 +45,12 @@ export const deleteGroup =
           ],
         },
       });
+      const uploadKeys = await uploadKeysOf(
+        tx,
+        projects.map((p) => p.id),
+      );
       await tx.namespace.delete({ where: { id: group.id } }); // cascades to subgroups and projects
-      return { projectIds: projects.map((p) => p.id), avatarKeys: [...projects, ...namespaces].map((r) => r.avatarKey) };
+      return { projectIds: projects.map((p) => p.id), avatarKeys: [...[...projects, ...namespaces].map((r) => r.avatarKey), ...uploadKeys] };
     });
     deps.outbox.kick();
     await removeRepositories(deps, projectIds);

@@ -3,6 +3,7 @@ import type { DeleteProjectRequest__Output } from "@quarry/proto/types/identity/
 import type { IdentityDeps } from "../deps.ts";
 import { actorOf } from "./access.ts";
 import { removeAvatars } from "./avatars.ts";
+import { uploadKeysOf } from "./uploads-common.ts";
 import { requireLevel, visibleProject } from "./lookup.ts";
 import { enqueueProjectDestroy } from "./project-events.ts";
 import { removeRepositories } from "./repositories.ts";
@@ -12,16 +13,18 @@ export const deleteProject =
   (deps: IdentityDeps) =>
   async (req: DeleteProjectRequest__Output): Promise<Record<string, never>> => {
     const actor = actorOf(req.actor);
-    const { id, avatarKey } = await deps.prisma.$transaction(async (tx) => {
+    const { id, avatarKey, uploadKeys } = await deps.prisma.$transaction(async (tx) => {
       const { project, levels } = await visibleProject(tx, actor, req.idOrPath);
       requireLevel(actor, levels.effective, AccessLevel.OWNER);
       await enqueueProjectDestroy(tx, project);
       await tx.member.deleteMany({ where: { sourceType: "project", sourceId: project.id } });
+      const uploadKeys = await uploadKeysOf(tx, [project.id]);
       await tx.project.delete({ where: { id: project.id } });
-      return { id: project.id, avatarKey: project.avatarKey };
+      return { id: project.id, avatarKey: project.avatarKey, uploadKeys };
     });
     deps.outbox.kick();
     await removeRepositories(deps, [id]);
-    await removeAvatars(deps.avatars, [avatarKey], deps.log);
+    // Avatars and Markdown uploads share the store; both go with the project.
+    await removeAvatars(deps.avatars, [avatarKey, ...uploadKeys], deps.log);
     return {};
   };

@@ -4,6 +4,7 @@ import type { DeleteUserRequest__Output } from "@quarry/proto/types/identity/v1/
 import type { IdentityDeps } from "../deps.ts";
 import { actorOf } from "./access.ts";
 import { removeAvatars } from "./avatars.ts";
+import { uploadKeysOf } from "./uploads-common.ts";
 import { requireAdmin } from "./lookup.ts";
 import { enqueueEvent } from "@quarry/bus";
 import { removeRepositories } from "./repositories.ts";
@@ -22,6 +23,10 @@ export const deleteUser =
       if (!user) throw notFound("User");
       const projects = user.namespace ? await tx.project.findMany({ where: { namespaceId: user.namespace.id }, select: { id: true, avatarKey: true } }) : [];
       await uncountStarsOf(tx, id);
+      const uploadKeys = await uploadKeysOf(
+        tx,
+        projects.map((p) => p.id),
+      );
       await tx.user.delete({ where: { id } }); // cascades: tokens, memberships, namespace, its projects
       await enqueueEvent(tx, Subjects.userDestroy, {
         event_name: "user_destroy",
@@ -32,7 +37,7 @@ export const deleteUser =
         username: user.username,
         email: user.email,
       });
-      return { projectIds: projects.map((p) => p.id), avatarKeys: [user.avatarKey, ...projects.map((p) => p.avatarKey)] };
+      return { projectIds: projects.map((p) => p.id), avatarKeys: [user.avatarKey, ...projects.map((p) => p.avatarKey), ...uploadKeys] };
     });
     deps.outbox.kick();
     await removeRepositories(deps, removed.projectIds);

@@ -26,6 +26,7 @@ export const updateProject =
           if (req.description !== undefined) data.description = req.description;
           if (req.archived !== undefined) data.archived = req.archived;
           if (req.requestAccessEnabled !== undefined) data.requestAccessEnabled = req.requestAccessEnabled;
+          if (req.enforceAuthChecksOnUploads !== undefined) data.enforceAuthChecksOnUploads = req.enforceAuthChecksOnUploads;
           if (req.ciConfigPath !== undefined) data.ciConfigPath = req.ciConfigPath;
           if (req.topicsSet) data.topics = req.topics;
           if (req.name !== undefined && req.name !== project.name) {

@@ -9,7 +9,7 @@ import { projectFull, projectSimple } from "../../entities/project.ts";
 import { listProjectsRequest, projectListShape } from "./projects.ts";
 import { keysetBounds, keysetShape, writeKeysetHeaders } from "../../http/keyset.ts";
 import { ctx } from "./context.ts";
-import { avatarParam } from "../avatars.ts";
+import { acceptAvatar, avatarParam } from "../avatars.ts";
 
 const visibility = p.enum(VISIBILITIES);
 const creationLevel = p.enum(PROJECT_CREATION_LEVELS);
@@ -35,7 +35,7 @@ export function groupsRouter(deps: GatewayDeps): Router {
   const r = Router();
   const { identity } = deps;
 
-  r.post("/groups", scope("write"), async (req, res) => {
+  r.post("/groups", acceptAvatar(), scope("write"), async (req, res) => {
     requireUser(req);
     const q = params(req, {
       name: p.name("name").min(1),
@@ -114,7 +114,7 @@ export function groupsRouter(deps: GatewayDeps): Router {
     res.json(groupDetail(group, c.urls, projects));
   });
 
-  r.put("/groups/:id", scope("write"), async (req, res) => {
+  r.put("/groups/:id", acceptAvatar(), scope("write"), async (req, res) => {
     requireUser(req);
     const q = params(req, {
       id: p.string(),

@@ -39,6 +39,7 @@ import { versionRouter } from "./version.ts";
 import { mergeRequestApprovalsRouter } from "./merge-request-approvals.ts";
 import { notificationSettingsRouter } from "./notification-settings.ts";
 import { starsRouter } from "./stars.ts";
+import { uploadsRouter } from "./uploads.ts";
 
 /** Everything under /api/v4, one router per GitLab resource. */
 export function v4Router(deps: GatewayDeps): Router {
@@ -108,5 +109,7 @@ export function v4Router(deps: GatewayDeps): Router {
   // starring and notification settings
   r.use(starsRouter(deps));
   r.use(notificationSettingsRouter(deps));
+  // uploads
+  r.use(uploadsRouter(deps));
   return r;
 }

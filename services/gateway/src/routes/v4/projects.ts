@@ -8,7 +8,7 @@ import { LIMITS, p, pageShape, params, type z } from "../../http/params.ts";
 import { projectFull, projectSimple } from "../../entities/project.ts";
 import { keysetBounds, keysetShape, writeKeysetHeaders } from "../../http/keyset.ts";
 import { ctx } from "./context.ts";
-import { avatarParam } from "../avatars.ts";
+import { acceptAvatar, avatarParam } from "../avatars.ts";
 
 const visibility = p.enum(VISIBILITIES);
 
@@ -139,12 +139,12 @@ export function projectsRouter(deps: GatewayDeps): Router {
     res.status(201).json(projectFull(project, c.urls, { emptyRepo: !q.initialize_with_readme }));
   };
 
-  r.post("/projects", scope("write"), async (req, res) => {
+  r.post("/projects", acceptAvatar(), scope("write"), async (req, res) => {
     requireUser(req);
     await create(req, res, 0);
   });
 
-  r.post("/projects/user/:user_id", scope("write"), async (req, res) => {
+  r.post("/projects/user/:user_id", acceptAvatar(), scope("write"), async (req, res) => {
     requireAdmin(req);
     await create(req, res, params(req, { user_id: p.id("User") }).user_id);
   });
@@ -173,7 +173,7 @@ export function projectsRouter(deps: GatewayDeps): Router {
     res.json(projectFull(project, c.urls, { emptyRepo: info.empty, statistics: q.statistics, license: q.license, admin: req.principal?.isAdmin }));
   });
 
-  r.put("/projects/:id", scope("write"), async (req, res) => {
+  r.put("/projects/:id", acceptAvatar(), scope("write"), async (req, res) => {
     requireUser(req);
     const q = params(req, {
       id: p.string(),
@@ -187,6 +187,7 @@ export function projectsRouter(deps: GatewayDeps): Router {
       archived: p.bool().optional(),
       request_access_enabled: p.bool().optional(),
       ci_config_path: p.name("ci_config_path").optional(),
+      enforce_auth_checks_on_uploads: p.bool().optional(),
       ...mergeSettingsShape,
     });
     const avatar = avatarParam(req);
@@ -206,6 +207,7 @@ export function projectsRouter(deps: GatewayDeps): Router {
         archived: q.archived,
         requestAccessEnabled: q.request_access_enabled,
         ciConfigPath: q.ci_config_path,
+        enforceAuthChecksOnUploads: q.enforce_auth_checks_on_uploads,
         avatar,
         mergeSettings: mergeSettingsUpdate(q),
       },

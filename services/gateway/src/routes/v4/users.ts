@@ -9,7 +9,7 @@ import { projectFull, projectSimple } from "../../entities/project.ts";
 import { listProjectsRequest, projectListShape } from "./projects.ts";
 import { keysetBounds, keysetShape, writeKeysetHeaders } from "../../http/keyset.ts";
 import { ctx } from "./context.ts";
-import { avatarParam } from "../avatars.ts";
+import { acceptAvatar, avatarParam } from "../avatars.ts";
 
 /** UserDetail's limits: 255 characters, job_title 200, pronouns 50. */
 const profileShape = {
@@ -121,7 +121,7 @@ export function usersRouter(deps: GatewayDeps): Router {
     res.json(req.principal!.isAdmin ? userAdmin(user, c.urls) : userPublicProfile(user, c.urls));
   });
 
-  r.post("/users", scope("write"), async (req, res) => {
+  r.post("/users", acceptAvatar(), scope("write"), async (req, res) => {
     requireAdmin(req);
     const q = params(req, {
       username: p.name("username").min(1),
@@ -162,7 +162,7 @@ export function usersRouter(deps: GatewayDeps): Router {
     res.status(201).json(userAdmin(user, c.urls));
   });
 
-  r.put("/users/:id", scope("write"), async (req, res) => {
+  r.put("/users/:id", acceptAvatar(), scope("write"), async (req, res) => {
     requireAdmin(req);
     const q = params(req, {
       id: p.id("User"),
