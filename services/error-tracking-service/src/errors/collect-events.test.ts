@@ -111,11 +111,11 @@ describe("CollectEvents", () => {
     const good = exceptionEvent("boom", "f", 1_700_000_000);
     expect(await failure(t.client.CollectEvents({ projectId: 25, publicKey: key, events: [good, "{nope"] }))).toEqual({
       code: status.INVALID_ARGUMENT,
-      body: { message: "Failed to parse sentry request" },
+      body: { message: "400 Bad request - Failed to parse sentry request" },
     });
     expect(await failure(t.client.CollectEvents({ projectId: 25, publicKey: key, events: [good, "{}"] }))).toEqual({
       code: status.INVALID_ARGUMENT,
-      body: { message: "Unsupported sentry payload" },
+      body: { message: "400 Bad request - Unsupported sentry payload" },
     });
     expect((await t.client.ListErrors({ projectId: 25 })).total).toBe(0);
   });

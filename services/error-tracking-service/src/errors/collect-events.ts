@@ -11,11 +11,11 @@ function parseEvent(text: string): Record<string, unknown> {
   try {
     event = JSON.parse(text);
   } catch {
-    throw badRequest("Failed to parse sentry request");
+    throw badRequest("400 Bad request - Failed to parse sentry request");
   }
-  if (!event || typeof event !== "object" || Array.isArray(event)) throw badRequest("Unsupported sentry payload");
+  if (!event || typeof event !== "object" || Array.isArray(event)) throw badRequest("400 Bad request - Unsupported sentry payload");
   const e = event as Record<string, unknown>;
-  if (e.exception == null && e.message == null && e.logentry == null) throw badRequest("Unsupported sentry payload");
+  if (e.exception == null && e.message == null && e.logentry == null) throw badRequest("400 Bad request - Unsupported sentry payload");
   return e;
 }
 
