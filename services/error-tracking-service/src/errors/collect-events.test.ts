@@ -120,6 +120,19 @@ describe("CollectEvents", () => {
     expect((await t.client.ListErrors({ projectId: 25 })).total).toBe(0);
   });
 
+  it("drops NUL characters (PostgreSQL cannot store them) and ignores unbelievable timestamps", async () => {
+    const key = await enabledProject(28);
+    const { errorIds } = await t.client.CollectEvents({
+      projectId: 28,
+      publicKey: key,
+      events: [JSON.stringify({ message: "nul\u0000here", timestamp: -1e13, extra: { "k\u0000": ["v\u0000"] } })],
+    });
+    const [event] = (await t.client.ListErrorEvents({ projectId: 28, errorId: errorIds[0]! })).events;
+    expect(event).toMatchObject({ description: "nulhere" });
+    expect(JSON.parse(event!.payload)).toMatchObject({ extra: { k: ["v"] } });
+    expect(new Date(event!.occurredAt).getUTCFullYear()).toBeGreaterThan(2000);
+  });
+
   it("lists another project's error events as 404 Not found", async () => {
     const key = await enabledProject(26);
     const { errorIds } = await t.client.CollectEvents({ projectId: 26, publicKey: key, events: [exceptionEvent("boom", "f", 1_700_000_000)] });

@@ -5,11 +5,19 @@ import { idOf } from "../common.ts";
 import type { ErrorTrackingDeps } from "../deps.ts";
 import { summarizeEvent } from "./sentry-event.ts";
 
+/** PostgreSQL text and jsonb cannot hold NUL characters: they are dropped from every string and key. */
+function withoutNul(value: unknown): unknown {
+  if (typeof value === "string") return value.includes("\0") ? value.replaceAll("\0", "") : value;
+  if (Array.isArray(value)) return value.map(withoutNul);
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [withoutNul(k) as string, withoutNul(v)]));
+  return value;
+}
+
 /** A Sentry event must be a JSON object naming an exception or a message (GitLab's PayloadValidator, loosely). */
 function parseEvent(text: string): Record<string, unknown> {
   let event: unknown;
   try {
-    event = JSON.parse(text);
+    event = withoutNul(JSON.parse(text));
   } catch {
     throw badRequest("400 Bad request - Failed to parse sentry request");
   }

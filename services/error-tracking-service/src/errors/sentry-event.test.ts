@@ -45,5 +45,6 @@ describe("summarizeEvent", () => {
       level: "warning",
       occurredAt: received,
     });
+    expect(summarizeEvent({ message: "ancient", timestamp: -1e13 }, received).occurredAt).toEqual(received);
   });
 });

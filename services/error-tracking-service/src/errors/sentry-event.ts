@@ -43,7 +43,8 @@ function messageOf(event: Json): string {
 /** Sentry timestamps are seconds since the epoch (a number) or RFC 3339 text. */
 function timeOf(raw: unknown, fallback: Date): Date {
   const d = typeof raw === "number" ? new Date(raw * 1000) : typeof raw === "string" ? new Date(raw) : fallback;
-  return Number.isNaN(d.getTime()) ? fallback : d;
+  // Outside years 1…9999 (PostgreSQL's and ISO 8601's plain range) the time is not believable.
+  return Number.isNaN(d.getTime()) || d.getUTCFullYear() < 1 || d.getUTCFullYear() > 9999 ? fallback : d;
 }
 
 /**

@@ -1,7 +1,10 @@
 import { isPositiveInt32 } from "@quarry/gitlab";
-import express, { Router, type Request } from "express";
+import express, { Router, type Request, type RequestHandler } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { ApiError } from "../../http/errors.ts";
+
+/** Largest (inflated) collector body: Sentry's own event limit is 1 MB; this stays under gRPC's 4 MiB message limit. */
+const COLLECTOR_MAX_BYTES = 3 * 1024 * 1024;
 
 /** GitLab's `bad_request!('Failed to parse sentry request')`. */
 const parseFailure = () => new ApiError(400, { message: "400 Bad request - Failed to parse sentry request" });
@@ -54,8 +57,13 @@ export function envelopeItems(body: Buffer): { type: string; payload: string }[]
 export function errorTrackingCollectorRouter(deps: GatewayDeps): Router {
   const r = Router();
   const base = "/error_tracking/collector/api/:id";
-  // SDKs send envelopes without a content type, gzipped when large (body-parser inflates).
-  const raw = express.raw({ type: () => true, limit: deps.config.maxBodyBytes });
+  // SDKs send envelopes without a content type, gzipped when large (body-parser inflates). Made on
+  // first use: the body limit is configuration read when requests come, not when routers are built.
+  let rawParser: RequestHandler | undefined;
+  const raw: RequestHandler = (req, res, next) => {
+    rawParser ??= express.raw({ type: () => true, limit: Math.min(deps.config.maxBodyBytes, COLLECTOR_MAX_BYTES) });
+    rawParser(req, res, next);
+  };
   const projectIdOf = (req: Request) => {
     const id = Number(req.params.id);
     if (!/^\d+$/.test(String(req.params.id)) || !isPositiveInt32(id)) throw new ApiError(404, { message: "404 Project Not Found" });
