@@ -72,6 +72,10 @@ describe("error tracking settings and client keys", () => {
     expect(await api.ErrorTrackingSettings.show(projectId)).toMatchObject({ active: false, integrated: true });
     expect(await jsonBody(await s.api(settingsPath(), { method: "PUT", json: { active: true } }), 400)).toEqual({ error: "integrated is missing" });
     expect(await jsonBody(await s.api(settingsPath(), { method: "PATCH", json: {} }), 400)).toEqual({ error: "active is missing" });
+    expect(await jsonBody(await s.api(settingsPath(), { method: "PATCH", json: { active: "" } }), 400)).toEqual({ error: "active is empty" });
+    expect(await jsonBody(await s.api(settingsPath(), { method: "PUT", json: { active: "maybe", integrated: true } }), 400)).toEqual({
+      error: "active does not have a valid value",
+    });
     expect(await jsonBody(await s.api(settingsPath(), { method: "PATCH", json: { active: true } }), 200)).toMatchObject({ active: true, integrated: true });
   });
 

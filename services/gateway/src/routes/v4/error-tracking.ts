@@ -4,7 +4,7 @@ import type { GatewayDeps } from "../../deps.ts";
 import { scope } from "../../http/auth.ts";
 import { ApiError } from "../../http/errors.ts";
 import { pageRequest } from "../../http/pagination.ts";
-import { impossibleId, p, pageShape, params } from "../../http/params.ts";
+import { assertNotBlank, impossibleId, p, pageShape, params, requestParams } from "../../http/params.ts";
 import { errorTrackingClientKeyEntity, errorTrackingErrorEntity, errorTrackingEventEntity, errorTrackingSettingEntity } from "../../entities/error-tracking.ts";
 import { ctx } from "./context.ts";
 import { authorizeProject } from "./project-access.ts";
@@ -35,6 +35,8 @@ export function errorTrackingRouter(deps: GatewayDeps): Router {
   // PATCH changes configured settings (404 when none); PUT (integrated tracking) sets both and creates them.
   r.patch(`${base}/settings`, scope("write"), async (req, res) => {
     const project = await authorize(req);
+    // Grape: `active` is `allow_blank: false`.
+    assertNotBlank(requestParams(req), ["active"]);
     const q = params(req, { active: p.bool(), integrated: p.bool().optional() });
     const c = ctx(deps, req, res);
     res.json(errorTrackingSettingEntity(await et.UpdateSettings({ projectId: project.id, active: q.active, integrated: q.integrated }, c.call)));
@@ -42,6 +44,7 @@ export function errorTrackingRouter(deps: GatewayDeps): Router {
 
   r.put(`${base}/settings`, scope("write"), async (req, res) => {
     const project = await authorize(req);
+    assertNotBlank(requestParams(req), ["active"]);
     const q = params(req, { active: p.bool(), integrated: p.bool() });
     const c = ctx(deps, req, res);
     res.json(errorTrackingSettingEntity(await et.UpdateSettings({ projectId: project.id, active: q.active, integrated: q.integrated, create: true }, c.call)));
