@@ -5,3 +5,4 @@ CREATE DATABASE quarry_ci;
 CREATE DATABASE quarry_mirror;
 CREATE DATABASE quarry_hook;
 CREATE DATABASE quarry_collab;
+CREATE DATABASE quarry_error_tracking;

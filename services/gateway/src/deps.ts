@@ -3,6 +3,7 @@ import type { Logger } from "@quarry/logger";
 import type {
   CiServiceDefinition,
   CollabServiceDefinition,
+  ErrorTrackingServiceDefinition,
   HookServiceDefinition,
   IdentityServiceDefinition,
   MirrorServiceDefinition,
@@ -24,6 +25,8 @@ export interface GatewayDeps {
   mirror: PromiseClient<MirrorServiceDefinition>;
   /** Labels (and, later, milestones and the rest of issue 13). */
   collab: PromiseClient<CollabServiceDefinition>;
+  /** Error tracking settings, client keys and collected errors. */
+  errorTracking: PromiseClient<ErrorTrackingServiceDefinition>;
   tokenCache: TokenCache;
   log: Logger;
   config: {

@@ -12,6 +12,7 @@ export const gatewayEnvShape = {
   MIRROR_SERVICE_ADDRESS: envAddress("127.0.0.1:50054"),
   HOOK_SERVICE_ADDRESS: envAddress("127.0.0.1:50055"),
   COLLAB_SERVICE_ADDRESS: envAddress("127.0.0.1:50056"),
+  ERROR_TRACKING_SERVICE_ADDRESS: envAddress("127.0.0.1:50057"),
   NATS_URL: z.string().optional(),
   /** Per-call deadline towards the services: past it the client gets 503. */
   GRPC_DEADLINE_MS: envInt(10_000),

@@ -18,6 +18,7 @@ const gateway = await startGateway({
   ciServiceAddress: env.CI_SERVICE_ADDRESS,
   hookServiceAddress: env.HOOK_SERVICE_ADDRESS,
   mirrorServiceAddress: env.MIRROR_SERVICE_ADDRESS,
+  errorTrackingServiceAddress: env.ERROR_TRACKING_SERVICE_ADDRESS,
   collabServiceAddress: env.COLLAB_SERVICE_ADDRESS,
   deadlineMs: env.GRPC_DEADLINE_MS,
   authCacheTtlMs: env.AUTH_CACHE_TTL_MS,

@@ -6,12 +6,14 @@ import type { Logger } from "@quarry/logger";
 import {
   ciV1,
   collabV1,
+  errorTrackingV1,
   hookV1,
   identityV1,
   mirrorV1,
   repoV1,
   type CiServiceDefinition,
   type CollabServiceDefinition,
+  type ErrorTrackingServiceDefinition,
   type HookServiceDefinition,
   type IdentityServiceDefinition,
   type MirrorServiceDefinition,
@@ -33,6 +35,7 @@ export interface GatewayOptions {
   hookServiceAddress: string;
   mirrorServiceAddress: string;
   collabServiceAddress: string;
+  errorTrackingServiceAddress: string;
   deadlineMs: number;
   authCacheTtlMs: number;
   maxBodyBytes: number;
@@ -65,6 +68,9 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
   const hook: PromiseClient<HookServiceDefinition> = createClient(hookV1.HookService, o.hookServiceAddress, { deadlineMs: o.deadlineMs });
   const mirror: PromiseClient<MirrorServiceDefinition> = createClient(mirrorV1.MirrorService, o.mirrorServiceAddress, { deadlineMs: o.deadlineMs });
   const collab: PromiseClient<CollabServiceDefinition> = createClient(collabV1.CollabService, o.collabServiceAddress, { deadlineMs: o.deadlineMs });
+  const errorTracking: PromiseClient<ErrorTrackingServiceDefinition> = createClient(errorTrackingV1.ErrorTrackingService, o.errorTrackingServiceAddress, {
+    deadlineMs: o.deadlineMs,
+  });
   const tokenCache = new TokenCache(o.authCacheTtlMs);
   const deps: GatewayDeps = {
     identity,
@@ -74,6 +80,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
     hook,
     mirror,
     collab,
+    errorTracking,
     tokenCache,
     log: o.log,
     config: {
@@ -117,6 +124,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
       hook.close();
       mirror.close();
       collab.close();
+      errorTracking.close();
     },
   };
 }

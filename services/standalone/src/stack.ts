@@ -9,6 +9,7 @@ import { QUARRY_REVISION, QUARRY_VERSION, startGateway } from "@quarry/gateway";
 import { startHookService, type HookServiceOptions } from "@quarry/hook-service";
 import { startIdentityService } from "@quarry/identity-service";
 import type { Logger } from "@quarry/logger";
+import { startErrorTrackingService } from "@quarry/error-tracking-service";
 import { startMirrorService } from "@quarry/mirror-service";
 import { createObjectStore, type ObjectStore } from "@quarry/object-store";
 import { startRepoService } from "@quarry/repo-service";
@@ -71,7 +72,7 @@ export interface RunningStack {
   generatedRootToken: string;
   /** The PostgreSQL server the databases (`<prefix>_<service>`) live on: the given one or the embedded one. */
   databaseServerUrl: string;
-  addresses: Record<"identity" | "repo" | "ci" | "mirror" | "hook" | "collab", string>;
+  addresses: Record<"identity" | "repo" | "ci" | "mirror" | "hook" | "collab" | "errorTracking", string>;
   bus: EventBus;
   stop(): Promise<void>;
 }
@@ -219,6 +220,13 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       notesCreateLimit: o.notesCreateLimit,
     });
     stops.push(() => collab.stop());
+    const errorTracking = await startErrorTrackingService({
+      databaseUrl: await dbUrl("error_tracking"),
+      grpcAddress: LOOPBACK,
+      bus,
+      log: log("error-tracking-service"),
+    });
+    stops.push(() => errorTracking.stop());
     const gateway = await startGateway({
       host: o.host,
       port: o.port,
@@ -229,6 +237,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       hookServiceAddress: hook.address,
       mirrorServiceAddress: mirror.address,
       collabServiceAddress: collab.address,
+      errorTrackingServiceAddress: errorTracking.address,
       deadlineMs,
       authCacheTtlMs: o.authCacheTtlMs ?? 10_000,
       maxBodyBytes: o.maxBodyBytes ?? 64 * 1024 * 1024,
@@ -265,6 +274,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
         mirror: mirror.address,
         hook: hook.address,
         collab: collab.address,
+        errorTracking: errorTracking.address,
       },
       bus,
       stop: stopAll,

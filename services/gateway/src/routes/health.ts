@@ -52,6 +52,7 @@ export function healthRouter(deps: GatewayDeps): Router {
       mirror_check: healthOf(deps.mirror.raw),
       collab_check: healthOf(deps.collab.raw),
       hook_check: healthOf(deps.hook.raw),
+      error_tracking_check: healthOf(deps.errorTracking.raw),
     });
 
   router.get("/-/health", (_req, res) => {

@@ -40,6 +40,8 @@ import { mergeRequestApprovalsRouter } from "./merge-request-approvals.ts";
 import { notificationSettingsRouter } from "./notification-settings.ts";
 import { starsRouter } from "./stars.ts";
 import { uploadsRouter } from "./uploads.ts";
+import { errorTrackingCollectorRouter } from "./error-tracking-collector.ts";
+import { errorTrackingRouter } from "./error-tracking.ts";
 
 /** Everything under /api/v4, one router per GitLab resource. */
 export function v4Router(deps: GatewayDeps): Router {
@@ -111,5 +113,8 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(notificationSettingsRouter(deps));
   // uploads
   r.use(uploadsRouter(deps));
+  // error tracking (settings, client keys, Quarry's errors lists) and its Sentry collector
+  r.use(errorTrackingRouter(deps));
+  r.use(errorTrackingCollectorRouter(deps));
   return r;
 }

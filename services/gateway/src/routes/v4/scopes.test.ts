@@ -15,6 +15,9 @@ const WITHOUT_USER_SCOPE = new Set([
   "PATCH /jobs/:id/trace",
   "POST /jobs/:id/artifacts",
   "GET /jobs/:id/artifacts",
+  // The Sentry collector: the DSN's public key, no token.
+  "POST /error_tracking/collector/api/:id/envelope",
+  "POST /error_tracking/collector/api/:id/store",
 ]);
 
 interface Layer {

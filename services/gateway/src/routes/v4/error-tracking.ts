@@ -1,0 +1,96 @@
+import { RECORD_NOT_FOUND_MESSAGE } from "@quarry/gitlab";
+import { Router, type Request } from "express";
+import type { GatewayDeps } from "../../deps.ts";
+import { scope } from "../../http/auth.ts";
+import { ApiError } from "../../http/errors.ts";
+import { pageRequest } from "../../http/pagination.ts";
+import { assertNotBlank, impossibleId, p, pageShape, params, requestParams } from "../../http/params.ts";
+import { errorTrackingClientKeyEntity, errorTrackingErrorEntity, errorTrackingEventEntity, errorTrackingSettingEntity } from "../../entities/error-tracking.ts";
+import { ctx } from "./context.ts";
+import { authorizeProject } from "./project-access.ts";
+
+/**
+ * Error tracking (GitLab's lib/api/error_tracking/project_settings.rb and client_keys.rb): every route
+ * needs `admin_operations` (Maintainer; lower roles 403, invisible projects 404). The errors lists are
+ * Quarry's own extension over what the collector (error-tracking-collector.ts) stored.
+ */
+export function errorTrackingRouter(deps: GatewayDeps): Router {
+  const r = Router();
+  const et = deps.errorTracking;
+  const base = "/projects/:id/error_tracking";
+  const authorize = async (req: Request) => (await authorizeProject(deps, req, "admin_project")).project;
+  /** A path id that is not an id finds no record. */
+  const recordId = (req: Request, name: string) => {
+    const raw = String(req.params[name]);
+    if (!/^\d+$/.test(raw) || impossibleId(raw)) throw new ApiError(404, { message: RECORD_NOT_FOUND_MESSAGE });
+    return Number(raw);
+  };
+
+  r.get(`${base}/settings`, scope("read"), async (req, res) => {
+    const project = await authorize(req);
+    const c = ctx(deps, req, res);
+    res.json(errorTrackingSettingEntity(await et.GetSettings({ projectId: project.id }, c.call)));
+  });
+
+  // PATCH changes configured settings (404 when none); PUT (integrated tracking) sets both and creates them.
+  r.patch(`${base}/settings`, scope("write"), async (req, res) => {
+    const project = await authorize(req);
+    // Grape: `active` is `allow_blank: false`.
+    assertNotBlank(requestParams(req), ["active"]);
+    const q = params(req, { active: p.bool(), integrated: p.bool().optional() });
+    const c = ctx(deps, req, res);
+    res.json(errorTrackingSettingEntity(await et.UpdateSettings({ projectId: project.id, active: q.active, integrated: q.integrated }, c.call)));
+  });
+
+  r.put(`${base}/settings`, scope("write"), async (req, res) => {
+    const project = await authorize(req);
+    assertNotBlank(requestParams(req), ["active"]);
+    const q = params(req, { active: p.bool(), integrated: p.bool() });
+    const c = ctx(deps, req, res);
+    res.json(errorTrackingSettingEntity(await et.UpdateSettings({ projectId: project.id, active: q.active, integrated: q.integrated, create: true }, c.call)));
+  });
+
+  r.get(`${base}/client_keys`, scope("read"), async (req, res) => {
+    const project = await authorize(req);
+    const c = ctx(deps, req, res);
+    const page = pageRequest(params(req, pageShape));
+    const list = await et.ListClientKeys({ projectId: project.id, page: page.page, perPage: page.perPage }, c.call);
+    c.paginate({ total: Number(list.total), ...page });
+    res.json(list.keys.map((k) => errorTrackingClientKeyEntity(k, deps.config.externalUrl)));
+  });
+
+  r.post(`${base}/client_keys`, scope("write"), async (req, res) => {
+    const project = await authorize(req);
+    const c = ctx(deps, req, res);
+    res.status(201).json(errorTrackingClientKeyEntity(await et.CreateClientKey({ projectId: project.id }, c.call), deps.config.externalUrl));
+  });
+
+  // GitLab presents the destroyed key (200), not 204.
+  r.delete(`${base}/client_keys/:key_id`, scope("write"), async (req, res) => {
+    const project = await authorize(req);
+    const keyId = recordId(req, "key_id");
+    const c = ctx(deps, req, res);
+    res.json(errorTrackingClientKeyEntity(await et.DeleteClientKey({ projectId: project.id, keyId }, c.call), deps.config.externalUrl));
+  });
+
+  r.get(`${base}/errors`, scope("read"), async (req, res) => {
+    const project = await authorize(req);
+    const c = ctx(deps, req, res);
+    const page = pageRequest(params(req, pageShape));
+    const list = await et.ListErrors({ projectId: project.id, page: page.page, perPage: page.perPage }, c.call);
+    c.paginate({ total: Number(list.total), ...page });
+    res.json(list.errors.map(errorTrackingErrorEntity));
+  });
+
+  r.get(`${base}/errors/:error_id/events`, scope("read"), async (req, res) => {
+    const project = await authorize(req);
+    const errorId = recordId(req, "error_id");
+    const c = ctx(deps, req, res);
+    const page = pageRequest(params(req, pageShape));
+    const list = await et.ListErrorEvents({ projectId: project.id, errorId, page: page.page, perPage: page.perPage }, c.call);
+    c.paginate({ total: Number(list.total), ...page });
+    res.json(list.events.map(errorTrackingEventEntity));
+  });
+
+  return r;
+}
