@@ -18,6 +18,7 @@ import { resendHookEvent } from "./hook/resend-hook-event.ts";
 import { testHook } from "./hook/test-hook.ts";
 import { updateHook } from "./hook/update-hook.ts";
 import { DEFAULT_SUBJECTS, subscribeToEvents, type HookSubjects } from "./hook/subscriptions.ts";
+import { createNotifier, subscribeNotifications } from "./notify/notify.ts";
 
 export function hookHandlers(deps: HookDeps): AsyncHandlers<HookServiceDefinition> {
   return {
@@ -52,6 +53,10 @@ export interface HookServiceOptions {
   subjects?: Partial<HookSubjects>;
   /** Delivery settings (instance URL, User-Agent, timeout, retries, rate limit); defaults DEFAULT_HOOK_SETTINGS. */
   settings?: Partial<Omit<HookSettings, "allowLocalRequests">>;
+  /** SMTP server of notification e-mails (QUARRY_SMTP_URL, e.g. smtp://host:25); unset = no e-mails. */
+  smtpUrl?: string;
+  /** From: of notification e-mails (QUARRY_EMAIL_FROM); default gitlab@<external host>. */
+  emailFrom?: string;
 }
 
 export interface RunningHookService {
@@ -59,6 +64,11 @@ export interface RunningHookService {
   deps: HookDeps;
   /** Stops serving, stops the delivery worker, unsubscribes from the bus (durables keep their position), disconnects. */
   stop(): Promise<void>;
+}
+
+/** The mail sender; From defaults to gitlab@<host of the external URL> (GitLab's gitlab_email_from). */
+function notifier(o: HookServiceOptions, deps: HookDeps) {
+  return createNotifier(o.smtpUrl ?? "", o.emailFrom || `gitlab@${new URL(deps.settings.instanceUrl).hostname}`);
 }
 
 /** Starts hook-service on the shared skeleton (packages/service): subscribes to domain events and serves HookService. */
@@ -91,7 +101,17 @@ export async function startHookService(o: HookServiceOptions): Promise<RunningHo
     handlers(server, deps) {
       server.addService("quarry.hook.v1.HookService", hookV1.HookService.service, hookHandlers(deps));
     },
-    subscribe: (deps) => subscribeToEvents(o.bus, deps, { ...DEFAULT_SUBJECTS, ...o.subjects }),
+    async subscribe(deps) {
+      const subjects = { ...DEFAULT_SUBJECTS, ...o.subjects };
+      const subs = await subscribeToEvents(o.bus, deps, subjects);
+      if (!o.smtpUrl) return subs;
+      try {
+        return [...subs, ...(await subscribeNotifications(o.bus, deps, notifier(o, deps), subjects.collab))];
+      } catch (err) {
+        await Promise.all(subs.map((s) => s.unsubscribe()));
+        throw err;
+      }
+    },
     workers(deps) {
       worker = startDeliveryWorker(deps);
       return [worker];

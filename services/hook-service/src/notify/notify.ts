@@ -1,0 +1,164 @@
+// E-mail notifications (GitLab's NotificationService) from a durable bus consumer of its own, so
+// mails and webhooks progress independently. Each (event, recipient) is claimed in
+// notification_deliveries before sending and marked sent once the SMTP server accepts the mail:
+// a redelivered event mails nobody twice; a crash between acceptance and marking resends that
+// one mail (at least once).
+import type { BusMessage, EventBus, IssueEvent, Subscription } from "@quarry/bus";
+import { isNotFound } from "@quarry/grpc";
+import nodemailer, { type Transporter } from "nodemailer";
+import type { HookDeps } from "../deps.ts";
+import { SYSTEM_ACTOR } from "../delivery/fan-out.ts";
+import { issueMail, type Mail } from "./issue-mail.ts";
+import { buildRecipients, type EffectiveSetting, type NotifyAction, type Recipient } from "./recipients.ts";
+
+/** Durable consumer name for the collab events' mails (separate from the webhook consumers). */
+export const NOTIFY_DURABLE = "hook-service-notify";
+
+export interface Notifier {
+  transport: Transporter;
+  /** From: header, e.g. "GitLab <gitlab@example.com>". */
+  from: string;
+}
+
+type Deps = Pick<HookDeps, "prisma" | "log" | "identity" | "settings">;
+
+const ids = (v: unknown): number[] => (Array.isArray(v) ? v.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0) : []);
+
+/** The custom action of an issue event, or null for changes GitLab does not mail. */
+export function issueAction(e: IssueEvent): NotifyAction | null {
+  switch (e.object_attributes.action) {
+    case "open":
+      return "new_issue";
+    case "close":
+      return "close_issue";
+    case "reopen":
+      return "reopen_issue";
+    case "update":
+      return e.changes?.assignees ? "reassign_issue" : null;
+    default:
+      return null;
+  }
+}
+
+/** camelCase proto switch name of a custom action (new_issue → newIssue). */
+const switchName = (action: string) => action.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
+
+/** All members of the project, direct and inherited, with their access level. */
+async function projectMembers(deps: Deps, projectId: number): Promise<Map<number, number>> {
+  const members = new Map<number, number>();
+  for (let page = 1; ; page++) {
+    const res = await deps.identity.ListMembers({
+      actor: SYSTEM_ACTOR,
+      source: { kind: "project", idOrPath: String(projectId) },
+      page: { page, perPage: 100 },
+      includeInherited: true,
+    });
+    for (const m of res.members) if (m.user) members.set(Number(m.user.id), Math.max(m.accessLevel, members.get(Number(m.user.id)) ?? 0));
+    if (res.members.length < 100) return members;
+  }
+}
+
+/** Effective settings (project > group > global), in batches of identity's limit. */
+async function effectiveSettings(deps: Deps, userIds: number[], projectId: number, action: NotifyAction): Promise<Map<number, EffectiveSetting>> {
+  const out = new Map<number, EffectiveSetting>();
+  for (let i = 0; i < userIds.length; i += 1000) {
+    const res = await deps.identity.ResolveNotificationSettings({ actor: SYSTEM_ACTOR, userIds: userIds.slice(i, i + 1000), projectId });
+    for (const s of res.settings) {
+      const on = (s.events as Record<string, boolean | undefined> | undefined)?.[switchName(action)];
+      out.set(Number(s.userId), { level: s.level, events: { [action]: on === true }, email: s.notificationEmail });
+    }
+  }
+  return out;
+}
+
+/** Claims, sends and marks one mail; false when it was already sent for this event. */
+async function deliver(deps: Deps, n: Notifier, eventId: string, action: NotifyAction, r: Recipient, mail: Mail): Promise<boolean> {
+  const row = await deps.prisma.notificationDelivery.upsert({
+    where: { eventId_userId: { eventId, userId: r.userId } },
+    create: { eventId, userId: r.userId, action },
+    update: {},
+  });
+  if (row.state === "sent") return false;
+  await n.transport.sendMail({ from: n.from, to: r.email, subject: mail.subject, text: mail.text, headers: mail.headers });
+  await deps.prisma.notificationDelivery.update({ where: { id: row.id }, data: { state: "sent", sentAt: new Date() } });
+  return true;
+}
+
+/** Mails an issue event's recipients; returns how many mails were sent now. */
+export async function notifyIssue(deps: Deps, n: Notifier, e: IssueEvent): Promise<number> {
+  const action = issueAction(e);
+  if (!action) return 0;
+  const projectId = Number(e.project_id);
+  const attrs = e.object_attributes;
+  let project: Awaited<ReturnType<Deps["identity"]["GetProject"]>>;
+  try {
+    project = await deps.identity.GetProject({ actor: SYSTEM_ACTOR, idOrPath: String(projectId) });
+  } catch (err) {
+    if (isNotFound(err)) return 0; // the project is gone: nobody to tell
+    throw err;
+  }
+  const assigneeIds = ids(e.assignee_ids);
+  const change = e.changes?.assignees as { previous?: unknown } | undefined;
+  const previousAssigneeIds = ids(change?.previous);
+  const authorId = Number(attrs.author_id);
+  const participantIds = [...new Set([...(authorId > 0 ? [authorId] : []), ...assigneeIds])];
+  const members = await projectMembers(deps, projectId);
+  const candidates = [...new Set([...participantIds, ...previousAssigneeIds, ...members.keys()])];
+  const settings = await effectiveSettings(deps, candidates, projectId, action);
+  const recipients = buildRecipients({
+    action,
+    actorId: Number(e.user_id),
+    participantIds,
+    assigneeIds,
+    previousAssigneeIds,
+    members,
+    membersOnly: project.visibility !== "public",
+    confidential: attrs.confidential === true,
+    settings,
+  });
+  if (!recipients.length) return 0;
+
+  const named = [...new Set([Number(e.user_id), ...assigneeIds, ...previousAssigneeIds])];
+  const { users } = await deps.identity.GetUsers({ actor: SYSTEM_ACTOR, ids: named });
+  const name = new Map(users.map((u) => [Number(u.id), u.name]));
+  const names = (list: number[]) => list.map((id) => name.get(id) ?? "Ghost User");
+  const path = String(attrs.url ?? "");
+  const url = path.startsWith("/") ? `${deps.settings.instanceUrl}${path}` : path;
+  const mailProject = { id: projectId, name: project.name, pathWithNamespace: project.pathWithNamespace };
+  const issue = { id: Number(attrs.id), iid: Number(attrs.iid), title: String(attrs.title ?? ""), description: String(attrs.description ?? ""), url };
+  let sent = 0;
+  for (const r of recipients) {
+    const mail = issueMail({
+      action,
+      project: mailProject,
+      issue,
+      actorName: names([Number(e.user_id)])[0] ?? "Ghost User",
+      assigneeNames: names(assigneeIds),
+      previousAssigneeNames: names(previousAssigneeIds),
+      reason: r.reason,
+    });
+    if (await deliver(deps, n, e.event_id, action, r, mail)) sent++;
+  }
+  return sent;
+}
+
+/** Handles one collab event; a failure (SMTP or identity down) throws, so the bus redelivers. */
+export async function handleNotifyMessage(deps: Deps, n: Notifier, msg: BusMessage<unknown>): Promise<number> {
+  const data = msg.data as { object_kind?: unknown; event_id?: unknown } | null;
+  if (data?.object_kind === "issue" && typeof data.event_id === "string") return notifyIssue(deps, n, data as IssueEvent);
+  return 0;
+}
+
+/** Subscribes the mail consumer to the collab events. */
+export async function subscribeNotifications(bus: EventBus, deps: Deps, n: Notifier, collabSubject: string): Promise<Subscription[]> {
+  const handler = async (msg: BusMessage<unknown>) => {
+    const sent = await handleNotifyMessage(deps, n, msg);
+    if (sent) deps.log.debug({ subject: msg.subject, id: msg.id, sent }, "notification e-mails sent");
+  };
+  return [await bus.subscribe(collabSubject, handler, { durable: NOTIFY_DURABLE })];
+}
+
+/** A nodemailer SMTP transport for `smtpUrl` (smtp:// or smtps://, credentials in the URL). */
+export function createNotifier(smtpUrl: string, from: string): Notifier {
+  return { transport: nodemailer.createTransport(smtpUrl), from };
+}
