@@ -66,11 +66,6 @@ export interface RunningHookService {
   stop(): Promise<void>;
 }
 
-/** The mail sender; From defaults to gitlab@<host of the external URL> (GitLab's gitlab_email_from). */
-function notifier(o: HookServiceOptions, deps: HookDeps) {
-  return createNotifier(o.smtpUrl ?? "", o.emailFrom || `gitlab@${new URL(deps.settings.instanceUrl).hostname}`);
-}
-
 /** Starts hook-service on the shared skeleton (packages/service): subscribes to domain events and serves HookService. */
 export async function startHookService(o: HookServiceOptions): Promise<RunningHookService> {
   let worker: DeliveryWorker | undefined;
@@ -106,7 +101,7 @@ export async function startHookService(o: HookServiceOptions): Promise<RunningHo
       const subs = await subscribeToEvents(o.bus, deps, subjects);
       if (!o.smtpUrl) return subs;
       try {
-        return [...subs, ...(await subscribeNotifications(o.bus, deps, notifier(o, deps), subjects.collab))];
+        return [...subs, ...(await subscribeNotifications(o.bus, deps, createNotifier(o.smtpUrl, o.emailFrom), subjects.collab))];
       } catch (err) {
         await Promise.all(subs.map((s) => s.unsubscribe()));
         throw err;

@@ -16,8 +16,8 @@ export const NOTIFY_DURABLE = "hook-service-notify";
 
 export interface Notifier {
   transport: Transporter;
-  /** From: header, e.g. "GitLab <gitlab@example.com>". */
-  from: string;
+  /** From: header, e.g. "GitLab <gitlab@example.com>"; unset = gitlab@<host of the instance URL>, read at sending (the launcher sets the URL late). */
+  from?: string;
 }
 
 type Deps = Pick<HookDeps, "prisma" | "log" | "identity" | "settings">;
@@ -79,7 +79,8 @@ async function deliver(deps: Deps, n: Notifier, eventId: string, action: NotifyA
     update: {},
   });
   if (row.state === "sent") return false;
-  await n.transport.sendMail({ from: n.from, to: r.email, subject: mail.subject, text: mail.text, headers: mail.headers });
+  const from = n.from || `gitlab@${new URL(deps.settings.instanceUrl).hostname}`;
+  await n.transport.sendMail({ from, to: r.email, subject: mail.subject, text: mail.text, headers: mail.headers });
   await deps.prisma.notificationDelivery.update({ where: { id: row.id }, data: { state: "sent", sentAt: new Date() } });
   return true;
 }
@@ -159,6 +160,6 @@ export async function subscribeNotifications(bus: EventBus, deps: Deps, n: Notif
 }
 
 /** A nodemailer SMTP transport for `smtpUrl` (smtp:// or smtps://, credentials in the URL). */
-export function createNotifier(smtpUrl: string, from: string): Notifier {
+export function createNotifier(smtpUrl: string, from?: string): Notifier {
   return { transport: nodemailer.createTransport(smtpUrl), from };
 }
