@@ -33,6 +33,8 @@ export function issueMail(o: {
   action: NotifyAction;
   project: MailProject;
   issue: MailIssue;
+  /** new_note: the comment and its URL. */
+  note?: { text: string; url: string };
   actorName: string;
   assigneeNames: string[];
   previousAssigneeNames: string[];
@@ -58,6 +60,9 @@ export function issueMail(o: {
       break;
     case "reopen_issue":
       text = `Issue was reopened by ${o.actorName}\n\n${issue.url}`;
+      break;
+    case "new_note":
+      text = `${o.actorName} commented:\n\n${o.note?.text ?? ""}\n\n${o.note?.url ?? issue.url}`;
       break;
     case "reassign_issue": {
       const before = o.previousAssigneeNames.join(", ");

@@ -1,7 +1,7 @@
 // Notification e-mails of issue events: real bus (in-process), PostgreSQL and SMTP server
 // (smtp-server); identity-service is stubbed with members and resolved settings.
 import { randomUUID } from "node:crypto";
-import { type IssueEvent, Subjects } from "@quarry/bus";
+import { type IssueEvent, type NoteEvent, Subjects } from "@quarry/bus";
 import { waitFor } from "@quarry/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { HookDeps } from "../deps.ts";
@@ -142,5 +142,30 @@ describe("notification e-mails", () => {
     await f.bus.publish(Subjects.issue, issueEvent("reopen", { user_id: 1, event_id: "marker" }));
     await waitFor(() => expect(smtp.mails).toHaveLength(2));
     expect(received(smtp)).toEqual([email(2), email(3)]);
+  });
+
+  it("a comment on an issue mails participants and watchers with the note and its URL; internal notes and edits reach no watcher", async () => {
+    const note = (o: { action?: "create" | "update"; internal?: boolean; user?: number }): NoteEvent => ({
+      event_id: randomUUID(),
+      event_name: "note",
+      object_kind: "note",
+      event_type: o.internal ? "confidential_note" : "note",
+      user_id: o.user ?? 4,
+      project_id: 9,
+      object_attributes: { id: 70, note: "Same here.", noteable_type: "Issue", system: false, url: "/g/proj/-/issues/4#note_70", action: o.action ?? "create" },
+      issue: { id: 40, iid: 4, title: "Crash on start", author_id: 1, assignee_ids: [2], confidential: false, url: "/g/proj/-/issues/4" },
+    });
+    await f.bus.publish(Subjects.note, note({ action: "update" }));
+    await f.bus.publish(Subjects.note, note({}));
+    await waitFor(() => expect(received(smtp)).toEqual([email(1), email(2), email(3)]));
+    expect(smtp.mails[0]?.headers.subject).toBe("Re: Proj | Crash on start (#4)");
+    expect(smtp.mails[0]?.body).toContain("Bystander commented:\n\nSame here.\n\nhttps://quarry.test/g/proj/-/issues/4#note_70");
+    smtp.mails.length = 0;
+    // Internal: the participants (all Developers here) only, not the watcher 3.
+    await f.bus.publish(Subjects.note, note({ internal: true }));
+    await waitFor(() => expect(received(smtp)).toEqual([email(1), email(2)]));
+    // Events are handled in order: once a later close is mailed, the internal note's mails are all out.
+    await f.bus.publish(Subjects.issue, issueEvent("close", { user_id: 1 }));
+    await waitFor(() => expect(received(smtp)).toEqual([email(1), email(2), email(2), email(3)]));
   });
 });

@@ -3,7 +3,7 @@
 // notification_deliveries before sending and marked sent once the SMTP server accepts the mail:
 // a redelivered event mails nobody twice; a crash between acceptance and marking resends that
 // one mail (at least once).
-import type { BusMessage, EventBus, IssueEvent, Subscription } from "@quarry/bus";
+import type { BusMessage, EventBus, IssueEvent, NoteEvent, Subscription } from "@quarry/bus";
 import { isNotFound } from "@quarry/grpc";
 import nodemailer, { type Transporter } from "nodemailer";
 import type { HookDeps } from "../deps.ts";
@@ -85,68 +85,123 @@ async function deliver(deps: Deps, n: Notifier, eventId: string, action: NotifyA
   return true;
 }
 
-/** Mails an issue event's recipients; returns how many mails were sent now. */
-export async function notifyIssue(deps: Deps, n: Notifier, e: IssueEvent): Promise<number> {
-  const action = issueAction(e);
-  if (!action) return 0;
-  const projectId = Number(e.project_id);
-  const attrs = e.object_attributes;
+/** What an issue event or a note on an issue asks to mail. */
+interface IssueNotification {
+  eventId: string;
+  action: NotifyAction;
+  actorId: number;
+  projectId: number;
+  /** Issue#hook_attrs. */
+  issue: Record<string, unknown>;
+  assigneeIds: number[];
+  previousAssigneeIds: number[];
+  /** new_note: the note (Note#hook_attrs with url). */
+  note?: Record<string, unknown>;
+  internalNote?: boolean;
+}
+
+const absolute = (deps: Deps, url: unknown) => {
+  const path = String(url ?? "");
+  return path.startsWith("/") ? `${deps.settings.instanceUrl}${path}` : path;
+};
+
+/** Mails the recipients of one issue notification; returns how many mails were sent now. */
+async function notifyAboutIssue(deps: Deps, n: Notifier, x: IssueNotification): Promise<number> {
   let project: Awaited<ReturnType<Deps["identity"]["GetProject"]>>;
   try {
-    project = await deps.identity.GetProject({ actor: SYSTEM_ACTOR, idOrPath: String(projectId) });
+    project = await deps.identity.GetProject({ actor: SYSTEM_ACTOR, idOrPath: String(x.projectId) });
   } catch (err) {
     if (isNotFound(err)) return 0; // the project is gone: nobody to tell
     throw err;
   }
-  const assigneeIds = ids(e.assignee_ids);
-  const change = e.changes?.assignees as { previous?: unknown } | undefined;
-  const previousAssigneeIds = ids(change?.previous);
-  const authorId = Number(attrs.author_id);
-  const participantIds = [...new Set([...(authorId > 0 ? [authorId] : []), ...assigneeIds])];
-  const members = await projectMembers(deps, projectId);
-  const candidates = [...new Set([...participantIds, ...previousAssigneeIds, ...members.keys()])];
-  const settings = await effectiveSettings(deps, candidates, projectId, action);
+  const authorId = Number(x.issue.author_id);
+  const participantIds = [...new Set([...(authorId > 0 ? [authorId] : []), ...x.assigneeIds])];
+  const members = await projectMembers(deps, x.projectId);
+  const candidates = [...new Set([...participantIds, ...x.previousAssigneeIds, ...members.keys()])];
+  const settings = await effectiveSettings(deps, candidates, x.projectId, x.action);
   const recipients = buildRecipients({
-    action,
-    actorId: Number(e.user_id),
+    action: x.action,
+    actorId: x.actorId,
     participantIds,
-    assigneeIds,
-    previousAssigneeIds,
+    assigneeIds: x.assigneeIds,
+    previousAssigneeIds: x.previousAssigneeIds,
     members,
     membersOnly: project.visibility !== "public",
-    confidential: attrs.confidential === true,
+    confidential: x.issue.confidential === true,
+    internalNote: x.internalNote,
     settings,
   });
   if (!recipients.length) return 0;
 
-  const named = [...new Set([Number(e.user_id), ...assigneeIds, ...previousAssigneeIds])];
+  const named = [...new Set([x.actorId, ...x.assigneeIds, ...x.previousAssigneeIds])];
   const { users } = await deps.identity.GetUsers({ actor: SYSTEM_ACTOR, ids: named });
   const name = new Map(users.map((u) => [Number(u.id), u.name]));
   const names = (list: number[]) => list.map((id) => name.get(id) ?? "Ghost User");
-  const path = String(attrs.url ?? "");
-  const url = path.startsWith("/") ? `${deps.settings.instanceUrl}${path}` : path;
-  const mailProject = { id: projectId, name: project.name, pathWithNamespace: project.pathWithNamespace };
-  const issue = { id: Number(attrs.id), iid: Number(attrs.iid), title: String(attrs.title ?? ""), description: String(attrs.description ?? ""), url };
+  const mailProject = { id: x.projectId, name: project.name, pathWithNamespace: project.pathWithNamespace };
+  const issue = {
+    id: Number(x.issue.id),
+    iid: Number(x.issue.iid),
+    title: String(x.issue.title ?? ""),
+    description: String(x.issue.description ?? ""),
+    url: absolute(deps, x.issue.url),
+  };
+  const note = x.note ? { text: String(x.note.note ?? ""), url: absolute(deps, x.note.url) } : undefined;
   let sent = 0;
   for (const r of recipients) {
     const mail = issueMail({
-      action,
+      action: x.action,
       project: mailProject,
       issue,
-      actorName: names([Number(e.user_id)])[0] ?? "Ghost User",
-      assigneeNames: names(assigneeIds),
-      previousAssigneeNames: names(previousAssigneeIds),
+      note,
+      actorName: names([x.actorId])[0] ?? "Ghost User",
+      assigneeNames: names(x.assigneeIds),
+      previousAssigneeNames: names(x.previousAssigneeIds),
       reason: r.reason,
     });
-    if (await deliver(deps, n, e.event_id, action, r, mail)) sent++;
+    if (await deliver(deps, n, x.eventId, x.action, r, mail)) sent++;
   }
   return sent;
+}
+
+/** Mails an issue event's recipients; returns how many mails were sent now. */
+export function notifyIssue(deps: Deps, n: Notifier, e: IssueEvent): Promise<number> {
+  const action = issueAction(e);
+  if (!action) return Promise.resolve(0);
+  const change = e.changes?.assignees as { previous?: unknown } | undefined;
+  return notifyAboutIssue(deps, n, {
+    eventId: e.event_id,
+    action,
+    actorId: Number(e.user_id),
+    projectId: Number(e.project_id),
+    issue: e.object_attributes,
+    assigneeIds: ids(e.assignee_ids),
+    previousAssigneeIds: ids(change?.previous),
+  });
+}
+
+/** Mails a new comment on an issue (edits mail nobody, as in GitLab); other noteables are not mailed yet. */
+export function notifyNote(deps: Deps, n: Notifier, e: NoteEvent): Promise<number> {
+  if (e.object_attributes.action !== "create" || !e.issue || e.object_attributes.system === true) return Promise.resolve(0);
+  return notifyAboutIssue(deps, n, {
+    eventId: e.event_id,
+    action: "new_note",
+    actorId: Number(e.user_id),
+    projectId: Number(e.project_id),
+    issue: e.issue,
+    assigneeIds: ids(e.issue.assignee_ids),
+    previousAssigneeIds: [],
+    note: e.object_attributes,
+    // confidential_note on an issue that is not confidential: an internal note.
+    internalNote: e.event_type === "confidential_note" && e.issue.confidential !== true,
+  });
 }
 
 /** Handles one collab event; a failure (SMTP or identity down) throws, so the bus redelivers. */
 export async function handleNotifyMessage(deps: Deps, n: Notifier, msg: BusMessage<unknown>): Promise<number> {
   const data = msg.data as { object_kind?: unknown; event_id?: unknown } | null;
-  if (data?.object_kind === "issue" && typeof data.event_id === "string") return notifyIssue(deps, n, data as IssueEvent);
+  if (typeof data?.event_id !== "string") return 0;
+  if (data.object_kind === "issue") return notifyIssue(deps, n, data as IssueEvent);
+  if (data.object_kind === "note") return notifyNote(deps, n, data as NoteEvent);
   return 0;
 }
 

@@ -72,3 +72,17 @@ describe("notification recipients", () => {
     expect(ids(input({ members, participantIds: [1, 5], confidential: true, settings }))).toEqual([3, 5]);
   });
 });
+
+describe("new note recipients", () => {
+  it("watchers and custom new_note members hear of comments; internal notes reach Reporters among participants only", () => {
+    const members = new Map([
+      [2, 30],
+      [3, 30],
+      [4, 10],
+      [5, 30],
+    ]);
+    const settings = { 2: s("watch"), 3: s("custom", { new_note: true }), 4: s("participating"), 5: s("participating") };
+    expect(ids(input({ action: "new_note", members, participantIds: [1, 4, 5], settings }))).toEqual([2, 3, 4, 5]);
+    expect(ids(input({ action: "new_note", members, participantIds: [1, 4, 5], internalNote: true, settings }))).toEqual([5]);
+  });
+});

@@ -2,7 +2,7 @@
 // NotificationRecipient#notifiable?, over settings already resolved project > group > global.
 
 /** GitLab's custom actions (NotificationSetting::EMAIL_EVENTS) that Quarry mails. */
-export type NotifyAction = "new_issue" | "close_issue" | "reopen_issue" | "reassign_issue";
+export type NotifyAction = "new_issue" | "close_issue" | "reopen_issue" | "reassign_issue" | "new_note";
 
 /** How a user came to be considered (GitLab's recipient types). */
 export type RecipientType = "participating" | "watch" | "custom" | "mention";
@@ -37,6 +37,8 @@ export interface RecipientInput {
   membersOnly: boolean;
   /** Confidential issues: Reporter and above, the author and assignees only (GitLab's read_issue). */
   confidential: boolean;
+  /** An internal note: no watchers or custom members, Reporters and above only (NotificationRecipients::Builder::NewNote). */
+  internalNote?: boolean;
   /** Everyone above's effective setting (unknown users left out). */
   settings: Map<number, EffectiveSetting>;
 }
@@ -74,7 +76,7 @@ export function buildRecipients(i: RecipientInput): Recipient[] {
     for (const userId of ids) candidates.push({ userId, type, reason });
   };
   add(i.participantIds, "participating", null);
-  for (const [userId] of i.members) {
+  for (const [userId] of i.internalNote ? [] : i.members) {
     const level = i.settings.get(userId)?.level;
     if (level === "watch") add([userId], "watch", null);
     if (level === "custom" && i.settings.get(userId)?.events[i.action]) add([userId], "custom", null);
@@ -89,6 +91,7 @@ export function buildRecipients(i: RecipientInput): Recipient[] {
   const involved = new Set([...i.participantIds, ...i.assigneeIds]);
   const canRead = (userId: number) => {
     const level = i.members.get(userId);
+    if (i.internalNote) return (level ?? 0) >= REPORTER;
     if (i.confidential) return involved.has(userId) || (level ?? 0) >= REPORTER;
     return !i.membersOnly || level !== undefined;
   };
