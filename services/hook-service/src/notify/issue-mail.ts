@@ -9,6 +9,8 @@ export interface MailProject {
 }
 
 export interface MailIssue {
+  /** Issues are #iid, merge requests !iid. */
+  kind: "issue" | "merge_request";
   id: number;
   iid: number;
   title: string;
@@ -25,7 +27,7 @@ export interface Mail {
 
 /** GitLab's `subject`: "Re: " for thread answers, then project name and title joined by " | ". */
 function subject(project: MailProject, issue: MailIssue, reply: boolean): string {
-  return `${reply ? "Re: " : ""}${project.name} | ${issue.title} (#${issue.iid})`;
+  return `${reply ? "Re: " : ""}${project.name} | ${issue.title} (${issue.kind === "issue" ? "#" : "!"}${issue.iid})`;
 }
 
 /** The mail of one issue action to one recipient. `names` maps user ids to display names. */
@@ -38,6 +40,10 @@ export function issueMail(o: {
   actorName: string;
   assigneeNames: string[];
   previousAssigneeNames: string[];
+  reviewerNames?: string[];
+  previousReviewerNames?: string[];
+  /** Merge requests: source and target branch. */
+  branches?: { source: string; target: string };
   reason: NotificationReason | null;
 }): Mail {
   const { project, issue } = o;
@@ -45,11 +51,17 @@ export function issueMail(o: {
     "X-GitLab-Project": project.name,
     "X-GitLab-Project-Id": String(project.id),
     "X-GitLab-Project-Path": project.pathWithNamespace,
-    "X-GitLab-Issue-ID": String(issue.id),
-    "X-GitLab-Issue-IID": String(issue.iid),
   };
+  const k = issue.kind === "issue" ? "Issue" : "MergeRequest";
+  headers[`X-GitLab-${k}-ID`] = String(issue.id);
+  headers[`X-GitLab-${k}-IID`] = String(issue.iid);
   if (o.reason) headers["X-GitLab-NotificationReason"] = o.reason;
   const assignees = o.assigneeNames.join(", ");
+  const changed = (what: string, before: string[], after: string[]) =>
+    before.length
+      ? `${what} changed from ${before.join(", ")} to ${after.join(", ") || "Unassigned"}`
+      : `${what} changed to ${after.join(", ") || "Unassigned"}`;
+  const mr = `Merge request ${issue.url}`;
   let text: string;
   switch (o.action) {
     case "new_issue":
@@ -64,12 +76,30 @@ export function issueMail(o: {
     case "new_note":
       text = `${o.actorName} commented:\n\n${o.note?.text ?? ""}\n\n${o.note?.url ?? issue.url}`;
       break;
-    case "reassign_issue": {
-      const before = o.previousAssigneeNames.join(", ");
-      const change = before ? `Assignee changed from ${before} to ${assignees || "Unassigned"}` : `Assignee changed to ${assignees || "Unassigned"}`;
-      text = `${change}\n\n${issue.url}`;
+    case "reassign_issue":
+    case "reassign_merge_request":
+      text = `${changed("Assignee", o.previousAssigneeNames, o.assigneeNames)}\n\n${issue.url}`;
+      break;
+    case "change_reviewer_merge_request":
+      text = `${changed("Reviewer", o.previousReviewerNames ?? [], o.reviewerNames ?? [])}\n\n${issue.url}`;
+      break;
+    case "new_merge_request": {
+      const b = o.branches;
+      text = `${o.actorName} created a merge request:\n\n${issue.url}\n\n${b ? `* Source Branch: ${b.source}\n* Target Branch: ${b.target}\n\n` : ""}${assignees ? `Assignee: ${assignees}\n\n` : ""}${issue.description}`;
       break;
     }
+    case "merge_merge_request":
+      text = `${mr} was merged`;
+      break;
+    case "close_merge_request":
+      text = `${mr} was closed by ${o.actorName}`;
+      break;
+    case "reopen_merge_request":
+      text = `${mr} was reopened by ${o.actorName}`;
+      break;
+    case "push_to_merge_request":
+      text = `${o.actorName} pushed new commits to merge request !${issue.iid}\n\n${issue.url}`;
+      break;
   }
-  return { subject: subject(project, issue, o.action !== "new_issue"), text: `${text.trimEnd()}\n`, headers };
+  return { subject: subject(project, issue, o.action !== "new_issue" && o.action !== "new_merge_request"), text: `${text.trimEnd()}\n`, headers };
 }

@@ -1,7 +1,7 @@
 // Notification e-mails of issue events: real bus (in-process), PostgreSQL and SMTP server
 // (smtp-server); identity-service is stubbed with members and resolved settings.
 import { randomUUID } from "node:crypto";
-import { type IssueEvent, type NoteEvent, Subjects } from "@quarry/bus";
+import { type IssueEvent, type MergeRequestEvent, type NoteEvent, Subjects } from "@quarry/bus";
 import { waitFor } from "@quarry/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { HookDeps } from "../deps.ts";
@@ -167,5 +167,62 @@ describe("notification e-mails", () => {
     // Events are handled in order: once a later close is mailed, the internal note's mails are all out.
     await f.bus.publish(Subjects.issue, issueEvent("close", { user_id: 1 }));
     await waitFor(() => expect(received(smtp)).toEqual([email(1), email(2), email(2), email(3)]));
+  });
+
+  it("merge requests: new (assignees and reviewers with their reasons), pushes (no watchers), reviewer changes and merges", async () => {
+    const mrEvent = (
+      action: MergeRequestEvent["object_attributes"]["action"],
+      o: Partial<MergeRequestEvent> & { oldrev?: string } = {},
+    ): MergeRequestEvent => ({
+      event_id: randomUUID(),
+      event_name: "merge_request",
+      object_kind: "merge_request",
+      event_type: "merge_request",
+      user_id: 1,
+      project_id: 9,
+      object_attributes: {
+        id: 80,
+        iid: 8,
+        title: "Add cache",
+        description: "Faster.",
+        author_id: 1,
+        source_branch: "cache",
+        target_branch: "main",
+        url: "/g/proj/-/merge_requests/8",
+        action,
+        ...(o.oldrev ? { oldrev: o.oldrev } : {}),
+      },
+      labels: [],
+      changes: {},
+      assignee_ids: [2],
+      reviewer_ids: [4],
+      ci: { head_sha: "", diff_base_sha: "", title: "", description: "", labels: [], assignee_usernames: [], milestone_title: null, draft: false },
+      ...o,
+    });
+    await f.bus.publish(Subjects.mergeRequest, mrEvent("open"));
+    await waitFor(() => expect(received(smtp)).toEqual([email(2), email(3), email(4)]));
+    const reasons = Object.fromEntries(smtp.mails.map((m) => [m.to[0], m.headers["x-gitlab-notificationreason"]]));
+    expect(reasons).toEqual({ [email(2)]: "assigned", [email(3)]: undefined, [email(4)]: "review_requested" });
+    expect(smtp.mails[0]?.headers).toMatchObject({ subject: "Proj | Add cache (!8)", "x-gitlab-mergerequest-iid": "8", "x-gitlab-mergerequest-id": "80" });
+    expect(smtp.mails[0]?.body).toContain(
+      "Author created a merge request:\n\nhttps://quarry.test/g/proj/-/merge_requests/8\n\n* Source Branch: cache\n* Target Branch: main",
+    );
+
+    smtp.mails.length = 0;
+    await f.bus.publish(Subjects.mergeRequest, mrEvent("update", { oldrev: "a".repeat(40) }));
+    await waitFor(() => expect(received(smtp)).toEqual([email(2), email(4)]));
+    expect(smtp.mails[0]?.body).toContain("Author pushed new commits to merge request !8");
+
+    smtp.mails.length = 0;
+    await f.bus.publish(Subjects.mergeRequest, mrEvent("update", { reviewer_ids: [5], changes: { reviewers: { previous: [4], current: [5] } } }));
+    await waitFor(() => expect(received(smtp)).toEqual([email(2), email(3), email(4), email(5)]));
+    expect(smtp.mails.find((m) => m.to[0] === email(5))?.headers["x-gitlab-notificationreason"]).toBe("review_requested");
+    expect(smtp.mails[0]?.body).toContain("Reviewer changed from Bystander to Custom");
+
+    smtp.mails.length = 0;
+    await f.bus.publish(Subjects.mergeRequest, mrEvent("merge"));
+    await waitFor(() => expect(received(smtp)).toEqual([email(2), email(3), email(4)]));
+    expect(smtp.mails[0]?.headers.subject).toBe("Re: Proj | Add cache (!8)");
+    expect(smtp.mails[0]?.body).toContain("Merge request https://quarry.test/g/proj/-/merge_requests/8 was merged");
   });
 });

@@ -3,7 +3,7 @@
 // notification_deliveries before sending and marked sent once the SMTP server accepts the mail:
 // a redelivered event mails nobody twice; a crash between acceptance and marking resends that
 // one mail (at least once).
-import type { BusMessage, EventBus, IssueEvent, NoteEvent, Subscription } from "@quarry/bus";
+import type { BusMessage, EventBus, IssueEvent, MergeRequestEvent, NoteEvent, Subscription } from "@quarry/bus";
 import { isNotFound } from "@quarry/grpc";
 import nodemailer, { type Transporter } from "nodemailer";
 import type { HookDeps } from "../deps.ts";
@@ -85,8 +85,9 @@ async function deliver(deps: Deps, n: Notifier, eventId: string, action: NotifyA
   return true;
 }
 
-/** What an issue event or a note on an issue asks to mail. */
+/** What an issue or merge request event, or a note on an issue, asks to mail. */
 interface IssueNotification {
+  kind: "issue" | "merge_request";
   eventId: string;
   action: NotifyAction;
   actorId: number;
@@ -95,6 +96,8 @@ interface IssueNotification {
   issue: Record<string, unknown>;
   assigneeIds: number[];
   previousAssigneeIds: number[];
+  reviewerIds?: number[];
+  previousReviewerIds?: number[];
   /** new_note: the note (Note#hook_attrs with url). */
   note?: Record<string, unknown>;
   internalNote?: boolean;
@@ -115,9 +118,11 @@ async function notifyAboutIssue(deps: Deps, n: Notifier, x: IssueNotification): 
     throw err;
   }
   const authorId = Number(x.issue.author_id);
-  const participantIds = [...new Set([...(authorId > 0 ? [authorId] : []), ...x.assigneeIds])];
+  const reviewerIds = x.reviewerIds ?? [];
+  const previousReviewerIds = x.previousReviewerIds ?? [];
+  const participantIds = [...new Set([...(authorId > 0 ? [authorId] : []), ...x.assigneeIds, ...reviewerIds])];
   const members = await projectMembers(deps, x.projectId);
-  const candidates = [...new Set([...participantIds, ...x.previousAssigneeIds, ...members.keys()])];
+  const candidates = [...new Set([...participantIds, ...x.previousAssigneeIds, ...previousReviewerIds, ...members.keys()])];
   const settings = await effectiveSettings(deps, candidates, x.projectId, x.action);
   const recipients = buildRecipients({
     action: x.action,
@@ -125,6 +130,8 @@ async function notifyAboutIssue(deps: Deps, n: Notifier, x: IssueNotification): 
     participantIds,
     assigneeIds: x.assigneeIds,
     previousAssigneeIds: x.previousAssigneeIds,
+    reviewerIds,
+    previousReviewerIds,
     members,
     membersOnly: project.visibility !== "public",
     confidential: x.issue.confidential === true,
@@ -133,12 +140,13 @@ async function notifyAboutIssue(deps: Deps, n: Notifier, x: IssueNotification): 
   });
   if (!recipients.length) return 0;
 
-  const named = [...new Set([x.actorId, ...x.assigneeIds, ...x.previousAssigneeIds])];
+  const named = [...new Set([x.actorId, ...x.assigneeIds, ...x.previousAssigneeIds, ...reviewerIds, ...previousReviewerIds])];
   const { users } = await deps.identity.GetUsers({ actor: SYSTEM_ACTOR, ids: named });
   const name = new Map(users.map((u) => [Number(u.id), u.name]));
   const names = (list: number[]) => list.map((id) => name.get(id) ?? "Ghost User");
   const mailProject = { id: x.projectId, name: project.name, pathWithNamespace: project.pathWithNamespace };
   const issue = {
+    kind: x.kind,
     id: Number(x.issue.id),
     iid: Number(x.issue.iid),
     title: String(x.issue.title ?? ""),
@@ -156,6 +164,9 @@ async function notifyAboutIssue(deps: Deps, n: Notifier, x: IssueNotification): 
       actorName: names([x.actorId])[0] ?? "Ghost User",
       assigneeNames: names(x.assigneeIds),
       previousAssigneeNames: names(x.previousAssigneeIds),
+      reviewerNames: names(reviewerIds),
+      previousReviewerNames: names(previousReviewerIds),
+      branches: x.kind === "merge_request" ? { source: String(x.issue.source_branch ?? ""), target: String(x.issue.target_branch ?? "") } : undefined,
       reason: r.reason,
     });
     if (await deliver(deps, n, x.eventId, x.action, r, mail)) sent++;
@@ -169,6 +180,7 @@ export function notifyIssue(deps: Deps, n: Notifier, e: IssueEvent): Promise<num
   if (!action) return Promise.resolve(0);
   const change = e.changes?.assignees as { previous?: unknown } | undefined;
   return notifyAboutIssue(deps, n, {
+    kind: "issue",
     eventId: e.event_id,
     action,
     actorId: Number(e.user_id),
@@ -179,10 +191,52 @@ export function notifyIssue(deps: Deps, n: Notifier, e: IssueEvent): Promise<num
   });
 }
 
+/** The custom action of a merge request event, or null for what GitLab does not mail here. */
+export function mergeRequestAction(e: MergeRequestEvent): NotifyAction | null {
+  switch (e.object_attributes.action) {
+    case "open":
+      return "new_merge_request";
+    case "close":
+      return "close_merge_request";
+    case "reopen":
+      return "reopen_merge_request";
+    case "merge":
+      return "merge_merge_request";
+    case "update":
+      if (e.object_attributes.oldrev) return "push_to_merge_request";
+      if (e.changes?.assignees) return "reassign_merge_request";
+      if (e.changes?.reviewers) return "change_reviewer_merge_request";
+      return null;
+    default:
+      return null;
+  }
+}
+
+/** Mails a merge request event's recipients; returns how many mails were sent now. */
+export function notifyMergeRequest(deps: Deps, n: Notifier, e: MergeRequestEvent): Promise<number> {
+  const action = mergeRequestAction(e);
+  if (!action) return Promise.resolve(0);
+  const assignees = e.changes?.assignees as { previous?: unknown } | undefined;
+  const reviewers = e.changes?.reviewers as { previous?: unknown } | undefined;
+  return notifyAboutIssue(deps, n, {
+    kind: "merge_request",
+    eventId: e.event_id,
+    action,
+    actorId: Number(e.user_id),
+    projectId: Number(e.project_id),
+    issue: e.object_attributes,
+    assigneeIds: ids(e.assignee_ids),
+    previousAssigneeIds: ids(assignees?.previous),
+    reviewerIds: ids(e.reviewer_ids),
+    previousReviewerIds: ids(reviewers?.previous),
+  });
+}
+
 /** Mails a new comment on an issue (edits mail nobody, as in GitLab); other noteables are not mailed yet. */
 export function notifyNote(deps: Deps, n: Notifier, e: NoteEvent): Promise<number> {
   if (e.object_attributes.action !== "create" || !e.issue || e.object_attributes.system === true) return Promise.resolve(0);
   return notifyAboutIssue(deps, n, {
+    kind: "issue",
     eventId: e.event_id,
     action: "new_note",
     actorId: Number(e.user_id),
@@ -202,6 +256,7 @@ export async function handleNotifyMessage(deps: Deps, n: Notifier, msg: BusMessa
   if (typeof data?.event_id !== "string") return 0;
   if (data.object_kind === "issue") return notifyIssue(deps, n, data as IssueEvent);
   if (data.object_kind === "note") return notifyNote(deps, n, data as NoteEvent);
+  if (data.object_kind === "merge_request") return notifyMergeRequest(deps, n, data as MergeRequestEvent);
   return 0;
 }
 

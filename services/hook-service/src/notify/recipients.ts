@@ -2,7 +2,19 @@
 // NotificationRecipient#notifiable?, over settings already resolved project > group > global.
 
 /** GitLab's custom actions (NotificationSetting::EMAIL_EVENTS) that Quarry mails. */
-export type NotifyAction = "new_issue" | "close_issue" | "reopen_issue" | "reassign_issue" | "new_note";
+export type NotifyAction =
+  | "new_issue"
+  | "close_issue"
+  | "reopen_issue"
+  | "reassign_issue"
+  | "new_note"
+  | "new_merge_request"
+  | "merge_merge_request"
+  | "close_merge_request"
+  | "reopen_merge_request"
+  | "reassign_merge_request"
+  | "change_reviewer_merge_request"
+  | "push_to_merge_request";
 
 /** How a user came to be considered (GitLab's recipient types). */
 export type RecipientType = "participating" | "watch" | "custom" | "mention";
@@ -31,6 +43,10 @@ export interface RecipientInput {
   assigneeIds: number[];
   /** reassign: the assignees before. */
   previousAssigneeIds: number[];
+  /** Merge requests: the reviewers now (participants too). */
+  reviewerIds?: number[];
+  /** change_reviewer: the reviewers before. */
+  previousReviewerIds?: number[];
   /** Project members (direct and inherited) with their access level. */
   members: Map<number, number>;
   /** Private and internal projects mail members only; public ones anyone involved. */
@@ -82,11 +98,16 @@ export function buildRecipients(i: RecipientInput): Recipient[] {
     if (level === "custom" && i.settings.get(userId)?.events[i.action]) add([userId], "custom", null);
   }
   // Re-assignment is a mention of the old and new assignees.
-  if (i.action === "reassign_issue") {
+  if (i.action === "reassign_issue" || i.action === "reassign_merge_request") {
     add(i.previousAssigneeIds, "mention", null);
     add(i.assigneeIds, "mention", "assigned");
   }
-  if (i.action === "new_issue") add(i.assigneeIds, "participating", "assigned");
+  if (i.action === "change_reviewer_merge_request") {
+    add(i.previousReviewerIds ?? [], "mention", null);
+    add(i.reviewerIds ?? [], "mention", "review_requested");
+  }
+  if (i.action === "new_issue" || i.action === "new_merge_request") add(i.assigneeIds, "participating", "assigned");
+  if (i.action === "new_merge_request") add(i.reviewerIds ?? [], "participating", "review_requested");
 
   const involved = new Set([...i.participantIds, ...i.assigneeIds]);
   const canRead = (userId: number) => {
