@@ -101,7 +101,7 @@ export async function startHookService(o: HookServiceOptions): Promise<RunningHo
       const subs = await subscribeToEvents(o.bus, deps, subjects);
       if (!o.smtpUrl) return subs;
       try {
-        return [...subs, ...(await subscribeNotifications(o.bus, deps, createNotifier(o.smtpUrl, o.emailFrom), subjects.collab))];
+        return [...subs, ...(await subscribeNotifications(o.bus, deps, createNotifier(o.smtpUrl, o.emailFrom), subjects))];
       } catch (err) {
         await Promise.all(subs.map((s) => s.unsubscribe()));
         throw err;

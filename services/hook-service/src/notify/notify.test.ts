@@ -1,7 +1,7 @@
 // Notification e-mails of issue events: real bus (in-process), PostgreSQL and SMTP server
 // (smtp-server); identity-service is stubbed with members and resolved settings.
 import { randomUUID } from "node:crypto";
-import { type IssueEvent, type MergeRequestEvent, type NoteEvent, Subjects } from "@quarry/bus";
+import { type IssueEvent, type MergeRequestEvent, type NoteEvent, type PipelineEvent, Subjects } from "@quarry/bus";
 import { waitFor } from "@quarry/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { HookDeps } from "../deps.ts";
@@ -224,5 +224,39 @@ describe("notification e-mails", () => {
     await waitFor(() => expect(received(smtp)).toEqual([email(2), email(3), email(4)]));
     expect(smtp.mails[0]?.headers.subject).toBe("Re: Proj | Add cache (!8)");
     expect(smtp.mails[0]?.body).toContain("Merge request https://quarry.test/g/proj/-/merge_requests/8 was merged");
+  });
+
+  it("finished pipelines mail their user alone: failed, fixed after a failure, success never at the participating level", async () => {
+    let next = 100;
+    const pipeline = (status: string, user = 2, id = next++): PipelineEvent => ({
+      event_id: randomUUID(),
+      object_kind: "pipeline",
+      user_id: user,
+      project_id: 9,
+      object_attributes: { id, iid: id, ref: "main", sha: "abcdef0123456789", source: "push", status, url: `/g/proj/-/pipelines/${id}` },
+      merge_request: null,
+      commit: null,
+      builds: [],
+    });
+    await f.bus.publish(Subjects.pipeline, pipeline("running"));
+    await f.bus.publish(Subjects.pipeline, pipeline("failed"));
+    await waitFor(() => expect(received(smtp)).toEqual([email(2)]));
+    expect(smtp.mails[0]?.headers).toMatchObject({
+      subject: "Proj | Failed pipeline for main | abcdef01",
+      "x-gitlab-pipeline-id": "101",
+      "x-gitlab-pipeline-ref": "main",
+      "x-gitlab-pipeline-status": "failed",
+    });
+    expect(smtp.mails[0]?.body).toContain("Your pipeline has failed.");
+    const fixed = pipeline("success");
+    await f.bus.publish(Subjects.pipeline, fixed);
+    await waitFor(() => expect(smtp.mails).toHaveLength(2));
+    expect(smtp.mails[1]?.headers.subject).toBe("Proj | Fixed pipeline for main | abcdef01");
+    // A redelivery of the fixed pipeline, a plain success (excluded for participating), then a
+    // custom member's failure (failed_pipeline is on by default): one more mail, to 5.
+    await f.bus.publish(Subjects.pipeline, fixed);
+    await f.bus.publish(Subjects.pipeline, pipeline("success"));
+    await f.bus.publish(Subjects.pipeline, pipeline("failed", 5));
+    await waitFor(() => expect(received(smtp)).toEqual([email(2), email(2), email(5)]));
   });
 });

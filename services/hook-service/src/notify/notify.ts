@@ -3,24 +3,19 @@
 // notification_deliveries before sending and marked sent once the SMTP server accepts the mail:
 // a redelivered event mails nobody twice; a crash between acceptance and marking resends that
 // one mail (at least once).
-import type { BusMessage, EventBus, IssueEvent, MergeRequestEvent, NoteEvent, Subscription } from "@quarry/bus";
+import type { BusMessage, EventBus, IssueEvent, MergeRequestEvent, NoteEvent, PipelineEvent, Subscription } from "@quarry/bus";
 import { isNotFound } from "@quarry/grpc";
-import nodemailer, { type Transporter } from "nodemailer";
-import type { HookDeps } from "../deps.ts";
+import nodemailer from "nodemailer";
 import { SYSTEM_ACTOR } from "../delivery/fan-out.ts";
-import { issueMail, type Mail } from "./issue-mail.ts";
-import { buildRecipients, type EffectiveSetting, type NotifyAction, type Recipient } from "./recipients.ts";
+import { absolute, type Deps, deliver, effectiveSettings, type Notifier } from "./common.ts";
+import { issueMail } from "./issue-mail.ts";
+import { notifyPipeline } from "./pipeline.ts";
+import { buildRecipients, type NotifyAction } from "./recipients.ts";
 
 /** Durable consumer name for the collab events' mails (separate from the webhook consumers). */
 export const NOTIFY_DURABLE = "hook-service-notify";
-
-export interface Notifier {
-  transport: Transporter;
-  /** From: header, e.g. "GitLab <gitlab@example.com>"; unset = gitlab@<host of the instance URL>, read at sending (the launcher sets the URL late). */
-  from?: string;
-}
-
-type Deps = Pick<HookDeps, "prisma" | "log" | "identity" | "settings">;
+/** Durable consumer name for the CI events' mails. */
+export const NOTIFY_CI_DURABLE = "hook-service-notify-ci";
 
 const ids = (v: unknown): number[] => (Array.isArray(v) ? v.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0) : []);
 
@@ -40,9 +35,6 @@ export function issueAction(e: IssueEvent): NotifyAction | null {
   }
 }
 
-/** camelCase proto switch name of a custom action (new_issue → newIssue). */
-const switchName = (action: string) => action.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
-
 /** All members of the project, direct and inherited, with their access level. */
 async function projectMembers(deps: Deps, projectId: number): Promise<Map<number, number>> {
   const members = new Map<number, number>();
@@ -56,33 +48,6 @@ async function projectMembers(deps: Deps, projectId: number): Promise<Map<number
     for (const m of res.members) if (m.user) members.set(Number(m.user.id), Math.max(m.accessLevel, members.get(Number(m.user.id)) ?? 0));
     if (res.members.length < 100) return members;
   }
-}
-
-/** Effective settings (project > group > global), in batches of identity's limit. */
-async function effectiveSettings(deps: Deps, userIds: number[], projectId: number, action: NotifyAction): Promise<Map<number, EffectiveSetting>> {
-  const out = new Map<number, EffectiveSetting>();
-  for (let i = 0; i < userIds.length; i += 1000) {
-    const res = await deps.identity.ResolveNotificationSettings({ actor: SYSTEM_ACTOR, userIds: userIds.slice(i, i + 1000), projectId });
-    for (const s of res.settings) {
-      const on = (s.events as Record<string, boolean | undefined> | undefined)?.[switchName(action)];
-      out.set(Number(s.userId), { level: s.level, events: { [action]: on === true }, email: s.notificationEmail });
-    }
-  }
-  return out;
-}
-
-/** Claims, sends and marks one mail; false when it was already sent for this event. */
-async function deliver(deps: Deps, n: Notifier, eventId: string, action: NotifyAction, r: Recipient, mail: Mail): Promise<boolean> {
-  const row = await deps.prisma.notificationDelivery.upsert({
-    where: { eventId_userId: { eventId, userId: r.userId } },
-    create: { eventId, userId: r.userId, action },
-    update: {},
-  });
-  if (row.state === "sent") return false;
-  const from = n.from || `gitlab@${new URL(deps.settings.instanceUrl).hostname}`;
-  await n.transport.sendMail({ from, to: r.email, subject: mail.subject, text: mail.text, headers: mail.headers });
-  await deps.prisma.notificationDelivery.update({ where: { id: row.id }, data: { state: "sent", sentAt: new Date() } });
-  return true;
 }
 
 /** What an issue or merge request event, or a note on an issue, asks to mail. */
@@ -102,11 +67,6 @@ interface IssueNotification {
   note?: Record<string, unknown>;
   internalNote?: boolean;
 }
-
-const absolute = (deps: Deps, url: unknown) => {
-  const path = String(url ?? "");
-  return path.startsWith("/") ? `${deps.settings.instanceUrl}${path}` : path;
-};
 
 /** Mails the recipients of one issue notification; returns how many mails were sent now. */
 async function notifyAboutIssue(deps: Deps, n: Notifier, x: IssueNotification): Promise<number> {
@@ -257,16 +217,23 @@ export async function handleNotifyMessage(deps: Deps, n: Notifier, msg: BusMessa
   if (data.object_kind === "issue") return notifyIssue(deps, n, data as IssueEvent);
   if (data.object_kind === "note") return notifyNote(deps, n, data as NoteEvent);
   if (data.object_kind === "merge_request") return notifyMergeRequest(deps, n, data as MergeRequestEvent);
+  if (data.object_kind === "pipeline") return notifyPipeline(deps, n, data as PipelineEvent);
   return 0;
 }
 
-/** Subscribes the mail consumer to the collab events. */
-export async function subscribeNotifications(bus: EventBus, deps: Deps, n: Notifier, collabSubject: string): Promise<Subscription[]> {
+/** Subscribes the mail consumers to the collab and CI events. */
+export async function subscribeNotifications(bus: EventBus, deps: Deps, n: Notifier, subjects: { collab: string; ci: string }): Promise<Subscription[]> {
   const handler = async (msg: BusMessage<unknown>) => {
     const sent = await handleNotifyMessage(deps, n, msg);
     if (sent) deps.log.debug({ subject: msg.subject, id: msg.id, sent }, "notification e-mails sent");
   };
-  return [await bus.subscribe(collabSubject, handler, { durable: NOTIFY_DURABLE })];
+  const collab = await bus.subscribe(subjects.collab, handler, { durable: NOTIFY_DURABLE });
+  try {
+    return [collab, await bus.subscribe(subjects.ci, handler, { durable: NOTIFY_CI_DURABLE })];
+  } catch (err) {
+    await collab.unsubscribe();
+    throw err;
+  }
 }
 
 /** A nodemailer SMTP transport for `smtpUrl` (smtp:// or smtps://, credentials in the URL). */

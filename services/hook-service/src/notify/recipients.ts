@@ -28,7 +28,7 @@ export interface EffectiveSetting {
   /** participating, watch, mention, custom or disabled (never global). */
   level: string;
   /** The custom level's event switches (snake_case action → on). */
-  events: Partial<Record<NotifyAction, boolean>>;
+  events: Partial<Record<string, boolean>>;
   /** Where the mail goes. */
   email: string;
 }

@@ -11,5 +11,16 @@ CREATE TABLE "notification_deliveries" (
     CONSTRAINT "notification_deliveries_pkey" PRIMARY KEY ("id")
 );
 
+-- CreateTable
+CREATE TABLE "notification_pipeline_refs" (
+    "project_id" INTEGER NOT NULL,
+    "ref" TEXT NOT NULL,
+    "pipeline_id" INTEGER NOT NULL,
+    "status" TEXT NOT NULL,
+    "previous_status" TEXT,
+
+    CONSTRAINT "notification_pipeline_refs_pkey" PRIMARY KEY ("project_id","ref")
+);
+
 -- CreateIndex
 CREATE UNIQUE INDEX "notification_deliveries_event_id_user_id_key" ON "notification_deliveries"("event_id", "user_id");
