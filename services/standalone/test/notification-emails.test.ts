@@ -6,6 +6,7 @@ import { startTestSmtp, type TestSmtp } from "@quarry/hook-service/testing";
 import { waitFor } from "@quarry/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createUserWithToken, jsonBody, jsonRequests, startTestStack, type TestStack } from "./helpers.ts";
+import { addMember, commitFiles, createMergeRequest, createProject } from "./mr-api.ts";
 
 let s: TestStack;
 let smtp: TestSmtp;
@@ -80,5 +81,24 @@ describe("notification e-mails", () => {
     await waitFor(() => expect(smtp.mails).toHaveLength(4));
     expect(smtp.mails.filter((m) => m.body.includes("Issue was closed by"))).toHaveLength(2);
     expect(smtp.mails.filter((m) => m.body.includes("Issue was reopened by"))).toHaveLength(2);
+  });
+
+  it("a new merge request mails its assignee (assigned), reviewer (review_requested) and the project's watchers, not the author", async () => {
+    const name = `mail-mr-${Date.now().toString(36)}`;
+    const repo = await createProject(s, { name });
+    for (const u of [author, assignee, watcher, silenced]) await addMember(s, repo.id, u.id, 30);
+    await jsonBody(await put(`/projects/${repo.id}/notification_settings`, { level: "watch" }, watcher.token), 200);
+    await commitFiles(s, repo.id, "feature", { "f.txt": "one\n" }, { startBranch: "main", token: author.token });
+    // `silenced` watches globally and has no setting on this project: the global level decides.
+    const mr = await createMergeRequest(
+      s,
+      repo.id,
+      { source_branch: "feature", title: "Add f", assignee_ids: [assignee.id], reviewer_ids: [silenced.id] },
+      author.token,
+    );
+    await waitFor(() => expect(inbox()).toEqual([emailOf(assignee), emailOf(watcher), emailOf(silenced)].sort()));
+    const reasons = Object.fromEntries(smtp.mails.map((m) => [m.to[0], m.headers["x-gitlab-notificationreason"]]));
+    expect(reasons).toEqual({ [emailOf(assignee)]: "assigned", [emailOf(watcher)]: undefined, [emailOf(silenced)]: "review_requested" });
+    expect(smtp.mails[0]?.headers).toMatchObject({ subject: `${name} | Add f (!${mr.iid})`, "x-gitlab-mergerequest-iid": String(mr.iid) });
   });
 });
