@@ -23,6 +23,10 @@ export const hookEnvShape = {
   QUARRY_HOOK_MAX_ATTEMPTS: envInt(4),
   /** Delay before the first retry; doubles with each further one. */
   QUARRY_HOOK_RETRY_BASE_MS: envInt(10_000),
+  /** SMTP server of notification e-mails, e.g. smtp://user:pass@mail:587 or smtps://…; unset = no e-mails. */
+  QUARRY_SMTP_URL: z.string().url().optional(),
+  /** From: of notification e-mails; default gitlab@<host of QUARRY_EXTERNAL_URL>. */
+  QUARRY_EMAIL_FROM: z.string().optional(),
   LOG_LEVEL: z.string().default("info"),
 };
 

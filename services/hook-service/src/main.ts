@@ -18,6 +18,8 @@ await runServiceProcess("hook-service", loadHookEnv, ({ env, log, bus }) =>
       maxAttempts: env.QUARRY_HOOK_MAX_ATTEMPTS,
       retryBaseMs: env.QUARRY_HOOK_RETRY_BASE_MS,
     },
+    smtpUrl: env.QUARRY_SMTP_URL,
+    emailFrom: env.QUARRY_EMAIL_FROM,
     bus,
     log,
   }),

@@ -18,6 +18,7 @@ import { resendHookEvent } from "./hook/resend-hook-event.ts";
 import { testHook } from "./hook/test-hook.ts";
 import { updateHook } from "./hook/update-hook.ts";
 import { DEFAULT_SUBJECTS, subscribeToEvents, type HookSubjects } from "./hook/subscriptions.ts";
+import { createNotifier, subscribeNotifications } from "./notify/notify.ts";
 
 export function hookHandlers(deps: HookDeps): AsyncHandlers<HookServiceDefinition> {
   return {
@@ -52,6 +53,10 @@ export interface HookServiceOptions {
   subjects?: Partial<HookSubjects>;
   /** Delivery settings (instance URL, User-Agent, timeout, retries, rate limit); defaults DEFAULT_HOOK_SETTINGS. */
   settings?: Partial<Omit<HookSettings, "allowLocalRequests">>;
+  /** SMTP server of notification e-mails (QUARRY_SMTP_URL, e.g. smtp://host:25); unset = no e-mails. */
+  smtpUrl?: string;
+  /** From: of notification e-mails (QUARRY_EMAIL_FROM); default gitlab@<external host>. */
+  emailFrom?: string;
 }
 
 export interface RunningHookService {
@@ -91,7 +96,17 @@ export async function startHookService(o: HookServiceOptions): Promise<RunningHo
     handlers(server, deps) {
       server.addService("quarry.hook.v1.HookService", hookV1.HookService.service, hookHandlers(deps));
     },
-    subscribe: (deps) => subscribeToEvents(o.bus, deps, { ...DEFAULT_SUBJECTS, ...o.subjects }),
+    async subscribe(deps) {
+      const subjects = { ...DEFAULT_SUBJECTS, ...o.subjects };
+      const subs = await subscribeToEvents(o.bus, deps, subjects);
+      if (!o.smtpUrl) return subs;
+      try {
+        return [...subs, ...(await subscribeNotifications(o.bus, deps, createNotifier(o.smtpUrl, o.emailFrom), subjects))];
+      } catch (err) {
+        await Promise.all(subs.map((s) => s.unsubscribe()));
+        throw err;
+      }
+    },
     workers(deps) {
       worker = startDeliveryWorker(deps);
       return [worker];

@@ -21,7 +21,10 @@ export interface Fixture {
 
 export const FAST: Partial<HookSettings> = { timeoutMs: 2000, maxAttempts: 3, retryBaseMs: 20, pollIntervalMs: 50, instanceUrl: "https://quarry.test" };
 
-export async function startFixture(name: string, o: { allowLocalRequests?: boolean; settings?: Partial<HookSettings> } = {}): Promise<Fixture> {
+export async function startFixture(
+  name: string,
+  o: { allowLocalRequests?: boolean; settings?: Partial<HookSettings>; smtpUrl?: string } = {},
+): Promise<Fixture> {
   const db = await createTestDatabase(name);
   const bus = new InProcessBus({ log: silentLogger() });
   const svc = await startHookService({
@@ -33,6 +36,7 @@ export async function startFixture(name: string, o: { allowLocalRequests?: boole
     encryptionKey: "k".repeat(32),
     allowLocalRequests: o.allowLocalRequests ?? true,
     settings: { ...FAST, ...o.settings },
+    smtpUrl: o.smtpUrl,
     bus,
     log: silentLogger(),
   });

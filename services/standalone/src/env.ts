@@ -46,6 +46,10 @@ export const standaloneEnvShape = {
     .enum(["true", "false"])
     .default("false")
     .transform((v) => v === "true"),
+  /** SMTP server of notification e-mails, e.g. smtp://user:pass@mail:587; unset = no e-mails. */
+  QUARRY_SMTP_URL: z.string().url().optional(),
+  /** From: of notification e-mails; default gitlab@<host of the external URL>. */
+  QUARRY_EMAIL_FROM: z.string().optional(),
   /** GitLab's notes_create_limit: notes one user may create per minute; 0 = unlimited. */
   QUARRY_NOTES_CREATE_LIMIT: envInt(300),
   LOG_LEVEL: z.string().default("info"),

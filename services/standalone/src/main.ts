@@ -32,6 +32,8 @@ const stack = await startStack({
   runner: env.QUARRY_RUNNER,
   encryptionKey: env.QUARRY_ENCRYPTION_KEY,
   allowLocalRequests: env.QUARRY_ALLOW_LOCAL_REQUESTS,
+  smtpUrl: env.QUARRY_SMTP_URL,
+  emailFrom: env.QUARRY_EMAIL_FROM,
   notesCreateLimit: env.QUARRY_NOTES_CREATE_LIMIT,
   ciSettings: { runnerRegistrationToken: env.QUARRY_RUNNER_REGISTRATION_TOKEN, artifactsDirectDownload: env.QUARRY_ARTIFACTS_DIRECT_DOWNLOAD },
   log,

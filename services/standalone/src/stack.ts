@@ -61,6 +61,10 @@ export interface StackOptions {
   allowLocalRequests?: boolean;
   /** hook-service delivery tunables (timeout, retries, rate limit); the instance URL is the gateway's. */
   hookSettings?: HookServiceOptions["settings"];
+  /** SMTP server of notification e-mails (QUARRY_SMTP_URL); unset = no e-mails. */
+  smtpUrl?: string;
+  /** From: of notification e-mails (QUARRY_EMAIL_FROM); default gitlab@<host of the external URL>. */
+  emailFrom?: string;
   /** collab-service: notes one user may create per minute (GitLab's notes_create_limit, default 300); 0 = unlimited. */
   notesCreateLimit?: number;
   log: Logger;
@@ -194,6 +198,8 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       encryptionKey,
       allowLocalRequests,
       settings: o.hookSettings,
+      smtpUrl: o.smtpUrl,
+      emailFrom: o.emailFrom,
       bus,
       log: log("hook-service"),
     });

@@ -37,6 +37,7 @@ export async function startTestStack(
     | "allowLocalRequests"
     | "hookSettings"
     | "notesCreateLimit"
+    | "smtpUrl"
   > = {},
 ): Promise<TestStack> {
   const serverUrl = reuse?.serverUrl ?? (await testPostgresServer());

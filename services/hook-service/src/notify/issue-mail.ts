@@ -1,0 +1,105 @@
+// Issue notification e-mails as GitLab's Notify (app/mailers/emails/issues.rb) writes them:
+// subject, text body with the web URL, and the X-GitLab-* headers.
+import type { NotificationReason, NotifyAction } from "./recipients.ts";
+
+export interface MailProject {
+  id: number;
+  name: string;
+  pathWithNamespace: string;
+}
+
+export interface MailIssue {
+  /** Issues are #iid, merge requests !iid. */
+  kind: "issue" | "merge_request";
+  id: number;
+  iid: number;
+  title: string;
+  description: string;
+  /** Absolute web URL. */
+  url: string;
+}
+
+export interface Mail {
+  subject: string;
+  text: string;
+  headers: Record<string, string>;
+}
+
+/** GitLab's `subject`: "Re: " for thread answers, then project name and title joined by " | ". */
+function subject(project: MailProject, issue: MailIssue, reply: boolean): string {
+  return `${reply ? "Re: " : ""}${project.name} | ${issue.title} (${issue.kind === "issue" ? "#" : "!"}${issue.iid})`;
+}
+
+/** The mail of one issue action to one recipient. `names` maps user ids to display names. */
+export function issueMail(o: {
+  action: NotifyAction;
+  project: MailProject;
+  issue: MailIssue;
+  /** new_note: the comment and its URL. */
+  note?: { text: string; url: string };
+  actorName: string;
+  assigneeNames: string[];
+  previousAssigneeNames: string[];
+  reviewerNames?: string[];
+  previousReviewerNames?: string[];
+  /** Merge requests: source and target branch. */
+  branches?: { source: string; target: string };
+  reason: NotificationReason | null;
+}): Mail {
+  const { project, issue } = o;
+  const headers: Record<string, string> = {
+    "X-GitLab-Project": project.name,
+    "X-GitLab-Project-Id": String(project.id),
+    "X-GitLab-Project-Path": project.pathWithNamespace,
+  };
+  const k = issue.kind === "issue" ? "Issue" : "MergeRequest";
+  headers[`X-GitLab-${k}-ID`] = String(issue.id);
+  headers[`X-GitLab-${k}-IID`] = String(issue.iid);
+  if (o.reason) headers["X-GitLab-NotificationReason"] = o.reason;
+  const assignees = o.assigneeNames.join(", ");
+  const changed = (what: string, before: string[], after: string[]) =>
+    before.length
+      ? `${what} changed from ${before.join(", ")} to ${after.join(", ") || "Unassigned"}`
+      : `${what} changed to ${after.join(", ") || "Unassigned"}`;
+  const mr = `Merge request ${issue.url}`;
+  let text: string;
+  switch (o.action) {
+    case "new_issue":
+      text = `${o.actorName} created an issue:\n\n${issue.url}\n\n${assignees ? `Assignee: ${assignees}\n\n` : ""}${issue.description}`;
+      break;
+    case "close_issue":
+      text = `Issue was closed by ${o.actorName}\n\n${issue.url}`;
+      break;
+    case "reopen_issue":
+      text = `Issue was reopened by ${o.actorName}\n\n${issue.url}`;
+      break;
+    case "new_note":
+      text = `${o.actorName} commented:\n\n${o.note?.text ?? ""}\n\n${o.note?.url ?? issue.url}`;
+      break;
+    case "reassign_issue":
+    case "reassign_merge_request":
+      text = `${changed("Assignee", o.previousAssigneeNames, o.assigneeNames)}\n\n${issue.url}`;
+      break;
+    case "change_reviewer_merge_request":
+      text = `${changed("Reviewer", o.previousReviewerNames ?? [], o.reviewerNames ?? [])}\n\n${issue.url}`;
+      break;
+    case "new_merge_request": {
+      const b = o.branches;
+      text = `${o.actorName} created a merge request:\n\n${issue.url}\n\n${b ? `* Source Branch: ${b.source}\n* Target Branch: ${b.target}\n\n` : ""}${assignees ? `Assignee: ${assignees}\n\n` : ""}${issue.description}`;
+      break;
+    }
+    case "merge_merge_request":
+      text = `${mr} was merged`;
+      break;
+    case "close_merge_request":
+      text = `${mr} was closed by ${o.actorName}`;
+      break;
+    case "reopen_merge_request":
+      text = `${mr} was reopened by ${o.actorName}`;
+      break;
+    case "push_to_merge_request":
+      text = `${o.actorName} pushed new commits to merge request !${issue.iid}\n\n${issue.url}`;
+      break;
+  }
+  return { subject: subject(project, issue, o.action !== "new_issue" && o.action !== "new_merge_request"), text: `${text.trimEnd()}\n`, headers };
+}

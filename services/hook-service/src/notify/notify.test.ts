@@ -1,0 +1,262 @@
+// Notification e-mails of issue events: real bus (in-process), PostgreSQL and SMTP server
+// (smtp-server); identity-service is stubbed with members and resolved settings.
+import { randomUUID } from "node:crypto";
+import { type IssueEvent, type MergeRequestEvent, type NoteEvent, type PipelineEvent, Subjects } from "@quarry/bus";
+import { waitFor } from "@quarry/testing";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { HookDeps } from "../deps.ts";
+import { startFixture, type Fixture } from "../test-fixture.ts";
+import { createNotifier, handleNotifyMessage } from "./notify.ts";
+import { startTestSmtp, type TestSmtp } from "./test-smtp.ts";
+
+const PROJECT = { id: 9, name: "Proj", pathWithNamespace: "g/proj", visibility: "private", namespace: { name: "G" } };
+const user = (id: number, name: string) => ({ id, name, username: name.toLowerCase() });
+const USERS = [user(1, "Author"), user(2, "Assignee"), user(3, "Watcher"), user(4, "Bystander"), user(5, "Custom"), user(6, "Off"), user(7, "Outsider")];
+/** Members (not 7) and their effective settings as identity resolves them. */
+const MEMBERS = [1, 2, 3, 4, 5, 6];
+const LEVELS: Record<number, { level: string; events?: Record<string, boolean> }> = {
+  1: { level: "watch" },
+  2: { level: "participating" },
+  3: { level: "watch" },
+  4: { level: "participating" },
+  5: { level: "custom", events: { newIssue: true } },
+  6: { level: "disabled" },
+  7: { level: "watch" },
+};
+const email = (id: number) => `u${id}@mail.test`;
+
+function issueEvent(action: IssueEvent["object_attributes"]["action"], o: Partial<IssueEvent> = {}): IssueEvent {
+  return {
+    event_id: randomUUID(),
+    event_name: "issue",
+    object_kind: "issue",
+    event_type: "issue",
+    user_id: 1,
+    project_id: 9,
+    object_attributes: {
+      id: 40,
+      iid: 4,
+      title: "Crash on start",
+      description: "It crashes.",
+      author_id: 1,
+      confidential: false,
+      url: "/g/proj/-/issues/4",
+      action,
+    },
+    labels: [],
+    changes: {},
+    assignee_ids: [2],
+    ...o,
+  };
+}
+
+const received = (smtp: TestSmtp) => smtp.mails.map((m) => m.to.join(",")).sort();
+
+describe("notification e-mails", () => {
+  let f: Fixture;
+  let smtp: TestSmtp;
+  beforeAll(async () => {
+    smtp = await startTestSmtp();
+    f = await startFixture("hook_notify", { smtpUrl: smtp.url });
+    const gone = () => Promise.reject(Object.assign(new Error("5 NOT_FOUND"), { code: 5 }));
+    const deps = f.svc.deps as { identity: HookDeps["identity"] };
+    deps.identity = {
+      ...deps.identity,
+      GetGroupAncestors: async () => ({ groupIds: [] }),
+      GetProject: async (req: { idOrPath: string }) => (req.idOrPath === "9" ? PROJECT : gone()),
+      GetUsers: async (req: { ids: number[] }) => ({ users: USERS.filter((u) => req.ids.map(Number).includes(u.id)) }),
+      ListMembers: async () => ({ members: MEMBERS.map((id) => ({ user: USERS[id - 1], accessLevel: 30 })) }),
+      ResolveNotificationSettings: async (req: { userIds: number[]; projectId: number }) => ({
+        settings: req.userIds
+          .map(Number)
+          .map((id) => ({ userId: id, level: LEVELS[id]?.level, events: LEVELS[id]?.events ?? {}, notificationEmail: email(id) })),
+      }),
+    } as unknown as HookDeps["identity"];
+  });
+  afterAll(async () => {
+    await f?.stop();
+    await smtp?.close();
+  });
+  beforeEach(() => {
+    smtp.mails.length = 0;
+    smtp.failing = false;
+    smtp.refused = 0;
+  });
+
+  it("a new issue mails assignees (reason assigned), watchers and custom members, not the author, GitLab's subject and headers", async () => {
+    await f.bus.publish(Subjects.issue, issueEvent("open"));
+    await waitFor(() => expect(smtp.mails).toHaveLength(3));
+    expect(received(smtp)).toEqual([email(2), email(3), email(5)]);
+    const toAssignee = smtp.mails.find((m) => m.to[0] === email(2));
+    expect(toAssignee?.headers).toMatchObject({
+      subject: "Proj | Crash on start (#4)",
+      from: "gitlab@quarry.test",
+      "x-gitlab-project": "Proj",
+      "x-gitlab-project-id": "9",
+      "x-gitlab-project-path": "g/proj",
+      "x-gitlab-issue-iid": "4",
+      "x-gitlab-notificationreason": "assigned",
+    });
+    expect(toAssignee?.body).toContain("Author created an issue:\n\nhttps://quarry.test/g/proj/-/issues/4");
+    expect(smtp.mails.find((m) => m.to[0] === email(3))?.headers["x-gitlab-notificationreason"]).toBeUndefined();
+  });
+
+  it("a redelivered event mails nobody twice", async () => {
+    const event = issueEvent("close", { user_id: 3 });
+    await f.bus.publish(Subjects.issue, event);
+    await waitFor(() => expect(smtp.mails).toHaveLength(2));
+    // The bus hands the same event again (a redelivery), and the handler runs once more directly.
+    await f.bus.publish(Subjects.issue, event);
+    const notifier = createNotifier(smtp.url, "gitlab@quarry.test");
+    expect(await handleNotifyMessage(f.svc.deps, notifier, { subject: Subjects.issue, id: "again", data: event } as never)).toBe(0);
+    // A later event's mails arrive after the redelivery was handled.
+    await f.bus.publish(Subjects.issue, issueEvent("reopen", { user_id: 3 }));
+    await waitFor(() => expect(smtp.mails).toHaveLength(4));
+    expect(smtp.mails.map((m) => m.headers.subject)).toEqual([
+      "Re: Proj | Crash on start (#4)",
+      "Re: Proj | Crash on start (#4)",
+      "Re: Proj | Crash on start (#4)",
+      "Re: Proj | Crash on start (#4)",
+    ]);
+    // Closed by the watcher: the author (watch) and the assignee (participant) are told, twice in all.
+    expect(received(smtp)).toEqual([email(1), email(1), email(2), email(2)]);
+    expect(smtp.mails[0]?.body).toContain("Issue was closed by Watcher");
+    expect(smtp.mails[2]?.body).toContain("Issue was reopened by Watcher");
+  });
+
+  it("re-assignment tells the old and new assignees; a refused mail is retried until the server accepts it", async () => {
+    smtp.failing = true;
+    await f.bus.publish(Subjects.issue, issueEvent("update", { user_id: 1, assignee_ids: [4], changes: { assignees: { previous: [2], current: [4] } } }));
+    await waitFor(() => expect(smtp.refused).toBeGreaterThan(0));
+    expect(await f.svc.deps.prisma.notificationDelivery.count({ where: { state: "pending" } })).toBeGreaterThan(0);
+    smtp.failing = false;
+    await waitFor(() => expect(received(smtp)).toEqual([email(2), email(3), email(4)]));
+    const toNew = smtp.mails.find((m) => m.to[0] === email(4));
+    expect(toNew?.headers["x-gitlab-notificationreason"]).toBe("assigned");
+    expect(toNew?.body).toContain("Assignee changed from Assignee to Bystander");
+    expect(await f.svc.deps.prisma.notificationDelivery.count({ where: { state: "pending" } })).toBe(0);
+  });
+
+  it("title edits and other updates mail nobody", async () => {
+    await f.bus.publish(Subjects.issue, issueEvent("update", { changes: { title: { previous: "a", current: "b" } } }));
+    await f.bus.publish(Subjects.issue, issueEvent("reopen", { user_id: 1, event_id: "marker" }));
+    await waitFor(() => expect(smtp.mails).toHaveLength(2));
+    expect(received(smtp)).toEqual([email(2), email(3)]);
+  });
+
+  it("a comment on an issue mails participants and watchers with the note and its URL; internal notes and edits reach no watcher", async () => {
+    const note = (o: { action?: "create" | "update"; internal?: boolean; user?: number }): NoteEvent => ({
+      event_id: randomUUID(),
+      event_name: "note",
+      object_kind: "note",
+      event_type: o.internal ? "confidential_note" : "note",
+      user_id: o.user ?? 4,
+      project_id: 9,
+      object_attributes: { id: 70, note: "Same here.", noteable_type: "Issue", system: false, url: "/g/proj/-/issues/4#note_70", action: o.action ?? "create" },
+      issue: { id: 40, iid: 4, title: "Crash on start", author_id: 1, assignee_ids: [2], confidential: false, url: "/g/proj/-/issues/4" },
+    });
+    await f.bus.publish(Subjects.note, note({ action: "update" }));
+    await f.bus.publish(Subjects.note, note({}));
+    await waitFor(() => expect(received(smtp)).toEqual([email(1), email(2), email(3)]));
+    expect(smtp.mails[0]?.headers.subject).toBe("Re: Proj | Crash on start (#4)");
+    expect(smtp.mails[0]?.body).toContain("Bystander commented:\n\nSame here.\n\nhttps://quarry.test/g/proj/-/issues/4#note_70");
+    smtp.mails.length = 0;
+    // Internal: the participants (all Developers here) only, not the watcher 3.
+    await f.bus.publish(Subjects.note, note({ internal: true }));
+    await waitFor(() => expect(received(smtp)).toEqual([email(1), email(2)]));
+    // Events are handled in order: once a later close is mailed, the internal note's mails are all out.
+    await f.bus.publish(Subjects.issue, issueEvent("close", { user_id: 1 }));
+    await waitFor(() => expect(received(smtp)).toEqual([email(1), email(2), email(2), email(3)]));
+  });
+
+  it("merge requests: new (assignees and reviewers with their reasons), pushes (no watchers), reviewer changes and merges", async () => {
+    const mrEvent = (
+      action: MergeRequestEvent["object_attributes"]["action"],
+      o: Partial<MergeRequestEvent> & { oldrev?: string } = {},
+    ): MergeRequestEvent => ({
+      event_id: randomUUID(),
+      event_name: "merge_request",
+      object_kind: "merge_request",
+      event_type: "merge_request",
+      user_id: 1,
+      project_id: 9,
+      object_attributes: {
+        id: 80,
+        iid: 8,
+        title: "Add cache",
+        description: "Faster.",
+        author_id: 1,
+        source_branch: "cache",
+        target_branch: "main",
+        url: "/g/proj/-/merge_requests/8",
+        action,
+        ...(o.oldrev ? { oldrev: o.oldrev } : {}),
+      },
+      labels: [],
+      changes: {},
+      assignee_ids: [2],
+      reviewer_ids: [4],
+      ci: { head_sha: "", diff_base_sha: "", title: "", description: "", labels: [], assignee_usernames: [], milestone_title: null, draft: false },
+      ...o,
+    });
+    await f.bus.publish(Subjects.mergeRequest, mrEvent("open"));
+    await waitFor(() => expect(received(smtp)).toEqual([email(2), email(3), email(4)]));
+    const reasons = Object.fromEntries(smtp.mails.map((m) => [m.to[0], m.headers["x-gitlab-notificationreason"]]));
+    expect(reasons).toEqual({ [email(2)]: "assigned", [email(3)]: undefined, [email(4)]: "review_requested" });
+    expect(smtp.mails[0]?.headers).toMatchObject({ subject: "Proj | Add cache (!8)", "x-gitlab-mergerequest-iid": "8", "x-gitlab-mergerequest-id": "80" });
+    expect(smtp.mails[0]?.body).toContain(
+      "Author created a merge request:\n\nhttps://quarry.test/g/proj/-/merge_requests/8\n\n* Source Branch: cache\n* Target Branch: main",
+    );
+
+    smtp.mails.length = 0;
+    await f.bus.publish(Subjects.mergeRequest, mrEvent("update", { oldrev: "a".repeat(40) }));
+    await waitFor(() => expect(received(smtp)).toEqual([email(2), email(4)]));
+    expect(smtp.mails[0]?.body).toContain("Author pushed new commits to merge request !8");
+
+    smtp.mails.length = 0;
+    await f.bus.publish(Subjects.mergeRequest, mrEvent("update", { reviewer_ids: [5], changes: { reviewers: { previous: [4], current: [5] } } }));
+    await waitFor(() => expect(received(smtp)).toEqual([email(2), email(3), email(4), email(5)]));
+    expect(smtp.mails.find((m) => m.to[0] === email(5))?.headers["x-gitlab-notificationreason"]).toBe("review_requested");
+    expect(smtp.mails[0]?.body).toContain("Reviewer changed from Bystander to Custom");
+
+    smtp.mails.length = 0;
+    await f.bus.publish(Subjects.mergeRequest, mrEvent("merge"));
+    await waitFor(() => expect(received(smtp)).toEqual([email(2), email(3), email(4)]));
+    expect(smtp.mails[0]?.headers.subject).toBe("Re: Proj | Add cache (!8)");
+    expect(smtp.mails[0]?.body).toContain("Merge request https://quarry.test/g/proj/-/merge_requests/8 was merged");
+  });
+
+  it("finished pipelines mail their user alone: failed, fixed after a failure, success never at the participating level", async () => {
+    let next = 100;
+    const pipeline = (status: string, user = 2, id = next++): PipelineEvent => ({
+      event_id: randomUUID(),
+      object_kind: "pipeline",
+      user_id: user,
+      project_id: 9,
+      object_attributes: { id, iid: id, ref: "main", sha: "abcdef0123456789", source: "push", status, url: `/g/proj/-/pipelines/${id}` },
+      merge_request: null,
+      commit: null,
+      builds: [],
+    });
+    await f.bus.publish(Subjects.pipeline, pipeline("running"));
+    await f.bus.publish(Subjects.pipeline, pipeline("failed"));
+    await waitFor(() => expect(received(smtp)).toEqual([email(2)]));
+    expect(smtp.mails[0]?.headers).toMatchObject({
+      subject: "Proj | Failed pipeline for main | abcdef01",
+      "x-gitlab-pipeline-id": "101",
+      "x-gitlab-pipeline-ref": "main",
+      "x-gitlab-pipeline-status": "failed",
+    });
+    expect(smtp.mails[0]?.body).toContain("Your pipeline has failed.");
+    const fixed = pipeline("success");
+    await f.bus.publish(Subjects.pipeline, fixed);
+    await waitFor(() => expect(smtp.mails).toHaveLength(2));
+    expect(smtp.mails[1]?.headers.subject).toBe("Proj | Fixed pipeline for main | abcdef01");
+    // A redelivery of the fixed pipeline, a plain success (excluded for participating), then a
+    // custom member's failure (failed_pipeline is on by default): one more mail, to 5.
+    await f.bus.publish(Subjects.pipeline, fixed);
+    await f.bus.publish(Subjects.pipeline, pipeline("success"));
+    await f.bus.publish(Subjects.pipeline, pipeline("failed", 5));
+    await waitFor(() => expect(received(smtp)).toEqual([email(2), email(2), email(5)]));
+  });
+});

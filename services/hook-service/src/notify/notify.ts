@@ -1,0 +1,242 @@
+// E-mail notifications (GitLab's NotificationService) from a durable bus consumer of its own, so
+// mails and webhooks progress independently. Each (event, recipient) is claimed in
+// notification_deliveries before sending and marked sent once the SMTP server accepts the mail:
+// a redelivered event mails nobody twice; a crash between acceptance and marking resends that
+// one mail (at least once).
+import type { BusMessage, EventBus, IssueEvent, MergeRequestEvent, NoteEvent, PipelineEvent, Subscription } from "@quarry/bus";
+import { isNotFound } from "@quarry/grpc";
+import nodemailer from "nodemailer";
+import { SYSTEM_ACTOR } from "../delivery/fan-out.ts";
+import { absolute, type Deps, deliver, effectiveSettings, type Notifier } from "./common.ts";
+import { issueMail } from "./issue-mail.ts";
+import { notifyPipeline } from "./pipeline.ts";
+import { buildRecipients, type NotifyAction } from "./recipients.ts";
+
+/** Durable consumer name for the collab events' mails (separate from the webhook consumers). */
+export const NOTIFY_DURABLE = "hook-service-notify";
+/** Durable consumer name for the CI events' mails. */
+export const NOTIFY_CI_DURABLE = "hook-service-notify-ci";
+
+const ids = (v: unknown): number[] => (Array.isArray(v) ? v.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0) : []);
+
+/** The custom action of an issue event, or null for changes GitLab does not mail. */
+export function issueAction(e: IssueEvent): NotifyAction | null {
+  switch (e.object_attributes.action) {
+    case "open":
+      return "new_issue";
+    case "close":
+      return "close_issue";
+    case "reopen":
+      return "reopen_issue";
+    case "update":
+      return e.changes?.assignees ? "reassign_issue" : null;
+    default:
+      return null;
+  }
+}
+
+/** All members of the project, direct and inherited, with their access level. */
+async function projectMembers(deps: Deps, projectId: number): Promise<Map<number, number>> {
+  const members = new Map<number, number>();
+  for (let page = 1; ; page++) {
+    const res = await deps.identity.ListMembers({
+      actor: SYSTEM_ACTOR,
+      source: { kind: "project", idOrPath: String(projectId) },
+      page: { page, perPage: 100 },
+      includeInherited: true,
+    });
+    for (const m of res.members) if (m.user) members.set(Number(m.user.id), Math.max(m.accessLevel, members.get(Number(m.user.id)) ?? 0));
+    if (res.members.length < 100) return members;
+  }
+}
+
+/** What an issue or merge request event, or a note on an issue, asks to mail. */
+interface IssueNotification {
+  kind: "issue" | "merge_request";
+  eventId: string;
+  action: NotifyAction;
+  actorId: number;
+  projectId: number;
+  /** Issue#hook_attrs. */
+  issue: Record<string, unknown>;
+  assigneeIds: number[];
+  previousAssigneeIds: number[];
+  reviewerIds?: number[];
+  previousReviewerIds?: number[];
+  /** new_note: the note (Note#hook_attrs with url). */
+  note?: Record<string, unknown>;
+  internalNote?: boolean;
+}
+
+/** Mails the recipients of one issue notification; returns how many mails were sent now. */
+async function notifyAboutIssue(deps: Deps, n: Notifier, x: IssueNotification): Promise<number> {
+  let project: Awaited<ReturnType<Deps["identity"]["GetProject"]>>;
+  try {
+    project = await deps.identity.GetProject({ actor: SYSTEM_ACTOR, idOrPath: String(x.projectId) });
+  } catch (err) {
+    if (isNotFound(err)) return 0; // the project is gone: nobody to tell
+    throw err;
+  }
+  const authorId = Number(x.issue.author_id);
+  const reviewerIds = x.reviewerIds ?? [];
+  const previousReviewerIds = x.previousReviewerIds ?? [];
+  const participantIds = [...new Set([...(authorId > 0 ? [authorId] : []), ...x.assigneeIds, ...reviewerIds])];
+  const members = await projectMembers(deps, x.projectId);
+  const candidates = [...new Set([...participantIds, ...x.previousAssigneeIds, ...previousReviewerIds, ...members.keys()])];
+  const settings = await effectiveSettings(deps, candidates, x.projectId, x.action);
+  const recipients = buildRecipients({
+    action: x.action,
+    actorId: x.actorId,
+    participantIds,
+    assigneeIds: x.assigneeIds,
+    previousAssigneeIds: x.previousAssigneeIds,
+    reviewerIds,
+    previousReviewerIds,
+    members,
+    membersOnly: project.visibility !== "public",
+    confidential: x.issue.confidential === true,
+    internalNote: x.internalNote,
+    settings,
+  });
+  if (!recipients.length) return 0;
+
+  const named = [...new Set([x.actorId, ...x.assigneeIds, ...x.previousAssigneeIds, ...reviewerIds, ...previousReviewerIds])];
+  const { users } = await deps.identity.GetUsers({ actor: SYSTEM_ACTOR, ids: named });
+  const name = new Map(users.map((u) => [Number(u.id), u.name]));
+  const names = (list: number[]) => list.map((id) => name.get(id) ?? "Ghost User");
+  const mailProject = { id: x.projectId, name: project.name, pathWithNamespace: project.pathWithNamespace };
+  const issue = {
+    kind: x.kind,
+    id: Number(x.issue.id),
+    iid: Number(x.issue.iid),
+    title: String(x.issue.title ?? ""),
+    description: String(x.issue.description ?? ""),
+    url: absolute(deps, x.issue.url),
+  };
+  const note = x.note ? { text: String(x.note.note ?? ""), url: absolute(deps, x.note.url) } : undefined;
+  let sent = 0;
+  for (const r of recipients) {
+    const mail = issueMail({
+      action: x.action,
+      project: mailProject,
+      issue,
+      note,
+      actorName: names([x.actorId])[0] ?? "Ghost User",
+      assigneeNames: names(x.assigneeIds),
+      previousAssigneeNames: names(x.previousAssigneeIds),
+      reviewerNames: names(reviewerIds),
+      previousReviewerNames: names(previousReviewerIds),
+      branches: x.kind === "merge_request" ? { source: String(x.issue.source_branch ?? ""), target: String(x.issue.target_branch ?? "") } : undefined,
+      reason: r.reason,
+    });
+    if (await deliver(deps, n, x.eventId, x.action, r, mail)) sent++;
+  }
+  return sent;
+}
+
+/** Mails an issue event's recipients; returns how many mails were sent now. */
+export function notifyIssue(deps: Deps, n: Notifier, e: IssueEvent): Promise<number> {
+  const action = issueAction(e);
+  if (!action) return Promise.resolve(0);
+  const change = e.changes?.assignees as { previous?: unknown } | undefined;
+  return notifyAboutIssue(deps, n, {
+    kind: "issue",
+    eventId: e.event_id,
+    action,
+    actorId: Number(e.user_id),
+    projectId: Number(e.project_id),
+    issue: e.object_attributes,
+    assigneeIds: ids(e.assignee_ids),
+    previousAssigneeIds: ids(change?.previous),
+  });
+}
+
+/** The custom action of a merge request event, or null for what GitLab does not mail here. */
+export function mergeRequestAction(e: MergeRequestEvent): NotifyAction | null {
+  switch (e.object_attributes.action) {
+    case "open":
+      return "new_merge_request";
+    case "close":
+      return "close_merge_request";
+    case "reopen":
+      return "reopen_merge_request";
+    case "merge":
+      return "merge_merge_request";
+    case "update":
+      if (e.object_attributes.oldrev) return "push_to_merge_request";
+      if (e.changes?.assignees) return "reassign_merge_request";
+      if (e.changes?.reviewers) return "change_reviewer_merge_request";
+      return null;
+    default:
+      return null;
+  }
+}
+
+/** Mails a merge request event's recipients; returns how many mails were sent now. */
+export function notifyMergeRequest(deps: Deps, n: Notifier, e: MergeRequestEvent): Promise<number> {
+  const action = mergeRequestAction(e);
+  if (!action) return Promise.resolve(0);
+  const assignees = e.changes?.assignees as { previous?: unknown } | undefined;
+  const reviewers = e.changes?.reviewers as { previous?: unknown } | undefined;
+  return notifyAboutIssue(deps, n, {
+    kind: "merge_request",
+    eventId: e.event_id,
+    action,
+    actorId: Number(e.user_id),
+    projectId: Number(e.project_id),
+    issue: e.object_attributes,
+    assigneeIds: ids(e.assignee_ids),
+    previousAssigneeIds: ids(assignees?.previous),
+    reviewerIds: ids(e.reviewer_ids),
+    previousReviewerIds: ids(reviewers?.previous),
+  });
+}
+
+/** Mails a new comment on an issue (edits mail nobody, as in GitLab); other noteables are not mailed yet. */
+export function notifyNote(deps: Deps, n: Notifier, e: NoteEvent): Promise<number> {
+  if (e.object_attributes.action !== "create" || !e.issue || e.object_attributes.system === true) return Promise.resolve(0);
+  return notifyAboutIssue(deps, n, {
+    kind: "issue",
+    eventId: e.event_id,
+    action: "new_note",
+    actorId: Number(e.user_id),
+    projectId: Number(e.project_id),
+    issue: e.issue,
+    assigneeIds: ids(e.issue.assignee_ids),
+    previousAssigneeIds: [],
+    note: e.object_attributes,
+    // confidential_note on an issue that is not confidential: an internal note.
+    internalNote: e.event_type === "confidential_note" && e.issue.confidential !== true,
+  });
+}
+
+/** Handles one collab event; a failure (SMTP or identity down) throws, so the bus redelivers. */
+export async function handleNotifyMessage(deps: Deps, n: Notifier, msg: BusMessage<unknown>): Promise<number> {
+  const data = msg.data as { object_kind?: unknown; event_id?: unknown } | null;
+  if (typeof data?.event_id !== "string") return 0;
+  if (data.object_kind === "issue") return notifyIssue(deps, n, data as IssueEvent);
+  if (data.object_kind === "note") return notifyNote(deps, n, data as NoteEvent);
+  if (data.object_kind === "merge_request") return notifyMergeRequest(deps, n, data as MergeRequestEvent);
+  if (data.object_kind === "pipeline") return notifyPipeline(deps, n, data as PipelineEvent);
+  return 0;
+}
+
+/** Subscribes the mail consumers to the collab and CI events. */
+export async function subscribeNotifications(bus: EventBus, deps: Deps, n: Notifier, subjects: { collab: string; ci: string }): Promise<Subscription[]> {
+  const handler = async (msg: BusMessage<unknown>) => {
+    const sent = await handleNotifyMessage(deps, n, msg);
+    if (sent) deps.log.debug({ subject: msg.subject, id: msg.id, sent }, "notification e-mails sent");
+  };
+  const collab = await bus.subscribe(subjects.collab, handler, { durable: NOTIFY_DURABLE });
+  try {
+    return [collab, await bus.subscribe(subjects.ci, handler, { durable: NOTIFY_CI_DURABLE })];
+  } catch (err) {
+    await collab.unsubscribe();
+    throw err;
+  }
+}
+
+/** A nodemailer SMTP transport for `smtpUrl` (smtp:// or smtps://, credentials in the URL). */
+export function createNotifier(smtpUrl: string, from?: string): Notifier {
+  return { transport: nodemailer.createTransport(smtpUrl), from };
+}

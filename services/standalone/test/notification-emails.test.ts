@@ -1,0 +1,104 @@
+// Notification e-mails end to end: a real SMTP server (smtp-server) in the test process, the whole
+// stack sending through it (QUARRY_SMTP_URL), users with notification settings, issue actions
+// through the API, and who received which mail.
+import { Subjects, type IssueEvent } from "@quarry/bus";
+import { startTestSmtp, type TestSmtp } from "@quarry/hook-service/testing";
+import { waitFor } from "@quarry/testing";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createUserWithToken, jsonBody, jsonRequests, startTestStack, type TestStack } from "./helpers.ts";
+import { addMember, commitFiles, createMergeRequest, createProject } from "./mr-api.ts";
+
+let s: TestStack;
+let smtp: TestSmtp;
+const { post, put } = jsonRequests(() => s);
+type U = Awaited<ReturnType<typeof createUserWithToken>>;
+let author: U;
+let assignee: U;
+let watcher: U;
+let silenced: U;
+let outsider: U;
+let project: { id: number; name: string; path_with_namespace: string };
+const captured: IssueEvent[] = [];
+
+const inbox = () => smtp.mails.map((m) => m.to.join(",")).sort();
+const emailOf = (u: U) => `${u.username}@example.com`;
+
+beforeAll(async () => {
+  smtp = await startTestSmtp();
+  s = await startTestStack(undefined, { smtpUrl: smtp.url });
+  author = await createUserWithToken(s);
+  assignee = await createUserWithToken(s);
+  watcher = await createUserWithToken(s);
+  silenced = await createUserWithToken(s);
+  outsider = await createUserWithToken(s);
+  project = await jsonBody(await post("/projects", { name: "mailbox", visibility: "private" }), 201);
+  for (const u of [author, assignee, watcher, silenced])
+    await jsonBody(await post(`/projects/${project.id}/members`, { user_id: u.id, access_level: 30 }), 201);
+  // Project level decides over global: the watcher watches this project only; `silenced` watches
+  // everything but disabled this project; the outsider watches everything and is no member.
+  await jsonBody(await put(`/projects/${project.id}/notification_settings`, { level: "watch" }, watcher.token), 200);
+  await jsonBody(await put("/notification_settings", { level: "watch" }, silenced.token), 200);
+  await jsonBody(await put(`/projects/${project.id}/notification_settings`, { level: "disabled" }, silenced.token), 200);
+  await jsonBody(await put("/notification_settings", { level: "watch" }, outsider.token), 200);
+  await s.bus.subscribe<IssueEvent>(Subjects.issue, async (m) => void captured.push(m.data), { durable: "test-notify-capture", ephemeral: true });
+}, 120_000);
+afterAll(async () => {
+  await s?.destroy();
+  await smtp?.close();
+});
+beforeEach(() => {
+  smtp.mails.length = 0;
+});
+
+describe("notification e-mails", () => {
+  let iid: number;
+
+  it("a new issue mails its assignee (assigned) and the project's watchers, not the author, a disabled or a non-member watcher", async () => {
+    const issue = await jsonBody(await post(`/projects/${project.id}/issues`, { title: "Printer on fire", assignee_ids: [assignee.id] }, author.token), 201);
+    iid = issue.iid;
+    await waitFor(() => expect(inbox()).toEqual([emailOf(assignee), emailOf(watcher)].sort()));
+    const mail = smtp.mails.find((m) => m.to[0] === emailOf(assignee));
+    expect(mail?.headers).toMatchObject({
+      subject: `mailbox | Printer on fire (#${iid})`,
+      "x-gitlab-project": "mailbox",
+      "x-gitlab-project-path": project.path_with_namespace,
+      "x-gitlab-issue-iid": String(iid),
+      "x-gitlab-notificationreason": "assigned",
+    });
+    expect(mail?.headers.from).toMatch(/^gitlab@/);
+    expect(mail?.body).toContain(`${s.url}/${project.path_with_namespace}/-/issues/${iid}`);
+  });
+
+  it("closing and reopening mail the participants and watchers, not the actor; a redelivered event mails nobody twice", async () => {
+    await jsonBody(await put(`/projects/${project.id}/issues/${iid}`, { state_event: "close" }, assignee.token), 200);
+    await waitFor(() => expect(inbox()).toEqual([emailOf(author), emailOf(watcher)].sort()));
+    expect(smtp.mails.map((m) => m.headers.subject)).toEqual([`Re: mailbox | Printer on fire (#${iid})`, `Re: mailbox | Printer on fire (#${iid})`]);
+    // The bus hands the close event once more; the reopen's mails come after it was handled.
+    const close = captured.find((e) => e.object_attributes.iid === iid && e.object_attributes.action === "close");
+    expect(close).toBeDefined();
+    await s.bus.publish(Subjects.issue, close);
+    await jsonBody(await put(`/projects/${project.id}/issues/${iid}`, { state_event: "reopen" }, assignee.token), 200);
+    await waitFor(() => expect(smtp.mails).toHaveLength(4));
+    expect(smtp.mails.filter((m) => m.body.includes("Issue was closed by"))).toHaveLength(2);
+    expect(smtp.mails.filter((m) => m.body.includes("Issue was reopened by"))).toHaveLength(2);
+  });
+
+  it("a new merge request mails its assignee (assigned), reviewer (review_requested) and the project's watchers, not the author", async () => {
+    const name = `mail-mr-${Date.now().toString(36)}`;
+    const repo = await createProject(s, { name });
+    for (const u of [author, assignee, watcher, silenced]) await addMember(s, repo.id, u.id, 30);
+    await jsonBody(await put(`/projects/${repo.id}/notification_settings`, { level: "watch" }, watcher.token), 200);
+    await commitFiles(s, repo.id, "feature", { "f.txt": "one\n" }, { startBranch: "main", token: author.token });
+    // `silenced` watches globally and has no setting on this project: the global level decides.
+    const mr = await createMergeRequest(
+      s,
+      repo.id,
+      { source_branch: "feature", title: "Add f", assignee_ids: [assignee.id], reviewer_ids: [silenced.id] },
+      author.token,
+    );
+    await waitFor(() => expect(inbox()).toEqual([emailOf(assignee), emailOf(watcher), emailOf(silenced)].sort()));
+    const reasons = Object.fromEntries(smtp.mails.map((m) => [m.to[0], m.headers["x-gitlab-notificationreason"]]));
+    expect(reasons).toEqual({ [emailOf(assignee)]: "assigned", [emailOf(watcher)]: undefined, [emailOf(silenced)]: "review_requested" });
+    expect(smtp.mails[0]?.headers).toMatchObject({ subject: `${name} | Add f (!${mr.iid})`, "x-gitlab-mergerequest-iid": String(mr.iid) });
+  });
+});
