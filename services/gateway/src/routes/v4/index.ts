@@ -42,6 +42,8 @@ import { starsRouter } from "./stars.ts";
 import { uploadsRouter } from "./uploads.ts";
 
 /** Everything under /api/v4, one router per GitLab resource. */
+import { wikisRouter } from "./wikis.ts";
+
 export function v4Router(deps: GatewayDeps): Router {
   const r = Router();
   // An id beyond PostgreSQL's integer never reaches a service, whichever route it is for.
@@ -76,6 +78,9 @@ export function v4Router(deps: GatewayDeps): Router {
 
   // snippets
   r.use(snippetsRouter(deps));
+
+  // wikis
+  r.use(wikisRouter(deps));
 
   // award emoji
   r.use(awardEmojiRouter(deps));
