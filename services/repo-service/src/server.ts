@@ -61,6 +61,7 @@ import { createWikiPage } from "./wiki/create-wiki-page.ts";
 import { updateWikiPage } from "./wiki/update-wiki-page.ts";
 import { deleteWikiPage } from "./wiki/delete-wiki-page.ts";
 import { createWikiAttachment } from "./wiki/create-wiki-attachment.ts";
+import { ensureWikiRepository } from "./wiki/ensure-wiki-repository.ts";
 import { removeStaleLocks } from "./git/stale-locks.ts";
 import { checkMerge } from "./rpc/check-merge.ts";
 import { mergeToBranch } from "./rpc/merge-to-branch.ts";
@@ -127,6 +128,7 @@ export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinitio
     UpdateWikiPage: updateWikiPage(deps),
     DeleteWikiPage: deleteWikiPage(deps),
     CreateWikiAttachment: createWikiAttachment(deps),
+    EnsureWikiRepository: ensureWikiRepository(deps),
   };
 }
 

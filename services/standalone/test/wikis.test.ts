@@ -1,3 +1,7 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserWithToken, jsonBody, jsonRequests, startTestStack, type TestStack } from "./helpers.ts";
 
@@ -139,6 +143,79 @@ describe("project wiki pages", () => {
   it("shows wikis enabled on the project", async () => {
     const { p } = await project();
     expect(await jsonBody(await s.api(`/projects/${p.id}`), 200)).toMatchObject({ wiki_enabled: true, wiki_access_level: "enabled" });
+  });
+});
+
+/** Runs the git CLI with a throwaway HOME, no credential helper and no prompts. */
+function git(cwd: string, ...args: string[]): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      "git",
+      ["-c", "credential.helper=", "-c", "init.defaultBranch=main", ...args],
+      {
+        cwd,
+        env: {
+          PATH: process.env.PATH,
+          HOME: cwd,
+          GIT_CONFIG_NOSYSTEM: "1",
+          GIT_TERMINAL_PROMPT: "0",
+          GIT_AUTHOR_NAME: "Dev",
+          GIT_AUTHOR_EMAIL: "dev@example.com",
+          GIT_COMMITTER_NAME: "Dev",
+          GIT_COMMITTER_EMAIL: "dev@example.com",
+        },
+      },
+      (err, _stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stderr }),
+    );
+  });
+}
+
+describe("the wiki repository over smart HTTP", () => {
+  it("clones, and a Developer's pushed page appears in the API; Guests may not push", async () => {
+    const { p, developer, guest } = await project();
+    const wikiUrl = (u: { username: string; token: string }) => {
+      const url = new URL(`${s.url}/${p.path_with_namespace}.wiki.git`);
+      url.username = u.username;
+      url.password = u.token;
+      return url.toString();
+    };
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), "wiki-git-"));
+    try {
+      // An unwritten wiki clones (empty), as GitLab creates it on access.
+      const empty = await git(home, "clone", wikiUrl(developer), path.join(home, "empty"));
+      expect(empty.code, empty.stderr).toBe(0);
+      await jsonBody(await post(`/projects/${p.id}/wikis`, { title: "Home", content: "home" }), 201);
+      const work = path.join(home, "work");
+      const clone = await git(home, "clone", wikiUrl(developer), work);
+      expect(clone.code, clone.stderr).toBe(0);
+      expect(fs.readFileSync(path.join(work, "Home.md"), "utf8")).toBe("home");
+      fs.mkdirSync(path.join(work, "guide"));
+      fs.writeFileSync(path.join(work, "guide", "Pushed-Page.md"), "pushed with git");
+      expect((await git(work, "add", ".")).code).toBe(0);
+      expect((await git(work, "commit", "-m", "add a page")).code).toBe(0);
+      const push = await git(work, "push", "origin", "main");
+      expect(push.code, push.stderr).toBe(0);
+      expect(await jsonBody(await s.api(`/projects/${p.id}/wikis/guide%2FPushed-Page`), 200)).toEqual({
+        format: "markdown",
+        slug: "guide/Pushed-Page",
+        title: "Pushed Page",
+        content: "pushed with git",
+        encoding: "UTF-8",
+      });
+      // A pushed wiki is no project push: the project repository stays empty.
+      expect(await jsonBody(await s.api(`/projects/${p.id}/repository/branches`), 200)).toEqual([]);
+      // Guests read the wiki but may not write to it.
+      const guestClone = path.join(home, "guest");
+      expect((await git(home, "clone", wikiUrl(guest), guestClone)).code).toBe(0);
+      fs.writeFileSync(path.join(guestClone, "X.md"), "x");
+      await git(guestClone, "add", ".");
+      await git(guestClone, "commit", "-m", "x");
+      const refused = await git(guestClone, "push", "origin", "main");
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain("You are not allowed to write to this project's wiki.");
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
   });
 });
 

@@ -5,6 +5,7 @@ import { gitIn, newProject, setUp, type TestContext } from "../../test/support.t
 import { createWikiAttachment } from "./create-wiki-attachment.ts";
 import { createWikiPage } from "./create-wiki-page.ts";
 import { deleteWikiPage } from "./delete-wiki-page.ts";
+import { ensureWikiRepository } from "./ensure-wiki-repository.ts";
 import { getWikiPage } from "./get-wiki-page.ts";
 import { listWikiPages } from "./list-wiki-pages.ts";
 import { updateWikiPage } from "./update-wiki-page.ts";
@@ -119,5 +120,16 @@ describe("wiki pages", () => {
     // A new branch starts at the default branch.
     expect(gitIn(dir, "show", "side:Home.md")).toBe("x");
     expect((await listWikiPages(t.deps)({ diskPath, withContent: false })).pages.map((p) => p.slug)).toEqual(["Home"]);
+  });
+
+  it("EnsureWikiRepository makes an empty wiki repository once and names it; bad paths are refused", async () => {
+    const { diskPath } = newProject();
+    const r = await ensureWikiRepository(t.deps)({ diskPath });
+    expect(r.diskPath).toBe(diskPath.replace(/\.git$/, ".wiki.git"));
+    expect(gitIn(wikiDirOf(diskPath), "symbolic-ref", "HEAD")).toBe("refs/heads/main");
+    await create(diskPath, "Home", "x");
+    expect(await ensureWikiRepository(t.deps)({ diskPath })).toEqual(r);
+    expect((await listWikiPages(t.deps)({ diskPath, withContent: false })).pages.map((p) => p.slug)).toEqual(["Home"]);
+    expect((await errorOf(ensureWikiRepository(t.deps)({ diskPath: "../x.git" }))).code).toBe(3);
   });
 });
