@@ -3,14 +3,21 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "@quarry/testing";
+import { startReceiver, type Receiver } from "./webhook-receiver.ts";
 import { createUserWithToken, jsonBody, jsonRequests, startTestStack, type TestStack } from "./helpers.ts";
 
 // Project wikis: pages in the project's wiki repository, through gitbeaker and fetch.
 let s: TestStack;
+let r: Receiver;
 beforeAll(async () => {
-  s = await startTestStack(undefined, { maxAttachmentBytes: 1024 });
+  s = await startTestStack(undefined, { maxAttachmentBytes: 1024, hookSettings: { maxAttempts: 2, retryBaseMs: 20, timeoutMs: 3000, pollIntervalMs: 50 } });
+  r = await startReceiver();
 }, 60_000);
-afterAll(() => s?.destroy());
+afterAll(async () => {
+  await r?.close();
+  await s?.destroy();
+});
 const { post, put, del } = jsonRequests(() => s);
 
 /** A private project with a Guest, a Reporter and a Developer. */
@@ -143,6 +150,49 @@ describe("project wiki pages", () => {
   it("shows wikis enabled on the project", async () => {
     const { p } = await project();
     expect(await jsonBody(await s.api(`/projects/${p.id}`), 200)).toMatchObject({ wiki_enabled: true, wiki_access_level: "enabled" });
+  });
+});
+
+describe("wiki page webhooks", () => {
+  it("delivers GitLab's Wiki Page Hook for create, update and delete to hooks with wiki_page_events", async () => {
+    const { p, developer } = await project();
+    await jsonBody(await post(`/projects/${p.id}/hooks`, { url: `${r.url}/wiki`, wiki_page_events: true, push_events: false }), 201);
+    await jsonBody(await post(`/projects/${p.id}/hooks`, { url: `${r.url}/no-wiki`, push_events: true }), 201);
+    const created = await jsonBody(await post(`/projects/${p.id}/wikis`, { title: "Hooked Page", content: "c1" }, developer.token), 201);
+    await jsonBody(await put(`/projects/${p.id}/wikis/Hooked-Page`, { content: "c2" }, developer.token), 200);
+    expect((await del(`/projects/${p.id}/wikis/Hooked-Page`, developer.token)).status).toBe(204);
+    const got = await waitFor(
+      () => {
+        const list = r.requests.filter((q) => q.path === "/wiki" && (q.json?.project as { id?: number } | undefined)?.id === p.id);
+        return list.length === 3 ? list : undefined;
+      },
+      { message: "three wiki page hooks" },
+    );
+    expect(got.map((q) => q.headers["x-service-event"])).toEqual(["Wiki Page Hook", "Wiki Page Hook", "Wiki Page Hook"]);
+    expect(got.map((q) => (q.json!.object_attributes as { action: string }).action)).toEqual(["create", "update", "delete"]);
+    const web = `${s.url}/${p.path_with_namespace}`;
+    const first = got[0]!.json!;
+    const versionId = (first.object_attributes as { version_id: string }).version_id;
+    expect(versionId).toMatch(/^[0-9a-f]{40}$/);
+    expect(first).toMatchObject({
+      object_kind: "wiki_page",
+      user: { id: developer.id, username: developer.username },
+      project: { id: p.id, path_with_namespace: p.path_with_namespace },
+      wiki: { web_url: `${web}/-/wikis/home`, git_http_url: `${web}.wiki.git`, path_with_namespace: `${p.path_with_namespace}.wiki`, default_branch: "main" },
+      object_attributes: {
+        title: "Hooked Page",
+        content: "c1",
+        format: "markdown",
+        message: `${developer.username} created page: Hooked Page`,
+        slug: created.slug,
+        url: `${web}/-/wikis/Hooked-Page`,
+        action: "create",
+        diff_url: `${web}/-/wikis/Hooked-Page/diff?version_id=${versionId}`,
+        version_id: versionId,
+      },
+    });
+    expect(Object.keys(first).sort()).toEqual(["object_attributes", "object_kind", "project", "user", "wiki"]);
+    expect(r.requests.filter((q) => q.path === "/no-wiki" && (q.json?.project as { id?: number } | undefined)?.id === p.id)).toEqual([]);
   });
 });
 

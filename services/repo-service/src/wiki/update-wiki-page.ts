@@ -2,7 +2,20 @@ import path from "node:path";
 import type { UpdateWikiPageRequest__Output } from "@quarry/proto/types/repo/v1/UpdateWikiPageRequest";
 import type { WikiPage__Output as WikiPage } from "@quarry/proto/types/repo/v1/WikiPage";
 import type { RepoDeps } from "../deps.ts";
-import { action, commitWiki, duplicatePage, FORMAT_EXTENSIONS, findPage, pagesAt, readCommit, sluggify, validFormat, wikiDir, wikiUser } from "./wiki.ts";
+import {
+  action,
+  commitWiki,
+  duplicatePage,
+  publishWikiPage,
+  FORMAT_EXTENSIONS,
+  findPage,
+  pagesAt,
+  readCommit,
+  sluggify,
+  validFormat,
+  wikiDir,
+  wikiUser,
+} from "./wiki.ts";
 
 /**
  * WikiPage#update: new content, title or format in one commit. A title without a directory
@@ -27,13 +40,17 @@ export const updateWikiPage =
     if (slug !== page.slug && (await pagesAt(dir, head)).some((p) => p.slug === slug)) throw duplicatePage();
     const filePath = slug === page.slug && format === page.format ? page.path : `${slug}.${FORMAT_EXTENSIONS[format]}`;
     const content = Buffer.from(req.content ?? page.content);
+    const message = req.message || `${req.username} updated page: ${title ?? page.title}`;
     const commit = await commitWiki(deps, dir, {
       user,
       base: head,
-      message: req.message || `${req.username} updated page: ${title ?? page.title}`,
+      message,
       actions: [
         filePath === page.path ? action({ action: "update", filePath, content }) : action({ action: "move", filePath, previousPath: page.path, content }),
       ],
     });
-    return findPage(deps, dir, commit, slug);
+    const updated = await findPage(deps, dir, commit, slug);
+    const attributes = { title: updated.title, content: content.toString(), format, message, slug, action: "update" as const };
+    await publishWikiPage(deps, { projectId: Number(req.projectId), userId: Number(req.userId), attributes }, commit);
+    return updated;
   };

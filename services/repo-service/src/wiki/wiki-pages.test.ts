@@ -1,7 +1,7 @@
 import path from "node:path";
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { gitIn, newProject, setUp, type TestContext } from "../../test/support.ts";
+import { gitIn, newProject, outboxPayloads, setUp, type TestContext } from "../../test/support.ts";
 import { createWikiAttachment } from "./create-wiki-attachment.ts";
 import { createWikiPage } from "./create-wiki-page.ts";
 import { deleteWikiPage } from "./delete-wiki-page.ts";
@@ -19,7 +19,7 @@ afterAll(() => t?.close());
 const user = { name: "Ada Lovelace", email: "ada@example.com" };
 const wikiDirOf = (diskPath: string) => path.join(t.deps.storageRoot, diskPath.replace(/\.git$/, ".wiki.git"));
 const create = (diskPath: string, title: string, content: string, format = "") =>
-  createWikiPage(t.deps)({ diskPath, user, username: "ada", title, content: Buffer.from(content), format, message: "" });
+  createWikiPage(t.deps)({ diskPath, user, username: "ada", title, content: Buffer.from(content), format, message: "", projectId: 0, userId: 0 });
 const errorOf = (p: Promise<unknown>) =>
   p.then(
     () => expect.fail("expected an error"),
@@ -76,6 +76,8 @@ describe("wiki pages", () => {
     const first = await create(diskPath, "dir/Page", "v1");
     const upd = (o: { slug: string; title?: string; content?: string; format?: string }) =>
       updateWikiPage(t.deps)({
+        projectId: 0,
+        userId: 0,
         diskPath,
         user,
         username: "ada",
@@ -100,10 +102,12 @@ describe("wiki pages", () => {
     expect((await errorOf(upd({ slug: "dir/New-Name", title: "/Top" }))).details).toContain("Duplicate page");
     expect(await upd({ slug: "dir/New-Name", title: "/Root" })).toMatchObject({ slug: "Root" });
     expect((await errorOf(upd({ slug: "gone", content: "x" }))).details).toContain("Wiki Page Not Found");
-    await deleteWikiPage(t.deps)({ diskPath, user, username: "ada", slug: "Root" });
+    await deleteWikiPage(t.deps)({ diskPath, user, username: "ada", slug: "Root", projectId: 0, userId: 0 });
     expect(gitIn(wikiDirOf(diskPath), "log", "-1", "--format=%s", "main")).toBe("ada deleted page: Root");
     expect((await listWikiPages(t.deps)({ diskPath, withContent: false })).pages.map((p) => p.slug)).toEqual(["Top"]);
-    expect((await errorOf(deleteWikiPage(t.deps)({ diskPath, user, username: "ada", slug: "Root" }))).details).toContain("Wiki Page Not Found");
+    expect((await errorOf(deleteWikiPage(t.deps)({ diskPath, user, username: "ada", slug: "Root", projectId: 0, userId: 0 }))).details).toContain(
+      "Wiki Page Not Found",
+    );
   });
 
   it("commits attachments under uploads/<hex>/ on the default or a given branch, not listed as pages", async () => {
@@ -131,5 +135,41 @@ describe("wiki pages", () => {
     expect(await ensureWikiRepository(t.deps)({ diskPath })).toEqual(r);
     expect((await listWikiPages(t.deps)({ diskPath, withContent: false })).pages.map((p) => p.slug)).toEqual(["Home"]);
     expect((await errorOf(ensureWikiRepository(t.deps)({ diskPath: "../x.git" }))).code).toBe(3);
+  });
+
+  it("publishes GitLab's wiki page hook data for API writes of a project's page", async () => {
+    const { diskPath, projectId } = newProject();
+    const ids = { projectId, userId: 7 };
+    const page = await createWikiPage(t.deps)({
+      diskPath,
+      user,
+      username: "ada",
+      title: "Hook Page",
+      content: Buffer.from("c1"),
+      format: "",
+      message: "",
+      ...ids,
+    });
+    const updated = await updateWikiPage(t.deps)({
+      diskPath,
+      user,
+      username: "ada",
+      slug: "Hook-Page",
+      content: Buffer.from("c2"),
+      format: "",
+      message: "why",
+      ...ids,
+    });
+    await deleteWikiPage(t.deps)({ diskPath, user, username: "ada", slug: "Hook-Page", ...ids });
+    const deleted = gitIn(wikiDirOf(diskPath), "rev-parse", "main");
+    const events = await outboxPayloads(t, projectId);
+    expect(events.map((e) => e.subject)).toEqual(["quarry.repo.wiki_page", "quarry.repo.wiki_page", "quarry.repo.wiki_page"]);
+    const base = { event_id: expect.any(String), event_name: "wiki_page", object_kind: "wiki_page", user_id: 7, project_id: projectId };
+    const attrs = { title: "Hook Page", format: "markdown", slug: "Hook-Page" };
+    expect(events.map((e) => e.payload)).toEqual([
+      { ...base, object_attributes: { ...attrs, content: "c1", message: "ada created page: Hook Page", action: "create", version_id: page.commitId } },
+      { ...base, object_attributes: { ...attrs, content: "c2", message: "why", action: "update", version_id: updated.commitId } },
+      { ...base, object_attributes: { ...attrs, content: "c2", message: "ada deleted page: Hook Page", action: "delete", version_id: deleted } },
+    ]);
   });
 });

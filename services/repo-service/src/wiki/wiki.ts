@@ -3,6 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
+import { enqueueEvent, Subjects, type WikiPageEvent } from "@quarry/bus";
 import { BRANCH_REF_PREFIX, branchRef } from "@quarry/gitlab";
 import { badRequest, notFound, paramError } from "@quarry/grpc";
 import type { CommitFileAction__Output as FileAction } from "@quarry/proto/types/repo/v1/CommitFileAction";
@@ -167,6 +168,27 @@ export async function commitWiki(
 
 /** Wiki#create_page's refusal of a second page with the same slug (any format). */
 export const duplicatePage = () => badRequest({ base: ["Duplicate page: A page with that title already exists"] });
+
+/** What a page write publishes (GitLab's wiki page hook data); projectId 0 publishes nothing. */
+export interface WikiPageChange {
+  projectId: number;
+  userId: number;
+  attributes: Omit<WikiPageEvent["object_attributes"], "version_id">;
+}
+
+/** Publishes a page write as a `quarry.repo.wiki_page` event through the outbox. */
+export async function publishWikiPage(deps: RepoDeps, change: WikiPageChange, commitId: string): Promise<void> {
+  if (!change.projectId) return;
+  const event: Omit<WikiPageEvent, "event_id"> = {
+    event_name: "wiki_page",
+    object_kind: "wiki_page",
+    user_id: change.userId,
+    project_id: change.projectId,
+    object_attributes: { ...change.attributes, version_id: commitId },
+  };
+  await deps.prisma.$transaction((tx) => enqueueEvent(tx, Subjects.wikiPage, event as unknown as Record<string, unknown>));
+  deps.outbox.kick();
+}
 
 /** A commit-file action with GitLab's defaults for the fields wikis do not use. */
 export function action(a: Pick<FileAction, "action" | "filePath"> & Partial<FileAction>): FileAction {

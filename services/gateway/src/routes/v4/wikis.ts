@@ -30,7 +30,7 @@ export function wikisRouter(deps: GatewayDeps): Router {
   };
   const author = (req: Request) => {
     const u = requireUser(req);
-    return { user: { name: u.name, email: u.email }, username: u.username };
+    return { user: { name: u.name, email: u.email }, username: u.username, userId: u.userId };
   };
   const slugOf = (req: Request) => wildcardParam(req, "slug");
 
@@ -69,7 +69,15 @@ export function wikisRouter(deps: GatewayDeps): Router {
     const q = params(req, { title: p.string(), content: p.string(), format: p.enum(FORMATS).optional() });
     const { c, project } = await authorize(req, res, true);
     const page = await repo.CreateWikiPage(
-      { diskPath: project.diskPath, ...author(req), title: q.title, content: Buffer.from(q.content), format: q.format ?? "markdown", message: "" },
+      {
+        diskPath: project.diskPath,
+        projectId: project.id,
+        ...author(req),
+        title: q.title,
+        content: Buffer.from(q.content),
+        format: q.format ?? "markdown",
+        message: "",
+      },
       c.call,
     );
     res.status(201).json(wikiPageEntity(page));
@@ -86,6 +94,7 @@ export function wikisRouter(deps: GatewayDeps): Router {
     const page = await repo.UpdateWikiPage(
       {
         diskPath: project.diskPath,
+        projectId: project.id,
         ...author(req),
         slug: slugOf(req),
         title: q.title,
@@ -100,7 +109,7 @@ export function wikisRouter(deps: GatewayDeps): Router {
 
   r.delete(`${base}/*slug`, scope("write"), async (req, res) => {
     const { c, project } = await authorize(req, res, true);
-    await repo.DeleteWikiPage({ diskPath: project.diskPath, ...author(req), slug: slugOf(req) }, c.call);
+    await repo.DeleteWikiPage({ diskPath: project.diskPath, projectId: project.id, ...author(req), slug: slugOf(req) }, c.call);
     res.status(204).end();
   });
 
