@@ -153,6 +153,39 @@ describe("project wiki pages", () => {
   });
 });
 
+describe("group wiki pages", () => {
+  it("keep pages per group: Guests read, Developers write, others see no group", async () => {
+    const [guest, developer, outsider] = [await createUserWithToken(s), await createUserWithToken(s), await createUserWithToken(s)];
+    const n = Math.random().toString(36).slice(2, 8);
+    const g = await jsonBody(await post("/groups", { name: `wg-${n}`, path: `wg-${n}`, visibility: "private" }), 201);
+    const other = await jsonBody(await post("/groups", { name: `wo-${n}`, path: `wo-${n}`, visibility: "private" }), 201);
+    await jsonBody(await post(`/groups/${g.id}/members`, { user_id: guest.id, access_level: 10 }), 201);
+    await jsonBody(await post(`/groups/${g.id}/members`, { user_id: developer.id, access_level: 30 }), 201);
+    const dev = s.gitlab(developer.token);
+    expect(await dev.GroupWikis.create(g.id, "group words", "Group Home")).toEqual({
+      format: "markdown",
+      slug: "Group-Home",
+      title: "Group Home",
+      content: "group words",
+      encoding: "UTF-8",
+    });
+    expect(await s.gitlab(guest.token).GroupWikis.all(g.id)).toEqual([{ format: "markdown", slug: "Group-Home", title: "Group Home" }]);
+    expect(await jsonBody(await put(`/groups/${g.id}/wikis/Group-Home`, { content: "x" }, guest.token), 403)).toEqual({ message: "403 Forbidden" });
+    expect((await s.api(`/groups/${g.id}/wikis`, { token: outsider.token })).status).toBe(404);
+    // Each group has its own wiki, apart from projects' wikis.
+    expect(await jsonBody(await s.api(`/groups/${other.id}/wikis`), 200)).toEqual([]);
+    expect(await jsonBody(await put(`/groups/${g.id}/wikis/Group-Home`, { title: "Renamed" }, developer.token), 200)).toMatchObject({ slug: "Renamed" });
+    const f = new FormData();
+    f.append("file", new Blob(["x"]), "g.txt");
+    expect(await jsonBody(await s.api(`/groups/${g.id}/wikis/attachments`, { method: "POST", body: f, token: developer.token }), 201)).toMatchObject({
+      file_name: "g.txt",
+      branch: "main",
+    });
+    expect((await del(`/groups/${g.id}/wikis/Renamed`, developer.token)).status).toBe(204);
+    expect(await jsonBody(await s.api(`/groups/${g.id}/wikis/Renamed`), 404)).toEqual({ message: "404 Wiki Page Not Found" });
+  });
+});
+
 describe("wiki page webhooks", () => {
   it("delivers GitLab's Wiki Page Hook for create, update and delete to hooks with wiki_page_events", async () => {
     const { p, developer } = await project();
