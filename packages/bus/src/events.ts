@@ -34,6 +34,8 @@ export const Subjects = {
   job: "quarry.ci.job",
   /** A deployment changed status (ci-service): GitLab's deployment webhook, for hook-service. */
   deployment: "quarry.ci.deployment",
+  /** A wiki page was created, updated or deleted through the API (repo-service): GitLab's wiki page webhook, for hook-service. */
+  wikiPage: "quarry.repo.wiki_page",
 } as const;
 
 export type Subject = (typeof Subjects)[keyof typeof Subjects];
@@ -391,6 +393,30 @@ export interface DeploymentEvent extends Record<string, unknown> {
   environment: string;
 }
 
+/**
+ * A wiki page written through the API: GitLab's Gitlab::DataBuilder::WikiPage payload less
+ * `user`, `project` and `wiki`, which hook-service adds from identity-service, and less the web
+ * URLs (`url`, `diff_url`), which it builds below the external URL.
+ */
+export interface WikiPageEvent {
+  event_id: string;
+  event_name: "wiki_page";
+  object_kind: "wiki_page";
+  /** The acting user. */
+  user_id: number;
+  project_id: number;
+  object_attributes: {
+    title: string;
+    content: string;
+    format: string;
+    message: string;
+    slug: string;
+    action: "create" | "update" | "delete";
+    /** The commit written. */
+    version_id: string;
+  };
+}
+
 /** Payload type per subject, for typed publish/subscribe helpers in services. */
 export interface EventPayloads {
   [Subjects.userCreate]: UserCreateEvent;
@@ -411,4 +437,5 @@ export interface EventPayloads {
   [Subjects.pipeline]: PipelineEvent;
   [Subjects.job]: JobEvent;
   [Subjects.deployment]: DeploymentEvent;
+  [Subjects.wikiPage]: WikiPageEvent;
 }

@@ -55,6 +55,13 @@ import { commitSnippetFiles } from "./rpc/commit-snippet-files.ts";
 import { listSnippetFiles } from "./rpc/list-snippet-files.ts";
 import { readSnippetFile } from "./rpc/read-snippet-file.ts";
 import { deleteSnippetRepository } from "./rpc/delete-snippet-repository.ts";
+import { listWikiPages } from "./wiki/list-wiki-pages.ts";
+import { getWikiPage } from "./wiki/get-wiki-page.ts";
+import { createWikiPage } from "./wiki/create-wiki-page.ts";
+import { updateWikiPage } from "./wiki/update-wiki-page.ts";
+import { deleteWikiPage } from "./wiki/delete-wiki-page.ts";
+import { createWikiAttachment } from "./wiki/create-wiki-attachment.ts";
+import { ensureWikiRepository } from "./wiki/ensure-wiki-repository.ts";
 import { removeStaleLocks } from "./git/stale-locks.ts";
 import { checkMerge } from "./rpc/check-merge.ts";
 import { mergeToBranch } from "./rpc/merge-to-branch.ts";
@@ -114,6 +121,14 @@ export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinitio
     RebaseBranch: rebaseBranch(deps),
     WriteMergeRequestRef: writeMergeRequestRef(deps),
     DeleteMergeRequestRefs: deleteMergeRequestRefs(deps),
+    // Wikis.
+    ListWikiPages: listWikiPages(deps),
+    GetWikiPage: getWikiPage(deps),
+    CreateWikiPage: createWikiPage(deps),
+    UpdateWikiPage: updateWikiPage(deps),
+    DeleteWikiPage: deleteWikiPage(deps),
+    CreateWikiAttachment: createWikiAttachment(deps),
+    EnsureWikiRepository: ensureWikiRepository(deps),
   };
 }
 

@@ -122,7 +122,7 @@ export function projectFull(p: Project, urls: Urls, extras: ProjectExtras = {}) 
     repository_object_format: "sha1",
     issues_enabled: true,
     merge_requests_enabled: true,
-    wiki_enabled: false,
+    wiki_enabled: true,
     jobs_enabled: true,
     snippets_enabled: true,
     // Project#can_create_merge_request_in?: Developer or above (the caller's direct or inherited level).
@@ -131,7 +131,7 @@ export function projectFull(p: Project, urls: Urls, extras: ProjectExtras = {}) 
     repository_access_level: "enabled",
     merge_requests_access_level: "enabled",
     forking_access_level: "disabled",
-    wiki_access_level: "disabled",
+    wiki_access_level: "enabled",
     builds_access_level: "enabled",
     snippets_access_level: "enabled",
     pages_access_level: "disabled",

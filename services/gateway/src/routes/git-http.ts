@@ -28,6 +28,9 @@ const Messages = {
   command: "The command you're trying to execute is not allowed.",
   snippetNotFound: "The snippet you were looking for could not be found.",
   snippetPush: "Pushing to snippet repositories is not supported.",
+  // Gitlab::GitAccessWiki's words.
+  wikiDownload: "You are not allowed to download files from this wiki.",
+  wikiPush: "You are not allowed to write to this project's wiki.",
 } as const;
 
 /** Token scopes that allow a fetch / a push (GitLab's abilities_for_scopes). */
@@ -76,6 +79,31 @@ export function gitHttpRouter(deps: GatewayDeps): Router {
     const service = req.params[3] as Service;
     await serveSnippet(req, res, service, async (diskPath, gitProtocol) => {
       const call: grpc.ClientDuplexStream<object, { data: Buffer }> = deps.gitHttp.UploadPack(callMetadata(req));
+      await Promise.all([sendBody(call, { diskPath, gitProtocol }, requestBody(req)), relay(call, res, `application/x-${service}-result`, Buffer.alloc(0))]);
+    });
+  });
+
+  // Wiki repositories (`<project path>.wiki.git`), before the project routes that would read
+  // `<project>.wiki` as a project path.
+  r.get(/^\/(.+?\/[^/]+?)\.wiki\.git\/info\/refs$/, async (req, res) => {
+    const service = req.query.service;
+    if (service !== "git-upload-pack" && service !== "git-receive-pack") return sendError(res, new GitHttpError(403, Messages.command));
+    await guard(req, res, async () => {
+      const diskPath = await authorizeWiki(deps, req, service, String(req.params[0]));
+      const gitProtocol = req.get("git-protocol") ?? "";
+      const call = deps.gitHttp.InfoRefs({ diskPath, service, gitProtocol }, callMetadata(req));
+      const prefix = /(^|:)version=2(:|$)/.test(gitProtocol) ? Buffer.alloc(0) : Buffer.from(`${pktLine(`# service=${service}\n`)}0000`);
+      await relay(call, res, `application/x-${service}-advertisement`, prefix);
+    });
+  });
+
+  r.post(/^\/(.+?\/[^/]+?)\.wiki\.git\/(git-upload-pack|git-receive-pack)$/, async (req, res) => {
+    const service = req.params[1] as Service;
+    await guard(req, res, async () => {
+      const diskPath = await authorizeWiki(deps, req, service, String(req.params[0]));
+      const gitProtocol = req.get("git-protocol") ?? "";
+      const call: grpc.ClientDuplexStream<object, { data: Buffer }> =
+        service === "git-upload-pack" ? deps.gitHttp.UploadPack(callMetadata(req)) : deps.gitHttp.ReceivePack(callMetadata(req));
       await Promise.all([sendBody(call, { diskPath, gitProtocol }, requestBody(req)), relay(call, res, `application/x-${service}-result`, Buffer.alloc(0))]);
     });
   });
@@ -206,6 +234,30 @@ async function authorize(deps: GatewayDeps, req: Request, service: Service, proj
     if (code === status.PERMISSION_DENIED) throw new GitHttpError(403, service === "git-upload-pack" ? Messages.download : Messages.push);
     throw err;
   }
+}
+
+/**
+ * A project's wiki repository (Gitlab::GitAccessWiki): credentials as for projects; fetching
+ * needs read_wiki (whoever sees the project), pushing create_wiki (Developer). The repository is
+ * made on first access, as GitLab does, so an unwritten wiki can be cloned and pushed to.
+ */
+async function authorizeWiki(deps: GatewayDeps, req: Request, service: Service, projectPath: string): Promise<string> {
+  await authenticateGit(deps, req, service);
+  const action = service === "git-upload-pack" ? "read_project" : "push_code";
+  let diskPath: string;
+  try {
+    const res = await deps.identity.Authorize({ actor: actor(req), action, project: projectPath }, { requestId: req.requestId });
+    await assertJobTokenScope(deps, req, Number(res.project!.id));
+    diskPath = res.project!.diskPath;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) throw new GitHttpError(404, Messages.projectNotFound);
+    const code = (err as { code?: number }).code;
+    if ((code === status.NOT_FOUND || code === status.PERMISSION_DENIED) && !req.principal) throw new GitHttpError(401, Messages.accessDenied, true);
+    if (code === status.NOT_FOUND) throw new GitHttpError(404, Messages.projectNotFound);
+    if (code === status.PERMISSION_DENIED) throw new GitHttpError(403, service === "git-upload-pack" ? Messages.wikiDownload : Messages.wikiPush);
+    throw err;
+  }
+  return (await deps.repo.EnsureWikiRepository({ diskPath }, { requestId: req.requestId })).diskPath;
 }
 
 /**

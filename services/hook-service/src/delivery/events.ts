@@ -39,6 +39,8 @@ export const EVENT_KINDS: Record<string, EventKind> = {
   pipeline: { switch: "pipelineEvents", trigger: "pipeline_hooks", header: "Pipeline Hook" },
   job: { switch: "jobEvents", trigger: "job_hooks", header: "Job Hook" },
   deployment: { switch: "deploymentEvents", trigger: "deployment_hooks", header: "Deployment Hook" },
+  // Wiki pages written through the API (repo-service).
+  wiki_page: { switch: "wikiPageEvents", trigger: "wiki_page_hooks", header: "Wiki Page Hook" },
 };
 
 /**

@@ -14,6 +14,7 @@ import { EVENT_KINDS, eventKindName, eventUuid, idempotencyKey } from "./events.
 import { buildIssuePayload } from "./issue-payload.ts";
 import { buildMergeRequestPayload } from "./merge-request-payload.ts";
 import { buildNotePayload } from "./note-payload.ts";
+import { buildWikiPagePayload } from "./wiki-page-payload.ts";
 
 type Actor = { userId: number; isAdmin: boolean; system?: string };
 type Payload = Record<string, unknown>;
@@ -88,6 +89,7 @@ const COLLAB_PAYLOADS: Record<string, PayloadBuilder> = {
   pipeline: buildPipelinePayload,
   job: buildJobPayload,
   deployment: buildDeploymentPayload,
+  wiki_page: buildWikiPagePayload,
 };
 
 /**

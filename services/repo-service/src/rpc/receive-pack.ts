@@ -14,6 +14,7 @@ import type { PushEventInput } from "@quarry/bus";
 import { checkPush } from "../protection/push-rules.ts";
 import { gitProtocolEnv, readFirst, runGitService, streamingHandler } from "../git/smart-http.ts";
 import { repositoryPath } from "../validate.ts";
+import { isWikiDiskPath, receiveWikiPush } from "../wiki/receive-wiki-push.ts";
 
 /** The command list is buffered before git starts; more than this is refused. */
 const MAX_COMMANDS_BYTES = 64 * 1024 * 1024;
@@ -27,6 +28,7 @@ const MAX_COMMANDS_BYTES = 64 * 1024 * 1024;
 export const receivePack = (deps: RepoDeps) =>
   streamingHandler<grpc.ServerDuplexStream<ReceivePackRequest__Output, ReceivePackResponse>>("ReceivePack", deps.log, async (call) => {
     const { first, body } = await readFirst<ReceivePackRequest__Output>(call);
+    if (isWikiDiskPath(first.diskPath)) return receiveWikiPush(deps, call, first, body);
     const dir = repositoryPath(deps.storageRoot, first.diskPath);
     const context = requireContext(first.context);
     if (!(await isRepository(dir))) throw notFound("Repository");

@@ -44,6 +44,8 @@ import { errorTrackingCollectorRouter } from "./error-tracking-collector.ts";
 import { errorTrackingRouter } from "./error-tracking.ts";
 
 /** Everything under /api/v4, one router per GitLab resource. */
+import { wikisRouter } from "./wikis.ts";
+
 export function v4Router(deps: GatewayDeps): Router {
   const r = Router();
   // An id beyond PostgreSQL's integer never reaches a service, whichever route it is for.
@@ -78,6 +80,9 @@ export function v4Router(deps: GatewayDeps): Router {
 
   // snippets
   r.use(snippetsRouter(deps));
+
+  // wikis
+  r.use(wikisRouter(deps));
 
   // award emoji
   r.use(awardEmojiRouter(deps));
