@@ -1,14 +1,8 @@
 // Error tracking through python-gitlab (Debian's python3-gitlab 3.12 has no manager for it, so
 // test/python/error_tracking.py uses gl.http_*), and a Sentry store request from Python.
-import { execFile } from "node:child_process";
-import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestStack, type TestStack } from "./helpers.ts";
-
-const run = promisify(execFile);
-const PYTHON = "/usr/bin/python3";
-const SCRIPT = path.join(import.meta.dirname, "python", "error_tracking.py");
+import { runPythonScript } from "./python-runner.ts";
 
 let s: TestStack;
 
@@ -21,15 +15,7 @@ afterAll(async () => {
 
 describe("python-gitlab error tracking", () => {
   it("configures settings and keys, reports through the DSN's store endpoint and lists the error", async () => {
-    const env = { ...process.env, QUARRY_URL: s.url, QUARRY_TOKEN: s.rootToken, QUARRY_SUFFIX: "e1" };
-    let stdout: string;
-    try {
-      ({ stdout } = await run(PYTHON, [SCRIPT], { env, cwd: path.dirname(SCRIPT) }));
-    } catch (err) {
-      const e = err as { stderr?: string; message: string };
-      throw new Error(`error_tracking.py failed:\n${e.stderr || e.message}`);
-    }
-    expect(JSON.parse(stdout)).toEqual({
+    expect(await runPythonScript(s, "error_tracking", { suffix: "e1" })).toEqual({
       before: [404, "404 Error Tracking Setting Not Found"],
       put: { active: true, project_name: null, tracker_external_url: null, api_url: null, integrated: true },
       patch: { active: true, project_name: null, tracker_external_url: null, api_url: null, integrated: true },

@@ -10,15 +10,13 @@ import { waitFor } from "@quarry/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CI_YAML, instanceRunner, requestJobAs, reportJob } from "./ci-fixture.ts";
 import { startTestStack, type TestStack } from "./helpers.ts";
+import { runPythonScript } from "./python-runner.ts";
 import { createIssue, createIssueNote } from "./collab-api.ts";
 import { startReceiver, type Receiver } from "./webhook-receiver.ts";
 
 const run = promisify(execFile);
-// Debian's python3-gitlab lives in the system interpreter (a python3 earlier on PATH may lack it).
-const PYTHON = "/usr/bin/python3";
 // Debian installs the CLI as python-gitlab; upstream calls it gitlab.
 const CLI = ["/usr/bin/python-gitlab", "/usr/bin/gitlab"].find((p) => existsSync(p)) ?? "python-gitlab";
-const SCRIPTS = path.join(import.meta.dirname, "python");
 
 let s: TestStack;
 let receiver: Receiver;
@@ -34,18 +32,7 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** Runs test/python/<script>.py against the stack (asynchronously: the stack serves from this process). */
-async function py(script: string, vars: Record<string, string | number> = {}): Promise<unknown> {
-  const env: Record<string, string> = { ...process.env, QUARRY_URL: s.url, QUARRY_TOKEN: s.rootToken } as Record<string, string>;
-  for (const [k, v] of Object.entries(vars)) env[`QUARRY_${k.toUpperCase()}`] = String(v);
-  try {
-    const { stdout } = await run(PYTHON, [path.join(SCRIPTS, `${script}.py`)], { env, cwd: SCRIPTS, maxBuffer: 16 * 1024 * 1024 });
-    return JSON.parse(stdout);
-  } catch (err) {
-    const e = err as { stderr?: string; message: string };
-    throw new Error(`${script}.py failed:\n${e.stderr || e.message}`);
-  }
-}
+const py = (script: string, vars: Record<string, string | number> = {}) => runPythonScript(s, script, vars);
 
 /** The python-gitlab CLI with JSON output. */
 async function cli(args: string[]): Promise<unknown> {

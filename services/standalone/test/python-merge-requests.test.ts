@@ -1,16 +1,9 @@
 // Drives the merge request API with python-gitlab (Debian's python3-gitlab), as
 // python-gitlab.test.ts does for the other resources: test/python/merge_requests.py prints one
 // JSON document; a failing script's traceback becomes the test's error.
-import { execFile } from "node:child_process";
-import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestStack, type TestStack } from "./helpers.ts";
-
-const run = promisify(execFile);
-// Debian's python3-gitlab lives in the system interpreter (a python3 earlier on PATH may lack it).
-const PYTHON = "/usr/bin/python3";
-const SCRIPTS = path.join(import.meta.dirname, "python");
+import { runPythonScript } from "./python-runner.ts";
 
 let s: TestStack;
 
@@ -21,18 +14,7 @@ afterAll(async () => {
   await s?.destroy();
 });
 
-/** Runs test/python/<script>.py against the stack (asynchronously: the stack serves from this process). */
-async function py(script: string, vars: Record<string, string | number> = {}): Promise<unknown> {
-  const env: Record<string, string> = { ...process.env, QUARRY_URL: s.url, QUARRY_TOKEN: s.rootToken } as Record<string, string>;
-  for (const [k, v] of Object.entries(vars)) env[`QUARRY_${k.toUpperCase()}`] = String(v);
-  try {
-    const { stdout } = await run(PYTHON, [path.join(SCRIPTS, `${script}.py`)], { env, cwd: SCRIPTS, maxBuffer: 16 * 1024 * 1024 });
-    return JSON.parse(stdout);
-  } catch (err) {
-    const e = err as { stderr?: string; message: string };
-    throw new Error(`${script}.py failed:\n${e.stderr || e.message}`);
-  }
-}
+const py = (script: string, vars: Record<string, string | number> = {}) => runPythonScript(s, script, vars);
 
 describe("python-gitlab", () => {
   it("manages merge requests", async () => {
