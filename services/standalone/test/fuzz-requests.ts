@@ -12,7 +12,7 @@ export interface RouteTemplate {
 }
 
 interface RouterLayer {
-  route?: { path: string | RegExp; methods: Record<string, boolean> };
+  route?: { path: string | RegExp | (string | RegExp)[]; methods: Record<string, boolean> };
   handle?: { stack?: RouterLayer[] };
   rawPath?: string | RegExp;
 }
@@ -28,9 +28,12 @@ export function routesOf(app: unknown): RouteTemplate[] {
   const walk = (stack: RouterLayer[], prefix: string) => {
     for (const layer of stack) {
       if (layer.route) {
-        const { path } = layer.route;
-        const full = typeof path === "string" ? prefix + path : new RegExp(`^${escapeRegExp(prefix)}${path.source.replace(/^\^/, "")}`, path.flags);
-        for (const method of Object.keys(layer.route.methods)) routes.push({ method: method === "_all" ? "GET" : method.toUpperCase(), path: full });
+        // express takes a string, a RegExp or an array of them (one route serving several paths).
+        const paths = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path];
+        for (const path of paths) {
+          const full = typeof path === "string" ? prefix + path : new RegExp(`^${escapeRegExp(prefix)}${path.source.replace(/^\^/, "")}`, path.flags);
+          for (const method of Object.keys(layer.route.methods)) routes.push({ method: method === "_all" ? "GET" : method.toUpperCase(), path: full });
+        }
         continue;
       }
       const nested = layer.handle?.stack;
