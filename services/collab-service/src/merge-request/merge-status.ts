@@ -8,7 +8,7 @@ import type { CheckMergeResponse__Output as CheckMergeResponse } from "@quarry/p
 import type { CollabDeps, Tx } from "../deps.ts";
 import type { CiPipeline, MergeRequest } from "../generated/prisma/client.ts";
 import type { MergeRequestScope } from "./scope.ts";
-import { headPipelineOf, isInProgress, mergeRequestHeadRef } from "./pipelines.ts";
+import { headPipelineOf, isHeadPipelineOf, isInProgress } from "./pipelines.ts";
 
 /** A project's merge settings as the merge checks read them (GitLab's defaults where identity has none). */
 export interface MergeSettingsView {
@@ -270,15 +270,18 @@ export async function mergeStatusOf(deps: CollabDeps, mr: MergeRow, project: Mer
     approvals,
     canFastForward: git.check ? git.check.canFastForward : null,
   };
+  return statusOf(facts, { canMerge, check: git.check, headPipelineId: headPipeline?.id ?? 0 });
+}
+
+/** The answer for facts the checks ran on (the public status, the detailed one, and what they derive). */
+function statusOf(facts: MergeFacts, o: Pick<MergeStatus, "canMerge" | "check" | "headPipelineId">): MergeStatus {
   return {
-    mergeStatus: publicMergeStatus(git.status),
+    mergeStatus: publicMergeStatus(facts.mergeStatus),
     detailedMergeStatus: detailedMergeStatus(facts),
-    hasConflicts: hasConflictsStatus(git.status),
-    canMerge,
-    headPipelineId: headPipeline?.id ?? 0,
-    blockingDiscussionsResolved: unresolved === 0,
+    hasConflicts: hasConflictsStatus(facts.mergeStatus),
+    blockingDiscussionsResolved: facts.unresolvedDiscussions === 0,
     facts,
-    check: git.check,
+    ...o,
   };
 }
 
@@ -310,10 +313,7 @@ export async function listMergeStatuses(
   return rows.map((mr) => {
     const settings = mergeSettingsOf(projectOf(mr.projectId));
     // Newest first: the first match is headPipelineOf's answer.
-    const headPipeline =
-      pipelines.find(
-        (p) => p.projectId === mr.sourceProjectId && p.sha === mr.headSha && (p.ref === mr.sourceBranch || p.ref === mergeRequestHeadRef(mr.iid)),
-      ) ?? null;
+    const headPipeline = pipelines.find((p) => isHeadPipelineOf(p, mr)) ?? null;
     const unresolved = threads.filter((t) => t.noteableId === mr.id).length;
     const facts: MergeFacts = {
       state: mr.state,
@@ -329,15 +329,6 @@ export async function listMergeStatuses(
       approvals: approvals.find((a) => a.mergeRequestId === mr.id)?._count._all ?? 0,
       canFastForward: null,
     };
-    return {
-      mergeStatus: publicMergeStatus(mr.mergeStatus),
-      detailedMergeStatus: detailedMergeStatus(facts),
-      hasConflicts: hasConflictsStatus(mr.mergeStatus),
-      canMerge: false,
-      headPipelineId: headPipeline?.id ?? 0,
-      blockingDiscussionsResolved: unresolved === 0,
-      facts,
-      check: null,
-    };
+    return statusOf(facts, { canMerge: false, check: null, headPipelineId: headPipeline?.id ?? 0 });
   });
 }

@@ -60,17 +60,24 @@ export async function recordPipeline(db: CollabDeps["prisma"] | Tx, event: Pipel
   return applied.length ? { id, createdAt: updatedAt, ...row } : null;
 }
 
+/** What picks a merge request's head pipeline. */
+export type HeadPipelineKey = { sourceProjectId: number; iid: number; sourceBranch: string; headSha: string | null };
+
+/** The refs a head pipeline runs on: the source branch, or the merge request's head ref. */
+export const headPipelineRefs = (mr: Pick<HeadPipelineKey, "iid" | "sourceBranch">): string[] => [mr.sourceBranch, mergeRequestHeadRef(mr.iid)];
+
+/** Whether `p` is a candidate head pipeline of `mr` (headPipelineOf's condition, for rows already read). */
+export const isHeadPipelineOf = (p: Pick<CiPipeline, "projectId" | "sha" | "ref">, mr: HeadPipelineKey): boolean =>
+  mr.headSha !== null && p.projectId === mr.sourceProjectId && p.sha === mr.headSha && headPipelineRefs(mr).includes(p.ref);
+
 /**
  * GitLab's MergeRequest#head_pipeline: the newest pipeline of the source project for the source
  * head, run on the source branch or on the merge request's head ref; null when none.
  */
-export async function headPipelineOf(
-  db: CollabDeps["prisma"] | Tx,
-  mr: { sourceProjectId: number; iid: number; sourceBranch: string; headSha: string | null },
-): Promise<CiPipeline | null> {
+export async function headPipelineOf(db: CollabDeps["prisma"] | Tx, mr: HeadPipelineKey): Promise<CiPipeline | null> {
   if (!mr.headSha) return null;
   return db.ciPipeline.findFirst({
-    where: { projectId: mr.sourceProjectId, sha: mr.headSha, ref: { in: [mr.sourceBranch, mergeRequestHeadRef(mr.iid)] } },
+    where: { projectId: mr.sourceProjectId, sha: mr.headSha, ref: { in: headPipelineRefs(mr) } },
     orderBy: { id: "desc" },
   });
 }
