@@ -14,7 +14,8 @@ export const AVATAR_EXTENSIONS = ["png", "jpg", "jpeg", "gif", "bmp", "tiff", "i
 /** The records that have avatars, as they appear in /uploads/-/system/<model>/avatar/<id>/<file>. */
 export type AvatarModel = "user" | "project" | "group";
 
-const TYPE_OF_EXTENSION: Record<string, string> = {
+/** The image types avatars take, by extension (project uploads serve these and more). */
+export const TYPE_OF_EXTENSION: Record<string, string> = {
   png: "image/png",
   jpg: "image/jpeg",
   jpeg: "image/jpeg",

@@ -6,6 +6,7 @@ import type { Upload as UploadMessage } from "@quarry/proto/types/identity/v1/Up
 import type { PrismaClient, Tx } from "../deps.ts";
 import type { Upload } from "../generated/prisma/client.ts";
 import type { ActorInfo } from "./access.ts";
+import { TYPE_OF_EXTENSION } from "./avatars.ts";
 import type { ProjectRow } from "./convert.ts";
 import { requireLevel, visibleProject } from "./lookup.ts";
 
@@ -24,14 +25,7 @@ export function sanitizeUploadFilename(name: string): string {
 }
 
 const TYPES: Record<string, string> = {
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-  bmp: "image/bmp",
-  tiff: "image/tiff",
-  ico: "image/vnd.microsoft.icon",
-  webp: "image/webp",
+  ...TYPE_OF_EXTENSION,
   svg: "image/svg+xml",
   mp4: "video/mp4",
   webm: "video/webm",
