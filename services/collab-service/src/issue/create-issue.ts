@@ -18,8 +18,8 @@ import {
   issueTypeAllowed,
   readableAssignees,
   requireCreateIssue,
-  writeLabelEvents,
 } from "./rules.ts";
+import { writeLabelEvents, writeMilestoneEvent } from "../issuable/resource-events.ts";
 
 /**
  * GitLab's Issues::CreateService through POST /projects/:id/issues: the next iid from the project's
@@ -86,14 +86,14 @@ export const createIssue =
       });
       await writeLabelEvents(
         tx,
-        issue.id,
+        { issueId: issue.id },
         actorId,
         labels.map((l) => l.id),
         [],
         now,
       );
       if (milestoneId !== null) {
-        await tx.resourceMilestoneEvent.create({ data: { issueId: issue.id, milestoneId, action: "add", state: "opened", userId: actorId, createdAt: now } });
+        await writeMilestoneEvent(tx, { issueId: issue.id }, { from: null, to: milestoneId }, "opened", actorId, now);
       }
       await recordIssueSystemNotes(tx, { issue, before: null, after: noteStateOf(issue, assignees), authorId: actorId, usernames });
       await enqueueIssueEvent(tx, { issue, projectPath: parent.fullPath, action: "open", actorUserId: actorId });

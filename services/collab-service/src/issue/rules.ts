@@ -107,12 +107,3 @@ export async function readableAssignees(deps: CollabDeps, parent: ResolvedParent
   const ok = new Set(readable.filter((id) => id > 0));
   return wanted.filter((id) => ok.has(id));
 }
-
-/** Writes ResourceLabelEvents for labels added and removed by one change. */
-export async function writeLabelEvents(tx: Tx, issueId: number, userId: number, added: readonly number[], removed: readonly number[], at: Date): Promise<void> {
-  const rows = [
-    ...added.map((labelId) => ({ issueId, labelId, action: "add", userId, createdAt: at })),
-    ...removed.map((labelId) => ({ issueId, labelId, action: "remove", userId, createdAt: at })),
-  ];
-  if (rows.length) await tx.resourceLabelEvent.createMany({ data: rows });
-}

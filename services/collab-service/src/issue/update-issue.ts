@@ -20,8 +20,8 @@ import {
   issueTypeAllowed,
   readableAssignees,
   requireUpdateIssue,
-  writeLabelEvents,
 } from "./rules.ts";
+import { writeLabelEvents, writeMilestoneEvent } from "../issuable/resource-events.ts";
 
 /**
  * GitLab's Issues::UpdateService through PUT /projects/:id/issues/:issue_iid: update_issue for
@@ -76,7 +76,7 @@ export const updateIssue =
         const removed = [...before].filter((id) => !after.has(id));
         if (removed.length) await tx.issueLabel.deleteMany({ where: { issueId: issue.id, labelId: { in: removed } } });
         if (added.length) await tx.issueLabel.createMany({ data: added.map((labelId) => ({ issueId: issue.id, labelId })) });
-        await writeLabelEvents(tx, issue.id, userId, added, removed, now);
+        await writeLabelEvents(tx, { issueId: issue.id }, userId, added, removed, now);
         changed ||= added.length + removed.length > 0;
       }
 
@@ -97,13 +97,7 @@ export const updateIssue =
         const milestoneId = await allowedMilestoneId(tx, parent, Number(req.milestoneId));
         if (milestoneId !== current.milestoneId) {
           data.milestoneId = milestoneId;
-          // GitLab records the milestone removed as a "remove" event naming the old milestone.
-          await tx.resourceMilestoneEvent.create({
-            data:
-              milestoneId !== null
-                ? { issueId: issue.id, milestoneId, action: "add", state, userId, createdAt: now }
-                : { issueId: issue.id, milestoneId: current.milestoneId, action: "remove", state, userId, createdAt: now },
-          });
+          await writeMilestoneEvent(tx, { issueId: issue.id }, { from: current.milestoneId, to: milestoneId }, state, userId, now);
           changed = true;
         }
       }

@@ -11,6 +11,7 @@ import { enqueueMergeRequestEvent, lastCommitHookAttrs } from "./event.ts";
 import { recordMergeRequestNotes } from "./system-notes.ts";
 import { usernamesOf } from "../system-note/usernames.ts";
 import { DESCRIPTION_MAX, descriptionTooLong, isDraftTitle, mergeRequestReference, sameBranchRefusal, unprocessable } from "./rules.ts";
+import { writeLabelEvents, writeMilestoneEvent } from "../issuable/resource-events.ts";
 
 /**
  * GitLab's POST /projects/:id/merge_requests (MergeRequests::CreateService): the caller must be
@@ -97,16 +98,15 @@ export const createMergeRequest =
         },
       });
       await recordDiff(tx, mr.id, diff);
-      if (labels.length) {
-        await tx.resourceLabelEvent.createMany({
-          data: labels.map((l) => ({ mergeRequestId: mr.id, labelId: l.id, action: "add", userId: actorId, createdAt: now })),
-        });
-      }
-      if (milestoneId !== null) {
-        await tx.resourceMilestoneEvent.create({
-          data: { mergeRequestId: mr.id, milestoneId, action: "add", state: "opened", userId: actorId, createdAt: now },
-        });
-      }
+      await writeLabelEvents(
+        tx,
+        { mergeRequestId: mr.id },
+        actorId,
+        labels.map((l) => l.id),
+        [],
+        now,
+      );
+      if (milestoneId !== null) await writeMilestoneEvent(tx, { mergeRequestId: mr.id }, { from: null, to: milestoneId }, "opened", actorId, now);
       await recordMergeRequestNotes(tx, {
         mr,
         before: null,

@@ -12,6 +12,7 @@ import { loadMergeRequestMessage } from "./entity.ts";
 import { enqueueMergeRequestEvent, lastCommitHookAttrs, mergeRequestSnapshot } from "./event.ts";
 import { DESCRIPTION_MAX, descriptionTooLong, isDraftTitle, mergeRequestReference, sameBranchRefusal } from "./rules.ts";
 import { recordMergeRequestNotes } from "./system-notes.ts";
+import { writeLabelEvents, writeMilestoneEvent } from "../issuable/resource-events.ts";
 
 /** Distinct timestamps keep assignees and reviewers in the order given. */
 const ordered = (ids: readonly number[], now: Date) => ids.map((userId, i) => ({ userId, createdAt: new Date(now.getTime() + i) }));
@@ -106,12 +107,8 @@ export const updateMergeRequest =
         const removed = [...had].filter((id) => !after.has(id));
         if (removed.length) await tx.mergeRequestLabel.deleteMany({ where: { mergeRequestId: mr.id, labelId: { in: removed } } });
         if (added.length) await tx.mergeRequestLabel.createMany({ data: added.map((labelId) => ({ mergeRequestId: mr.id, labelId })) });
-        const events = [
-          ...added.map((labelId) => ({ mergeRequestId: mr.id, labelId, action: "add", userId, createdAt: now })),
-          ...removed.map((labelId) => ({ mergeRequestId: mr.id, labelId, action: "remove", userId, createdAt: now })),
-        ];
-        if (events.length) await tx.resourceLabelEvent.createMany({ data: events });
-        changed ||= events.length > 0;
+        await writeLabelEvents(tx, { mergeRequestId: mr.id }, userId, added, removed, now);
+        changed ||= added.length + removed.length > 0;
       }
 
       let state = current.state;
@@ -155,12 +152,7 @@ export const updateMergeRequest =
         const milestoneId = await allowedMilestoneId(tx, parent, Number(req.milestoneId));
         if (milestoneId !== current.milestoneId) {
           data.milestoneId = milestoneId;
-          await tx.resourceMilestoneEvent.create({
-            data:
-              milestoneId !== null
-                ? { mergeRequestId: mr.id, milestoneId, action: "add", state, userId, createdAt: now }
-                : { mergeRequestId: mr.id, milestoneId: current.milestoneId, action: "remove", state, userId, createdAt: now },
-          });
+          await writeMilestoneEvent(tx, { mergeRequestId: mr.id }, { from: current.milestoneId, to: milestoneId }, state, userId, now);
           changed = true;
         }
       }
