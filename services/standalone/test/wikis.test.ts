@@ -170,6 +170,10 @@ describe("group wiki pages", () => {
       encoding: "UTF-8",
     });
     expect(await s.gitlab(guest.token).GroupWikis.all(g.id)).toEqual([{ format: "markdown", slug: "Group-Home", title: "Group Home" }]);
+    expect(await jsonBody(await s.api(`/groups/${g.id}/wikis/Group-Home`, { token: guest.token }), 200)).toMatchObject({
+      slug: "Group-Home",
+      content: "group words",
+    });
     expect(await jsonBody(await put(`/groups/${g.id}/wikis/Group-Home`, { content: "x" }, guest.token), 403)).toEqual({ message: "403 Forbidden" });
     expect((await s.api(`/groups/${g.id}/wikis`, { token: outsider.token })).status).toBe(404);
     // Each group has its own wiki, apart from projects' wikis.
