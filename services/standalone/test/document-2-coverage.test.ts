@@ -1,4 +1,4 @@
-// Document 2's endpoint coverage is machine-checked: docs/coverage/document-2.md lists each of its
+// Document 2's endpoint coverage is machine-checked: docs/document-2-coverage.md lists each of its
 // 51 endpoints with the end-to-end tests that exercise it. This test reads that table and fails
 // when an endpoint is not served by the gateway's router, or a named test is gone from its file.
 import { readFileSync } from "node:fs";
@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { routesOf } from "./fuzz-requests.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
-const TABLE = path.join(ROOT, "docs/coverage/document-2.md");
+const TABLE = path.join(ROOT, "docs/document-2-coverage.md");
 const TESTS = import.meta.dirname;
 
 interface Row {
@@ -47,7 +47,7 @@ function served(method: string, url: string): boolean {
   });
 }
 
-describe("docs/coverage/document-2.md", () => {
+describe("docs/document-2-coverage.md", () => {
   it("lists document 2's 51 endpoints, each once, each with at least one test", () => {
     expect(table.map((r) => r.n)).toEqual(Array.from({ length: 51 }, (_, i) => i + 1));
     expect(new Set(table.map((r) => `${r.method} ${r.template}`)).size).toBe(51);
