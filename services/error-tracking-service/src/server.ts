@@ -8,8 +8,10 @@ import { deleteClientKey } from "./client-keys/delete-client-key.ts";
 import { listClientKeys } from "./client-keys/list-client-keys.ts";
 import type { ErrorTrackingDeps } from "./deps.ts";
 import { collectEvents } from "./errors/collect-events.ts";
+import { getError } from "./errors/get-error.ts";
 import { listErrorEvents } from "./errors/list-error-events.ts";
 import { listErrors } from "./errors/list-errors.ts";
+import { updateError } from "./errors/update-error.ts";
 import { migrations } from "./generated/migrations.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
 import { getSettings } from "./settings/get-settings.ts";
@@ -25,6 +27,8 @@ export function errorTrackingHandlers(deps: ErrorTrackingDeps): AsyncHandlers<Er
     CollectEvents: collectEvents(deps),
     ListErrors: listErrors(deps),
     ListErrorEvents: listErrorEvents(deps),
+    GetError: getError(deps),
+    UpdateError: updateError(deps),
   };
 }
 

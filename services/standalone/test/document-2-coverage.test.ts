@@ -24,8 +24,9 @@ function rows(): Row[] {
   for (const line of readFileSync(TABLE, "utf8").split("\n")) {
     const m = /^\| (\d+) \| (GET|POST|PUT|PATCH|DELETE) (\S+) \| (.+) \|$/.exec(line);
     if (!m) continue;
-    const tests = [...m[4].matchAll(/`([\w.-]+\.test\.ts)` › "([^"]+)"/g)].map((t) => ({ file: t[1], title: t[2] }));
-    out.push({ n: Number(m[1]), method: m[2], template: m[3], tests });
+    const [, n = "", method = "", template = "", cell = ""] = m;
+    const tests = [...cell.matchAll(/`([\w.-]+\.test\.ts)` › "([^"]+)"/g)].map(([, file = "", title = ""]) => ({ file, title }));
+    out.push({ n: Number(n), method, template, tests });
   }
   return out;
 }

@@ -170,4 +170,47 @@ describe("the collector", () => {
     expect((await send(`?sentry_key=${key.public_key}`)).status).toBe(404);
     expect((await errors()).some((e) => e.description === "must not be stored")).toBe(false);
   });
+
+  it("resolves, ignores and reopens errors, filters and sorts them (Quarry's extension); a resolved error happening again is unresolved", async () => {
+    const key = await newKey();
+    const store = (value: string) =>
+      fetch(collector("store", `?sentry_key=${key.public_key}`), {
+        method: "POST",
+        body: JSON.stringify({ ...exceptionEvent(value), event_id: crypto.randomUUID().replaceAll("-", "") }),
+      });
+    expect((await store("status flow regression")).status).toBe(200);
+    expect((await store("status flow noise")).status).toBe(200);
+    const list = await errors();
+    const regression = list.find((e) => e.description === "status flow regression")!;
+    const noise = list.find((e) => e.description === "status flow noise")!;
+    const one = (id: unknown, token?: string) => s.api(`/projects/${projectId}/error_tracking/errors/${id}`, token ? { token } : {});
+    const setStatus = (id: unknown, status: unknown, token?: string) =>
+      s.api(`/projects/${projectId}/error_tracking/errors/${id}`, { method: "PUT", json: { status }, ...(token ? { token } : {}) });
+
+    expect(await jsonBody(await one(regression.id), 200)).toEqual(regression);
+    expect(await jsonBody(await setStatus(regression.id, "resolved", maintainer.token), 200)).toMatchObject({ id: regression.id, status: "resolved" });
+    expect(await jsonBody(await setStatus(noise.id, "ignored"), 200)).toMatchObject({ status: "ignored" });
+    const search = (q: string) => s.api(`/projects/${projectId}/error_tracking/errors?search=status%20flow&${q}`);
+    expect((await jsonBody(await search("status=resolved"), 200)).map((e: { id: number }) => e.id)).toEqual([regression.id]);
+    expect((await jsonBody(await search("status=ignored"), 200)).map((e: { id: number }) => e.id)).toEqual([noise.id]);
+    expect(await jsonBody(await search("status=unresolved"), 200)).toEqual([]);
+    expect(await jsonBody(await search("status=fixed"), 400)).toEqual({ error: "status does not have a valid value" });
+    expect(await jsonBody(await search("sort=oldest"), 400)).toEqual({ error: "sort does not have a valid value" });
+
+    // It happens again: unresolved; the ignored one stays ignored.
+    expect((await store("status flow regression")).status).toBe(200);
+    expect((await store("status flow noise")).status).toBe(200);
+    expect(await jsonBody(await one(regression.id), 200)).toMatchObject({ status: "unresolved", event_count: 2 });
+    expect(await jsonBody(await one(noise.id), 200)).toMatchObject({ status: "ignored", event_count: 2 });
+    expect((await jsonBody(await search("sort=frequency&status=unresolved"), 200)).map((e: { id: number }) => e.id)).toEqual([regression.id]);
+
+    expect(await jsonBody(await setStatus(regression.id, "fixed"), 400)).toEqual({ error: "status does not have a valid value" });
+    expect(await jsonBody(await setStatus(regression.id, undefined), 400)).toEqual({ error: "status is missing" });
+    expect(await jsonBody(await setStatus(regression.id, "resolved", developer.token), 403)).toEqual({ message: "403 Forbidden" });
+    expect(await jsonBody(await one(999_999), 404)).toEqual({ message: "404 Not found" });
+    expect(await jsonBody(await setStatus("abc", "resolved"), 404)).toEqual({ message: "404 Not found" });
+    const other = (await s.gitlab().Projects.create({ name: "other-errors" })).id;
+    expect(await jsonBody(await s.api(`/projects/${other}/error_tracking/errors/${regression.id}`), 404)).toEqual({ message: "404 Not found" });
+    expect((await jsonBody(await one(regression.id), 200)).status).toBe("unresolved");
+  });
 });

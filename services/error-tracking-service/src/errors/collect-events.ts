@@ -64,8 +64,9 @@ export const collectEvents =
           update: { eventCount: { increment: 1 } },
         });
         if (error.eventCount > 1) {
-          // first/last seen widen to the event's time (SDKs may deliver late).
-          await tx.$executeRaw`UPDATE error_tracking_errors SET first_seen_at = LEAST(first_seen_at, ${s.occurredAt}), last_seen_at = GREATEST(last_seen_at, ${s.occurredAt}) WHERE id = ${error.id}`;
+          // first/last seen widen to the event's time (SDKs may deliver late); a resolved error
+          // happening again is a regression and unresolved again, as in Sentry (ignored stays ignored).
+          await tx.$executeRaw`UPDATE error_tracking_errors SET first_seen_at = LEAST(first_seen_at, ${s.occurredAt}), last_seen_at = GREATEST(last_seen_at, ${s.occurredAt}), status = CASE WHEN status = 'resolved' THEN 'unresolved' ELSE status END WHERE id = ${error.id}`;
         }
         await tx.errorTrackingErrorEvent.create({
           data: {

@@ -73,13 +73,39 @@ export function errorTrackingRouter(deps: GatewayDeps): Router {
     res.json(errorTrackingClientKeyEntity(await et.DeleteClientKey({ projectId: project.id, keyId }, c.call), deps.config.externalUrl));
   });
 
+  // ErrorTracking::ErrorsFinder's `status` and `sort`, plus a search of name and description.
   r.get(`${base}/errors`, scope("read"), async (req, res) => {
     const project = await authorize(req);
+    const q = params(req, {
+      ...pageShape,
+      status: p.enum(["unresolved", "resolved", "ignored"]).optional(),
+      sort: p.enum(["last_seen", "first_seen", "frequency"]).optional(),
+      search: p.string().optional(),
+    });
     const c = ctx(deps, req, res);
-    const page = pageRequest(params(req, pageShape));
-    const list = await et.ListErrors({ projectId: project.id, page: page.page, perPage: page.perPage }, c.call);
+    const page = pageRequest(q);
+    const list = await et.ListErrors(
+      { projectId: project.id, page: page.page, perPage: page.perPage, status: q.status ?? "", sort: q.sort ?? "", search: q.search ?? "" },
+      c.call,
+    );
     c.paginate({ total: Number(list.total), ...page });
     res.json(list.errors.map(errorTrackingErrorEntity));
+  });
+
+  r.get(`${base}/errors/:error_id`, scope("read"), async (req, res) => {
+    const project = await authorize(req);
+    const errorId = recordId(req, "error_id");
+    const c = ctx(deps, req, res);
+    res.json(errorTrackingErrorEntity(await et.GetError({ projectId: project.id, errorId }, c.call)));
+  });
+
+  // Resolve, ignore or reopen (what GitLab's and Sentry's error pages offer; GitLab has no REST route).
+  r.put(`${base}/errors/:error_id`, scope("write"), async (req, res) => {
+    const project = await authorize(req);
+    const errorId = recordId(req, "error_id");
+    const q = params(req, { status: p.enum(["unresolved", "resolved", "ignored"]) });
+    const c = ctx(deps, req, res);
+    res.json(errorTrackingErrorEntity(await et.UpdateError({ projectId: project.id, errorId, status: q.status }, c.call)));
   });
 
   r.get(`${base}/errors/:error_id/events`, scope("read"), async (req, res) => {
