@@ -25,7 +25,7 @@ export function wikisRouter(deps: GatewayDeps): Router {
   /**
    * The wiki's owner and the caller's right. Projects: read_project for reads, push_code
    * (Developer) for writes. Groups (GitLab's group wikis): whoever sees the group reads,
-   * Developers of the group (or administrators) write. `projectId` 0: no webhook event.
+   * Developers of the group (or administrators) write. Webhook events name the project, or the group (`projectId` 0).
    */
   const authorize = async (req: Request, res: Response, write: boolean) => {
     const c = ctx(deps, req, res);
@@ -33,10 +33,10 @@ export function wikisRouter(deps: GatewayDeps): Router {
     if (req.path.startsWith("/groups/")) {
       const auth = await identity.Authorize({ actor: c.actor, action: "read_group", group: String(req.params.id) }, c.call);
       if (write && auth.accessLevel < AccessLevel.DEVELOPER && !req.principal?.isAdmin) throw forbidden();
-      return { c, target: { diskPath: groupWikiBase(Number(auth.group!.id)), projectId: 0 } };
+      return { c, target: { diskPath: groupWikiBase(Number(auth.group!.id)), projectId: 0, groupId: Number(auth.group!.id) } };
     }
     const auth = await identity.Authorize({ actor: c.actor, action: write ? "push_code" : "read_project", project: String(req.params.id) }, c.call);
-    return { c, target: { diskPath: auth.project!.diskPath, projectId: Number(auth.project!.id) } };
+    return { c, target: { diskPath: auth.project!.diskPath, projectId: Number(auth.project!.id), groupId: 0 } };
   };
   const author = (req: Request) => {
     const u = requireUser(req);
@@ -84,6 +84,7 @@ export function wikisRouter(deps: GatewayDeps): Router {
       {
         diskPath: target.diskPath,
         projectId: target.projectId,
+        groupId: target.groupId,
         ...author(req),
         title: q.title,
         content: Buffer.from(q.content),
@@ -107,6 +108,7 @@ export function wikisRouter(deps: GatewayDeps): Router {
       {
         diskPath: target.diskPath,
         projectId: target.projectId,
+        groupId: target.groupId,
         ...author(req),
         slug: slugOf(req),
         title: q.title,
@@ -121,7 +123,7 @@ export function wikisRouter(deps: GatewayDeps): Router {
 
   r.delete(at("/*slug"), scope("write"), async (req, res) => {
     const { c, target } = await authorize(req, res, true);
-    await repo.DeleteWikiPage({ diskPath: target.diskPath, projectId: target.projectId, ...author(req), slug: slugOf(req) }, c.call);
+    await repo.DeleteWikiPage({ diskPath: target.diskPath, projectId: target.projectId, groupId: target.groupId, ...author(req), slug: slugOf(req) }, c.call);
     res.status(204).end();
   });
 
@@ -132,7 +134,7 @@ export function wikisRouter(deps: GatewayDeps): Router {
  * Where a group's wiki lives: GitLab's hashed group storage, `@groups/<h[0..2]>/<h[2..4]>/<h>`
  * with h = SHA-256 of the group id; repo-service appends `.wiki.git` as for projects.
  */
-function groupWikiBase(groupId: number): string {
+export function groupWikiBase(groupId: number): string {
   const h = createHash("sha256").update(String(groupId)).digest("hex");
   return `@groups/${h.slice(0, 2)}/${h.slice(2, 4)}/${h}.git`;
 }
