@@ -123,6 +123,7 @@ describe("group wikis over smart HTTP", () => {
       title: "Pushed Page",
       content: "pushed with git",
       encoding: "UTF-8",
+      front_matter: {},
     });
     // Pages written through the API reach clones.
     await jsonBody(await post(`/groups/${g.id}/wikis`, { title: "From API", content: "api words" }, developer.token), 201);
@@ -273,5 +274,18 @@ describe("render_html for AsciiDoc and Org", () => {
     expect((await jsonBody(await s.api(`/projects/${p.id}/wikis/Org?render_html=true`), 200)).content).toBe(
       "<pre>* Heading\n\n/it/ [[https://example.com][site]]\n</pre>",
     );
+  });
+
+  it("hides a Markdown page's YAML front matter from render_html and shows it as front_matter", async () => {
+    const p = await jsonBody(await post("/projects", { name: `wf-${unique()}`, visibility: "private" }), 201);
+    const content = "---\ntitle: Deploy guide\ntags:\n  - ops\n---\n# Deploying\n";
+    const created = await jsonBody(await post(`/projects/${p.id}/wikis`, { title: "Deploy", content }), 201);
+    expect(created).toMatchObject({ content, front_matter: { title: "Deploy guide", tags: ["ops"] } });
+    const page = (await s.gitlab(s.rootToken).ProjectWikis.show(p.id, "Deploy")) as unknown as { content: string; front_matter: unknown };
+    expect(page.content).toBe(content);
+    expect(page.front_matter).toEqual({ title: "Deploy guide", tags: ["ops"] });
+    const html = await jsonBody(await s.api(`/projects/${p.id}/wikis/Deploy?render_html=true`), 200);
+    expect(html.content).toBe("<h1>Deploying</h1>\n");
+    expect(html.front_matter).toEqual({ title: "Deploy guide", tags: ["ops"] });
   });
 });

@@ -3,7 +3,7 @@ import { AccessLevel } from "@quarry/gitlab";
 import type { WikiPage__Output as WikiPage } from "@quarry/proto/types/repo/v1/WikiPage";
 import { type Request, type Response, Router } from "express";
 import type { GatewayDeps } from "../../deps.ts";
-import { wikiAttachmentEntity, wikiPageBasicEntity, wikiPageEntity } from "../../entities/wiki-page.ts";
+import { parseFrontMatter, wikiAttachmentEntity, wikiPageBasicEntity, wikiPageEntity } from "../../entities/wiki-page.ts";
 import { requireUser, scope } from "../../http/auth.ts";
 import { ApiError, forbidden } from "../../http/errors.ts";
 import { p, params, requestParams, wildcardParam } from "../../http/params.ts";
@@ -16,7 +16,7 @@ const FORMATS = ["markdown", "rdoc", "asciidoc", "org"] as const;
 /**
  * Project wikis (GitLab's lib/api/wikis.rb): pages are files of the project's wiki repository,
  * kept by repo-service. Reading needs what reading the project needs (read_wiki: Guest), writing
- * Developer (create_wiki), as GitLab's wiki policies. Not here: front matter, wiki_page_meta.
+ * Developer (create_wiki), as GitLab's wiki policies. Not here: wiki_page_meta.
  */
 export function wikisRouter(deps: GatewayDeps): Router {
   const r = Router();
@@ -139,7 +139,8 @@ export function groupWikiBase(groupId: number): string {
   return `@groups/${h.slice(0, 2)}/${h.slice(2, 4)}/${h}.git`;
 }
 
-/** The page entity, its content rendered to sanitized HTML when asked for. */
+/** The page entity, its content (without front matter) rendered to sanitized HTML when asked for. */
 function entity(page: WikiPage, renderHtml: boolean) {
-  return wikiPageEntity(page, renderHtml ? renderMarkup(page.format, Buffer.from(page.content).toString("utf8")) : undefined);
+  if (!renderHtml) return wikiPageEntity(page);
+  return wikiPageEntity(page, renderMarkup(page.format, parseFrontMatter(Buffer.from(page.content).toString("utf8")).content));
 }
