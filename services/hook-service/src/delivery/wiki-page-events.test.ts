@@ -23,7 +23,15 @@ function wikiEvent(groupId: number, action: WikiPageEvent["object_attributes"]["
     user_id: 14,
     project_id: 0,
     group_id: groupId,
-    object_attributes: { title: "Group Home", content: "words", format: "markdown", message: "robert created page: Group Home", slug: "dir/Group-Home", action, version_id: "a".repeat(40) },
+    object_attributes: {
+      title: "Group Home",
+      content: "words",
+      format: "markdown",
+      message: "robert created page: Group Home",
+      slug: "dir/Group-Home",
+      action,
+      version_id: "a".repeat(40),
+    },
   };
 }
 

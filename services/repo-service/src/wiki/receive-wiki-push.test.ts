@@ -58,7 +58,18 @@ async function seededWiki() {
     ["Home", "home v1"],
     ["Old", "old words"],
   ] as const) {
-    await createWikiPage(t.deps)({ diskPath, user, username: "ada", title, content: Buffer.from(content), format: "", message: "", projectId: 0, userId: 0, groupId: 0 });
+    await createWikiPage(t.deps)({
+      diskPath,
+      user,
+      username: "ada",
+      title,
+      content: Buffer.from(content),
+      format: "",
+      message: "",
+      projectId: 0,
+      userId: 0,
+      groupId: 0,
+    });
   }
   const wiki = (await ensureWikiRepository(t.deps)({ diskPath })).diskPath;
   const dir = path.join(t.deps.storageRoot, wiki);
@@ -142,10 +153,25 @@ describe("git pushes to wikis", () => {
     const groupId = 4242 + Math.floor(Math.random() * 1e6);
     const context = pushContext(0, { userId: 3 });
     await push({ diskPath: wiki, gitProtocol: "", context, groupId }, [{ old: ZERO, new: first, ref: "refs/heads/main" }], packOf(scratch, [first]));
-    const renamed = makeTreeCommit(scratch, { "Start.md": "a fairly long page so that a rename is detected as one\n".repeat(5) }, { message: "rename\n", parents: [first] });
-    await push({ diskPath: wiki, gitProtocol: "", context, groupId }, [{ old: first, new: renamed, ref: "refs/heads/main" }], packOf(scratch, [renamed, `^${first}`]));
+    const renamed = makeTreeCommit(
+      scratch,
+      { "Start.md": "a fairly long page so that a rename is detected as one\n".repeat(5) },
+      { message: "rename\n", parents: [first] },
+    );
+    await push(
+      { diskPath: wiki, gitProtocol: "", context, groupId },
+      [{ old: first, new: renamed, ref: "refs/heads/main" }],
+      packOf(scratch, [renamed, `^${first}`]),
+    );
     const events = await wikiEvents((p) => p.group_id === groupId);
-    expect(events.map((e) => [e.project_id, e.user_id, (e.object_attributes as { action: string; slug: string }).action, (e.object_attributes as { slug: string }).slug])).toEqual([
+    expect(
+      events.map((e) => [
+        e.project_id,
+        e.user_id,
+        (e.object_attributes as { action: string; slug: string }).action,
+        (e.object_attributes as { slug: string }).slug,
+      ]),
+    ).toEqual([
       [0, 3, "create", "Home"],
       [0, 3, "update", "Start"],
     ]);

@@ -83,12 +83,7 @@ const isNull = (sha: string) => /^0+$/.test(sha);
  * renamed one `update` (the page at its new path). Files that are no pages are skipped. Each
  * change's version is the newest pushed commit touching the page, its message that commit's.
  */
-export async function pushedPageChanges(
-  deps: RepoDeps,
-  dir: string,
-  u: RefCommand,
-  owner: WikiPushOwner,
-): Promise<(WikiPageChange & { versionId: string })[]> {
+export async function pushedPageChanges(deps: RepoDeps, dir: string, u: RefCommand, owner: WikiPushOwner): Promise<(WikiPageChange & { versionId: string })[]> {
   if (isNull(u.newSha)) return [];
   const from = isNull(u.oldSha) ? (await git(["hash-object", "-t", "tree", "--stdin"], { gitDir: dir })).stdout.trim() : u.oldSha;
   const raw = (await git(["diff-tree", "-r", "-z", "-M", "--raw", "--no-commit-id", from, u.newSha], { gitDir: dir })).stdout;
