@@ -34,7 +34,7 @@ export const Subjects = {
   job: "quarry.ci.job",
   /** A deployment changed status (ci-service): GitLab's deployment webhook, for hook-service. */
   deployment: "quarry.ci.deployment",
-  /** A wiki page was created, updated or deleted through the API (repo-service): GitLab's wiki page webhook, for hook-service. */
+  /** A wiki page was created, updated or deleted through the API or by a git push (repo-service): GitLab's wiki page webhook, for hook-service. */
   wikiPage: "quarry.repo.wiki_page",
 } as const;
 
@@ -394,7 +394,7 @@ export interface DeploymentEvent extends Record<string, unknown> {
 }
 
 /**
- * A wiki page written through the API: GitLab's Gitlab::DataBuilder::WikiPage payload less
+ * A wiki page written through the API or pushed with git: GitLab's Gitlab::DataBuilder::WikiPage payload less
  * `user`, `project` and `wiki`, which hook-service adds from identity-service, and less the web
  * URLs (`url`, `diff_url`), which it builds below the external URL.
  */
@@ -404,7 +404,10 @@ export interface WikiPageEvent {
   object_kind: "wiki_page";
   /** The acting user. */
   user_id: number;
+  /** The project of a project wiki; 0 for a group wiki. */
   project_id: number;
+  /** The group of a group wiki (its hooks and its ancestors' get the event, with `group` instead of `project`); absent for project wikis. */
+  group_id?: number;
   object_attributes: {
     title: string;
     content: string;
