@@ -24,6 +24,7 @@ import { getMergeRequest } from "./merge-request/get-merge-request.ts";
 import { getMergeRequestVersion } from "./merge-request/get-merge-request-version.ts";
 import { listCommitMergeRequests } from "./merge-request/list-commit-merge-requests.ts";
 import { listMergeRequestIssues } from "./merge-request/list-merge-request-issues.ts";
+import { listNoteableParticipants } from "./notification/list-noteable-participants.ts";
 import { listMergeRequestParticipants } from "./merge-request/list-merge-request-participants.ts";
 import { listMergeRequestVersions } from "./merge-request/list-merge-request-versions.ts";
 import { subscribeToPushes } from "./merge-request/refresh.ts";
@@ -137,6 +138,7 @@ export function collabHandlers(deps: CollabDeps): AsyncHandlers<CollabServiceDef
     ListMergeRequestContextCommits: listMergeRequestContextCommits(deps),
     CreateMergeRequestContextCommits: createMergeRequestContextCommits(deps),
     DeleteMergeRequestContextCommits: deleteMergeRequestContextCommits(deps),
+    ListNoteableParticipants: listNoteableParticipants(deps),
   };
 }
 
