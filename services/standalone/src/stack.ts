@@ -226,6 +226,8 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       notesCreateLimit: o.notesCreateLimit,
     });
     stops.push(() => collab.stop());
+    // Notification e-mails ask collab-service for participants and @mentions.
+    hook.connectCollab(collab.address);
     const errorTracking = await startErrorTrackingService({
       databaseUrl: await dbUrl("error_tracking"),
       grpcAddress: LOOPBACK,

@@ -6,7 +6,7 @@ import { SYSTEM_ACTOR } from "../delivery/fan-out.ts";
 import type { Mail } from "./issue-mail.ts";
 import type { EffectiveSetting, Recipient } from "./recipients.ts";
 
-export type Deps = Pick<HookDeps, "prisma" | "log" | "identity" | "settings">;
+export type Deps = Pick<HookDeps, "prisma" | "log" | "identity" | "settings" | "collab">;
 
 export interface Notifier {
   transport: Transporter;

@@ -50,9 +50,30 @@ async function projectMembers(deps: Deps, projectId: number): Promise<Map<number
   }
 }
 
-/** What an issue or merge request event, or a note on an issue, asks to mail. */
+/** collab's noteable_type of a mail kind. */
+const NOTEABLE_TYPE = { issue: "Issue", merge_request: "MergeRequest", snippet: "Snippet" } as const;
+
+/**
+ * The participants and @mentions collab-service knows (Participable): those of the note `noteId`, or
+ * of the description. Without a collab client, or for a noteable gone since, none beyond the event's.
+ */
+async function participantsOf(deps: Deps, projectId: number, kind: keyof typeof NOTEABLE_TYPE, id: number, noteId = 0) {
+  if (!deps.collab || !(id > 0)) return { userIds: [] as number[], mentionedUserIds: [] as number[] };
+  try {
+    const res = await deps.collab.ListNoteableParticipants({ actor: SYSTEM_ACTOR, projectId, noteableType: NOTEABLE_TYPE[kind], noteableId: id, noteId });
+    return { userIds: res.userIds.map(Number), mentionedUserIds: res.mentionedUserIds.map(Number) };
+  } catch (err) {
+    if (isNotFound(err)) return { userIds: [] as number[], mentionedUserIds: [] as number[] };
+    throw err;
+  }
+}
+
+/** Actions whose own text's @mentions are mailed with reason mentioned (GitLab's add_mentions). */
+const MENTIONING = new Set<NotifyAction>(["new_issue", "new_merge_request", "new_note"]);
+
+/** What an issue or merge request event, or a note on an issue, merge request or snippet, asks to mail. */
 interface IssueNotification {
-  kind: "issue" | "merge_request";
+  kind: "issue" | "merge_request" | "snippet";
   eventId: string;
   action: NotifyAction;
   actorId: number;
@@ -80,20 +101,24 @@ async function notifyAboutIssue(deps: Deps, n: Notifier, x: IssueNotification): 
   const authorId = Number(x.issue.author_id);
   const reviewerIds = x.reviewerIds ?? [];
   const previousReviewerIds = x.previousReviewerIds ?? [];
-  const participantIds = [...new Set([...(authorId > 0 ? [authorId] : []), ...x.assigneeIds, ...reviewerIds])];
+  const known = await participantsOf(deps, x.projectId, x.kind, Number(x.issue.id), x.note ? Number(x.note.id) : 0);
+  const mentionedIds = MENTIONING.has(x.action) ? known.mentionedUserIds : [];
+  const participantIds = [...new Set([...(authorId > 0 ? [authorId] : []), ...x.assigneeIds, ...reviewerIds, ...known.userIds])];
   const members = await projectMembers(deps, x.projectId);
-  const candidates = [...new Set([...participantIds, ...x.previousAssigneeIds, ...previousReviewerIds, ...members.keys()])];
+  const candidates = [...new Set([...participantIds, ...mentionedIds, ...x.previousAssigneeIds, ...previousReviewerIds, ...members.keys()])];
   const settings = await effectiveSettings(deps, candidates, x.projectId, x.action);
   const recipients = buildRecipients({
     action: x.action,
     actorId: x.actorId,
     participantIds,
+    mentionedIds,
     assigneeIds: x.assigneeIds,
     previousAssigneeIds: x.previousAssigneeIds,
     reviewerIds,
     previousReviewerIds,
     members,
-    membersOnly: project.visibility !== "public",
+    // Project snippets: a private one is for members (visibility_level 0), as is everything in a non-public project.
+    membersOnly: project.visibility !== "public" || (x.kind === "snippet" && Number(x.issue.visibility_level ?? 0) === 0),
     confidential: x.issue.confidential === true,
     internalNote: x.internalNote,
     settings,
@@ -108,7 +133,7 @@ async function notifyAboutIssue(deps: Deps, n: Notifier, x: IssueNotification): 
   const issue = {
     kind: x.kind,
     id: Number(x.issue.id),
-    iid: Number(x.issue.iid),
+    iid: Number(x.issue.iid ?? 0),
     title: String(x.issue.title ?? ""),
     description: String(x.issue.description ?? ""),
     url: absolute(deps, x.issue.url),
@@ -192,21 +217,33 @@ export function notifyMergeRequest(deps: Deps, n: Notifier, e: MergeRequestEvent
   });
 }
 
-/** Mails a new comment on an issue (edits mail nobody, as in GitLab); other noteables are not mailed yet. */
+/**
+ * Mails a new comment on an issue, merge request or project snippet (GitLab's new_note; edits and
+ * system notes mail nobody).
+ */
 export function notifyNote(deps: Deps, n: Notifier, e: NoteEvent): Promise<number> {
-  if (e.object_attributes.action !== "create" || !e.issue || e.object_attributes.system === true) return Promise.resolve(0);
+  if (e.object_attributes.action !== "create" || e.object_attributes.system === true) return Promise.resolve(0);
+  const [kind, target] = e.issue
+    ? (["issue", e.issue] as const)
+    : e.merge_request
+      ? (["merge_request", e.merge_request] as const)
+      : e.snippet
+        ? (["snippet", e.snippet] as const)
+        : [null, null];
+  if (!kind) return Promise.resolve(0);
   return notifyAboutIssue(deps, n, {
-    kind: "issue",
+    kind,
     eventId: e.event_id,
     action: "new_note",
     actorId: Number(e.user_id),
     projectId: Number(e.project_id),
-    issue: e.issue,
-    assigneeIds: ids(e.issue.assignee_ids),
+    issue: target,
+    assigneeIds: ids(target.assignee_ids),
     previousAssigneeIds: [],
+    reviewerIds: ids(target.reviewer_ids),
     note: e.object_attributes,
-    // confidential_note on an issue that is not confidential: an internal note.
-    internalNote: e.event_type === "confidential_note" && e.issue.confidential !== true,
+    // confidential_note on what is not a confidential issue: an internal note.
+    internalNote: e.event_type === "confidential_note" && target.confidential !== true,
   });
 }
 

@@ -86,3 +86,15 @@ describe("new note recipients", () => {
     expect(ids(input({ action: "new_note", members, participantIds: [1, 4, 5], internalNote: true, settings }))).toEqual([5]);
   });
 });
+
+describe("mentions", () => {
+  it("mentioned users are told with reason mentioned at the mention level, unless they cannot read it or are disabled", () => {
+    const members = new Map([
+      [2, 30],
+      [3, 30],
+    ]);
+    const settings = { 2: s("mention"), 3: s("disabled"), 4: s("mention") };
+    const r = buildRecipients(input({ action: "new_note", members, membersOnly: true, mentionedIds: [2, 3, 4], settings }));
+    expect(r.map((x) => [x.userId, x.reason])).toEqual([[2, "mentioned"]]);
+  });
+});

@@ -37,8 +37,10 @@ export interface RecipientInput {
   action: NotifyAction;
   /** The acting user: never notified (notified_of_own_activity is not supported). */
   actorId: number;
-  /** The issue's author, assignees (participants). */
+  /** The participants: author, assignees, reviewers, commenters, @mentioned users (GitLab's Participable). */
   participantIds: number[];
+  /** Users @mentioned by what is notified about (the new note, or a new issue's/merge request's description): reason mentioned. */
+  mentionedIds?: number[];
   /** The issue's assignees now. */
   assigneeIds: number[];
   /** reassign: the assignees before. */
@@ -106,6 +108,8 @@ export function buildRecipients(i: RecipientInput): Recipient[] {
     add(i.previousReviewerIds ?? [], "mention", null);
     add(i.reviewerIds ?? [], "mention", "review_requested");
   }
+  // add_mentions: mention level included.
+  add(i.mentionedIds ?? [], "mention", "mentioned");
   if (i.action === "new_issue" || i.action === "new_merge_request") add(i.assigneeIds, "participating", "assigned");
   if (i.action === "new_merge_request") add(i.reviewerIds ?? [], "participating", "review_requested");
 
