@@ -17,7 +17,16 @@ export interface MailIssue {
   description: string;
   /** Absolute web URL. */
   url: string;
+  /** Issues: the due date (YYYY-MM-DD), when set. */
+  dueDate?: string;
 }
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+/** GitLab's Date :medium format ("%b %-d, %Y"): Nov 27, 2026. */
+const mediumDate = (ymd: string) => {
+  const [y, m, d] = ymd.split("-").map(Number);
+  return `${MONTHS[(m ?? 1) - 1]} ${d}, ${y}`;
+};
 
 export interface Mail {
   subject: string;
@@ -100,6 +109,12 @@ export function issueMail(o: {
       break;
     case "reopen_merge_request":
       text = `${mr} was reopened by ${o.actorName}`;
+      break;
+    case "merge_when_pipeline_succeeds":
+      text = `Merge request ${issue.url} was scheduled to merge after pipeline succeeds by ${o.actorName}`;
+      break;
+    case "issue_due":
+      text = `Issue #${issue.iid} is due on: ${issue.dueDate ? mediumDate(issue.dueDate) : ""}\n\n${issue.url}`;
       break;
     case "push_to_merge_request":
       text = `${o.actorName} pushed new commits to merge request !${issue.iid}\n\n${issue.url}`;

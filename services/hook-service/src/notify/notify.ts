@@ -3,7 +3,7 @@
 // notification_deliveries before sending and marked sent once the SMTP server accepts the mail:
 // a redelivered event mails nobody twice; a crash between acceptance and marking resends that
 // one mail (at least once).
-import type { BusMessage, EventBus, IssueEvent, MergeRequestEvent, NoteEvent, PipelineEvent, Subscription } from "@quarry/bus";
+import type { BusMessage, EventBus, IssueEvent, MergeRequestEvent, NoteEvent, NotificationEvent, PipelineEvent, Subscription } from "@quarry/bus";
 import { isNotFound } from "@quarry/grpc";
 import nodemailer from "nodemailer";
 import { SYSTEM_ACTOR } from "../delivery/fan-out.ts";
@@ -137,6 +137,7 @@ async function notifyAboutIssue(deps: Deps, n: Notifier, x: IssueNotification): 
     title: String(x.issue.title ?? ""),
     description: String(x.issue.description ?? ""),
     url: absolute(deps, x.issue.url),
+    dueDate: typeof x.issue.due_date === "string" ? x.issue.due_date : undefined,
   };
   const note = x.note ? { text: String(x.note.note ?? ""), url: absolute(deps, x.note.url) } : undefined;
   let sent = 0;
@@ -247,6 +248,43 @@ export function notifyNote(deps: Deps, n: Notifier, e: NoteEvent): Promise<numbe
   });
 }
 
+/**
+ * What GitLab mails without a webhook: merge_when_pipeline_succeeds (NotificationService#
+ * merge_when_pipeline_succeeds: the Default recipients of the merge request) and issue_due
+ * (NotificationService#issue_due: the Default recipients with skip_current_user false, so the
+ * author too; watchers are not told, NotificationRecipient's excluded watcher events).
+ */
+export function notifyNotification(deps: Deps, n: Notifier, e: NotificationEvent): Promise<number> {
+  if (e.action === "merge_when_pipeline_succeeds" && e.merge_request) {
+    const mr = e.merge_request;
+    return notifyAboutIssue(deps, n, {
+      kind: "merge_request",
+      eventId: e.event_id,
+      action: "merge_when_pipeline_succeeds",
+      actorId: Number(e.user_id),
+      projectId: Number(e.project_id),
+      issue: mr,
+      assigneeIds: ids(mr.assignee_ids),
+      previousAssigneeIds: [],
+      reviewerIds: ids(mr.reviewer_ids),
+    });
+  }
+  if (e.action === "issue_due" && e.issue) {
+    return notifyAboutIssue(deps, n, {
+      kind: "issue",
+      eventId: e.event_id,
+      action: "issue_due",
+      // Nobody is skipped: the author is told too.
+      actorId: 0,
+      projectId: Number(e.project_id),
+      issue: e.issue,
+      assigneeIds: ids(e.issue.assignee_ids),
+      previousAssigneeIds: [],
+    });
+  }
+  return Promise.resolve(0);
+}
+
 /** Handles one collab event; a failure (SMTP or identity down) throws, so the bus redelivers. */
 export async function handleNotifyMessage(deps: Deps, n: Notifier, msg: BusMessage<unknown>): Promise<number> {
   const data = msg.data as { object_kind?: unknown; event_id?: unknown } | null;
@@ -255,6 +293,7 @@ export async function handleNotifyMessage(deps: Deps, n: Notifier, msg: BusMessa
   if (data.object_kind === "note") return notifyNote(deps, n, data as NoteEvent);
   if (data.object_kind === "merge_request") return notifyMergeRequest(deps, n, data as MergeRequestEvent);
   if (data.object_kind === "pipeline") return notifyPipeline(deps, n, data as PipelineEvent);
+  if (data.object_kind === "notification") return notifyNotification(deps, n, data as NotificationEvent);
   return 0;
 }
 

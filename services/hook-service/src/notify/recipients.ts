@@ -14,7 +14,9 @@ export type NotifyAction =
   | "reopen_merge_request"
   | "reassign_merge_request"
   | "change_reviewer_merge_request"
-  | "push_to_merge_request";
+  | "push_to_merge_request"
+  | "merge_when_pipeline_succeeds"
+  | "issue_due";
 
 /** How a user came to be considered (GitLab's recipient types). */
 export type RecipientType = "participating" | "watch" | "custom" | "mention";
