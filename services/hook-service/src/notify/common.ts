@@ -52,3 +52,18 @@ export async function deliver(deps: Deps, n: Notifier, eventId: string, action: 
   await deps.prisma.notificationDelivery.update({ where: { id: row.id }, data: { state: "sent", sentAt: new Date() } });
   return true;
 }
+
+/** All members of the project, direct and inherited, with their access level. */
+export async function projectMembers(deps: Deps, projectId: number): Promise<Map<number, number>> {
+  const members = new Map<number, number>();
+  for (let page = 1; ; page++) {
+    const res = await deps.identity.ListMembers({
+      actor: SYSTEM_ACTOR,
+      source: { kind: "project", idOrPath: String(projectId) },
+      page: { page, perPage: 100 },
+      includeInherited: true,
+    });
+    for (const m of res.members) if (m.user) members.set(Number(m.user.id), Math.max(m.accessLevel, members.get(Number(m.user.id)) ?? 0));
+    if (res.members.length < 100) return members;
+  }
+}

@@ -1,7 +1,7 @@
 // Notification e-mails of issue events: real bus (in-process), PostgreSQL and SMTP server
 // (smtp-server); identity-service is stubbed with members and resolved settings.
 import { randomUUID } from "node:crypto";
-import { type IssueEvent, type MergeRequestEvent, type NoteEvent, type NotificationEvent, type PipelineEvent, Subjects } from "@quarry/bus";
+import { type IssueEvent, type MergeRequestEvent, type NoteEvent, type NotificationEvent, type PipelineEvent, type ProjectRenameEvent, Subjects } from "@quarry/bus";
 import { waitFor } from "@quarry/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { HookDeps } from "../deps.ts";
@@ -362,5 +362,30 @@ describe("notification e-mails", () => {
     await waitFor(() => expect(received(smtp)).toEqual([email(2), email(4)]));
     expect(smtp.mails[0]?.headers).toMatchObject({ subject: "Re: Proj | Crash on start (#4)", "x-gitlab-issue-iid": "4" });
     expect(smtp.mails[0]?.body).toContain("Issue #4 is due on: Nov 27, 2026");
+  });
+  it("a moved project mails its members (the renamer too) whose level takes moved_project: watch, participating, custom (on by default)", async () => {
+    const moved: ProjectRenameEvent = {
+      event_id: randomUUID(),
+      event_name: "project_rename",
+      created_at: "2026-11-26T08:00:00.000Z",
+      updated_at: "2026-11-26T08:00:00.000Z",
+      project_id: 9,
+      name: "Proj",
+      path: "proj2",
+      path_with_namespace: "g/proj2",
+      project_visibility: "private",
+      owner_name: "G",
+      owner_email: "",
+      owners: [],
+      old_path_with_namespace: "g/proj",
+    };
+    await f.bus.publish(Subjects.projectRename, moved);
+    // Not 6 (disabled) nor 8 (mention); 7 is no member.
+    await waitFor(() => expect(received(smtp)).toEqual([email(1), email(2), email(3), email(4), email(5), email(9)]));
+    expect(smtp.mails[0]?.headers).toMatchObject({ subject: "Proj | Project was moved", "x-gitlab-project-path": "g/proj2", "x-gitlab-project-id": "9" });
+    expect(smtp.mails[0]?.body).toContain("Project g/proj was moved to another location\n\nThe project is now located under\nhttps://quarry.test/g/proj2");
+    // Redelivered: nobody twice.
+    const notifier = createNotifier(smtp.url, "gitlab@quarry.test");
+    expect(await handleNotifyMessage(f.svc.deps, notifier, { subject: Subjects.projectRename, id: "again", data: moved } as never)).toBe(0);
   });
 });

@@ -3,19 +3,22 @@
 // notification_deliveries before sending and marked sent once the SMTP server accepts the mail:
 // a redelivered event mails nobody twice; a crash between acceptance and marking resends that
 // one mail (at least once).
-import type { BusMessage, EventBus, IssueEvent, MergeRequestEvent, NoteEvent, NotificationEvent, PipelineEvent, Subscription } from "@quarry/bus";
+import type { BusMessage, EventBus, IssueEvent, MergeRequestEvent, NoteEvent, NotificationEvent, PipelineEvent, ProjectRenameEvent, Subscription } from "@quarry/bus";
 import { isNotFound } from "@quarry/grpc";
 import nodemailer from "nodemailer";
 import { SYSTEM_ACTOR } from "../delivery/fan-out.ts";
-import { absolute, type Deps, deliver, effectiveSettings, type Notifier } from "./common.ts";
+import { absolute, type Deps, deliver, effectiveSettings, type Notifier, projectMembers } from "./common.ts";
 import { issueMail } from "./issue-mail.ts";
 import { notifyPipeline } from "./pipeline.ts";
+import { notifyProjectMoved } from "./project-moved.ts";
 import { buildRecipients, type NotifyAction } from "./recipients.ts";
 
 /** Durable consumer name for the collab events' mails (separate from the webhook consumers). */
 export const NOTIFY_DURABLE = "hook-service-notify";
 /** Durable consumer name for the CI events' mails. */
 export const NOTIFY_CI_DURABLE = "hook-service-notify-ci";
+/** Durable consumer name for the identity events' mails (project_was_moved). */
+export const NOTIFY_IDENTITY_DURABLE = "hook-service-notify-identity";
 
 const ids = (v: unknown): number[] => (Array.isArray(v) ? v.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0) : []);
 
@@ -32,21 +35,6 @@ export function issueAction(e: IssueEvent): NotifyAction | null {
       return e.changes?.assignees ? "reassign_issue" : null;
     default:
       return null;
-  }
-}
-
-/** All members of the project, direct and inherited, with their access level. */
-async function projectMembers(deps: Deps, projectId: number): Promise<Map<number, number>> {
-  const members = new Map<number, number>();
-  for (let page = 1; ; page++) {
-    const res = await deps.identity.ListMembers({
-      actor: SYSTEM_ACTOR,
-      source: { kind: "project", idOrPath: String(projectId) },
-      page: { page, perPage: 100 },
-      includeInherited: true,
-    });
-    for (const m of res.members) if (m.user) members.set(Number(m.user.id), Math.max(m.accessLevel, members.get(Number(m.user.id)) ?? 0));
-    if (res.members.length < 100) return members;
   }
 }
 
@@ -294,20 +282,25 @@ export async function handleNotifyMessage(deps: Deps, n: Notifier, msg: BusMessa
   if (data.object_kind === "merge_request") return notifyMergeRequest(deps, n, data as MergeRequestEvent);
   if (data.object_kind === "pipeline") return notifyPipeline(deps, n, data as PipelineEvent);
   if (data.object_kind === "notification") return notifyNotification(deps, n, data as NotificationEvent);
+  const named = data as { event_name?: unknown };
+  if (named.event_name === "project_rename" || named.event_name === "project_transfer") return notifyProjectMoved(deps, n, data as ProjectRenameEvent);
   return 0;
 }
 
 /** Subscribes the mail consumers to the collab and CI events. */
-export async function subscribeNotifications(bus: EventBus, deps: Deps, n: Notifier, subjects: { collab: string; ci: string }): Promise<Subscription[]> {
+export async function subscribeNotifications(bus: EventBus, deps: Deps, n: Notifier, subjects: { collab: string; ci: string; identity: string }): Promise<Subscription[]> {
   const handler = async (msg: BusMessage<unknown>) => {
     const sent = await handleNotifyMessage(deps, n, msg);
     if (sent) deps.log.debug({ subject: msg.subject, id: msg.id, sent }, "notification e-mails sent");
   };
-  const collab = await bus.subscribe(subjects.collab, handler, { durable: NOTIFY_DURABLE });
+  const subs: Subscription[] = [];
   try {
-    return [collab, await bus.subscribe(subjects.ci, handler, { durable: NOTIFY_CI_DURABLE })];
+    subs.push(await bus.subscribe(subjects.collab, handler, { durable: NOTIFY_DURABLE }));
+    subs.push(await bus.subscribe(subjects.ci, handler, { durable: NOTIFY_CI_DURABLE }));
+    subs.push(await bus.subscribe(subjects.identity, handler, { durable: NOTIFY_IDENTITY_DURABLE }));
+    return subs;
   } catch (err) {
-    await collab.unsubscribe();
+    await Promise.all(subs.map((s) => s.unsubscribe()));
     throw err;
   }
 }
