@@ -27,13 +27,22 @@ const SWITCHED_ON_BY_DEFAULT = new Set<string>(["failed_pipeline", "fixed_pipeli
 const switchName = (action: string) => action.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
 
 /** Effective settings (project > group > global), in batches of identity's limit. */
-export async function effectiveSettings(deps: Deps, userIds: number[], projectId: number, action: string): Promise<Map<number, EffectiveSetting>> {
+export async function effectiveSettings(
+  deps: Deps,
+  userIds: number[],
+  projectId: number,
+  action: string,
+  /** Further custom switches to read (new_merge_request: approver). */
+  extra: string[] = [],
+): Promise<Map<number, EffectiveSetting>> {
   const out = new Map<number, EffectiveSetting>();
   for (let i = 0; i < userIds.length; i += 1000) {
     const res = await deps.identity.ResolveNotificationSettings({ actor: SYSTEM_ACTOR, userIds: userIds.slice(i, i + 1000), projectId });
     for (const s of res.settings) {
-      const on = (s.events as Record<string, boolean | undefined> | undefined)?.[switchName(action)] ?? SWITCHED_ON_BY_DEFAULT.has(action);
-      out.set(Number(s.userId), { level: s.level, events: { [action]: on === true }, email: s.notificationEmail });
+      const switches = s.events as Record<string, boolean | undefined> | undefined;
+      const events: Record<string, boolean> = {};
+      for (const a of [action, ...extra]) events[a] = (switches?.[switchName(a)] ?? SWITCHED_ON_BY_DEFAULT.has(a)) === true;
+      out.set(Number(s.userId), { level: s.level, events, email: s.notificationEmail });
     }
   }
   return out;

@@ -29,7 +29,7 @@ const LEVELS: Record<number, { level: string; events?: Record<string, boolean> }
   2: { level: "participating" },
   3: { level: "watch" },
   4: { level: "participating" },
-  5: { level: "custom", events: { newIssue: true } },
+  5: { level: "custom", events: { newIssue: true, approver: true } },
   6: { level: "disabled" },
   7: { level: "watch" },
   8: { level: "mention" },
@@ -214,9 +214,10 @@ describe("notification e-mails", () => {
       ...o,
     });
     await f.bus.publish(Subjects.mergeRequest, mrEvent("open"));
-    await waitFor(() => expect(received(smtp)).toEqual([email(2), email(3), email(4)]));
+    // 5 is an eligible approver (a Developer) with the custom approver switch on (EE's approver event).
+    await waitFor(() => expect(received(smtp)).toEqual([email(2), email(3), email(4), email(5)]));
     const reasons = Object.fromEntries(smtp.mails.map((m) => [m.to[0], m.headers["x-gitlab-notificationreason"]]));
-    expect(reasons).toEqual({ [email(2)]: "assigned", [email(3)]: undefined, [email(4)]: "review_requested" });
+    expect(reasons).toEqual({ [email(2)]: "assigned", [email(3)]: undefined, [email(4)]: "review_requested", [email(5)]: undefined });
     expect(smtp.mails[0]?.headers).toMatchObject({ subject: "Proj | Add cache (!8)", "x-gitlab-mergerequest-iid": "8", "x-gitlab-mergerequest-id": "80" });
     expect(smtp.mails[0]?.body).toContain(
       "Author created a merge request:\n\nhttps://quarry.test/g/proj/-/merge_requests/8\n\n* Source Branch: cache\n* Target Branch: main",

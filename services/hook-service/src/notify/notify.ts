@@ -13,6 +13,8 @@ import { notifyPipeline } from "./pipeline.ts";
 import { notifyProjectMoved } from "./project-moved.ts";
 import { buildRecipients, type NotifyAction } from "./recipients.ts";
 
+const DEVELOPER = 30;
+
 /** Durable consumer name for the collab events' mails (separate from the webhook consumers). */
 export const NOTIFY_DURABLE = "hook-service-notify";
 /** Durable consumer name for the CI events' mails. */
@@ -94,12 +96,16 @@ async function notifyAboutIssue(deps: Deps, n: Notifier, x: IssueNotification): 
   const participantIds = [...new Set([...(authorId > 0 ? [authorId] : []), ...x.assigneeIds, ...reviewerIds, ...known.userIds])];
   const members = await projectMembers(deps, x.projectId);
   const candidates = [...new Set([...participantIds, ...mentionedIds, ...x.previousAssigneeIds, ...previousReviewerIds, ...members.keys()])];
-  const settings = await effectiveSettings(deps, candidates, x.projectId, x.action);
+  const approving = x.action === "new_merge_request";
+  const settings = await effectiveSettings(deps, candidates, x.projectId, x.action, approving ? ["approver"] : []);
+  // Who may approve (collab's mayApprove): Developer and above; the author is the acting user.
+  const approverIds = approving ? [...members].filter(([, level]) => level >= DEVELOPER).map(([id]) => id) : [];
   const recipients = buildRecipients({
     action: x.action,
     actorId: x.actorId,
     participantIds,
     mentionedIds,
+    approverIds,
     assigneeIds: x.assigneeIds,
     previousAssigneeIds: x.previousAssigneeIds,
     reviewerIds,

@@ -98,3 +98,18 @@ describe("mentions", () => {
     expect(r.map((x) => [x.userId, x.reason])).toEqual([[2, "mentioned"]]);
   });
 });
+
+describe("approvers", () => {
+  it("a new merge request tells eligible approvers whose custom setting has approver on, and no one else for it", () => {
+    const members = new Map([
+      [2, 30],
+      [3, 30],
+      [4, 30],
+    ]);
+    const settings = { 2: s("custom", { approver: true }), 3: s("custom", { approver: false }), 4: s("participating", { approver: true }), 5: s("custom", { approver: true }) };
+    const base = { members, membersOnly: true, approverIds: [2, 3, 4], settings };
+    expect(ids(input({ action: "new_merge_request", ...base }))).toEqual([2]);
+    // Only new merge requests: an approver is no watcher of the rest.
+    expect(ids(input({ action: "close_merge_request", ...base }))).toEqual([]);
+  });
+});

@@ -19,7 +19,7 @@ export type NotifyAction =
   | "issue_due";
 
 /** How a user came to be considered (GitLab's recipient types). */
-export type RecipientType = "participating" | "watch" | "custom" | "mention";
+export type RecipientType = "participating" | "watch" | "custom" | "mention" | "approver";
 
 /** X-GitLab-NotificationReason values, by priority (GitLab's NotificationReason::REASON_PRIORITY). */
 const REASON_PRIORITY = ["own_activity", "assigned", "review_requested", "mentioned", "subscribed"] as const;
@@ -59,6 +59,11 @@ export interface RecipientInput {
   confidential: boolean;
   /** An internal note: no watchers or custom members, Reporters and above only (NotificationRecipients::Builder::NewNote). */
   internalNote?: boolean;
+  /**
+   * new_merge_request: the members who may approve it (Developer and above, collab's approval rule);
+   * those whose custom setting has the approver switch on are told (EE's approver custom event).
+   */
+  approverIds?: number[];
   /** Everyone above's effective setting (unknown users left out). */
   settings: Map<number, EffectiveSetting>;
 }
@@ -75,6 +80,8 @@ const EXCLUDED_WATCHER_EVENTS = new Set<string>(["push_to_merge_request", "issue
 
 /** GitLab's NotificationRecipient#suitable_notification_level?. */
 function suitable(level: string, type: RecipientType, setting: EffectiveSetting, action: NotifyAction): boolean {
+  // An eligible approver of a new merge request: the custom level's approver switch.
+  if (type === "approver") return level === "custom" && setting.events.approver === true;
   switch (level) {
     case "mention":
       return type === "mention";
@@ -113,7 +120,13 @@ export function buildRecipients(i: RecipientInput): Recipient[] {
   // add_mentions: mention level included.
   add(i.mentionedIds ?? [], "mention", "mentioned");
   if (i.action === "new_issue" || i.action === "new_merge_request") add(i.assigneeIds, "participating", "assigned");
-  if (i.action === "new_merge_request") add(i.reviewerIds ?? [], "participating", "review_requested");
+  if (i.action === "new_merge_request") {
+    add(i.reviewerIds ?? [], "participating", "review_requested");
+    for (const userId of i.approverIds ?? []) {
+      const setting = i.settings.get(userId);
+      if (setting?.level === "custom" && setting.events.approver) add([userId], "approver", null);
+    }
+  }
 
   const involved = new Set([...i.participantIds, ...i.assigneeIds]);
   const canRead = (userId: number) => {
