@@ -71,9 +71,7 @@ export function startIssueDueScheduler(deps: CollabDeps, o: IssueDueSchedulerOpt
   const now = o.now ?? (() => new Date());
   let running: Promise<unknown> = Promise.resolve();
   const run = () => {
-    running = running
-      .then(() => issueDueTick(deps, now()))
-      .catch((err: unknown) => deps.log.warn({ err }, "issue_due pass failed; the next one retries"));
+    running = running.then(() => issueDueTick(deps, now())).catch((err: unknown) => deps.log.warn({ err }, "issue_due pass failed; the next one retries"));
   };
   const timer = setInterval(run, o.intervalMs ?? 3_600_000);
   timer.unref();

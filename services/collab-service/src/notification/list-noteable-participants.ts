@@ -43,7 +43,10 @@ export const listNoteableParticipants =
     const noteId = Number(req.noteId);
     const focus = noteId > 0 ? notes.find((n) => n.id === noteId)?.body : head.description;
     const focusNames = mentionedUsernames(focus);
-    const names = [...new Set([...mentionedUsernames(head.description), ...notes.flatMap((n) => mentionedUsernames(n.body)), ...focusNames])].slice(0, MAX_MENTIONS);
+    const names = [...new Set([...mentionedUsernames(head.description), ...notes.flatMap((n) => mentionedUsernames(n.body)), ...focusNames])].slice(
+      0,
+      MAX_MENTIONS,
+    );
     const byName = await resolveUsernames(deps, names);
     const mentioned = names.map((n) => byName.get(n)).filter((x): x is number => x !== undefined);
     const ids = [head.authorId, ...head.others, ...notes.map((n) => n.authorId), ...mentioned];

@@ -1,7 +1,15 @@
 // Notification e-mails of issue events: real bus (in-process), PostgreSQL and SMTP server
 // (smtp-server); identity-service is stubbed with members and resolved settings.
 import { randomUUID } from "node:crypto";
-import { type IssueEvent, type MergeRequestEvent, type NoteEvent, type NotificationEvent, type PipelineEvent, type ProjectRenameEvent, Subjects } from "@quarry/bus";
+import {
+  type IssueEvent,
+  type MergeRequestEvent,
+  type NoteEvent,
+  type NotificationEvent,
+  type PipelineEvent,
+  type ProjectRenameEvent,
+  Subjects,
+} from "@quarry/bus";
 import { waitFor } from "@quarry/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { HookDeps } from "../deps.ts";
@@ -346,7 +354,9 @@ describe("notification e-mails", () => {
     await f.bus.publish(Subjects.notification, mwps);
     await waitFor(() => expect(received(smtp)).toEqual([email(2), email(3), email(4)]));
     expect(smtp.mails[0]?.headers).toMatchObject({ subject: "Re: Proj | Add cache (!8)", "x-gitlab-mergerequest-iid": "8" });
-    expect(smtp.mails[0]?.body).toContain("Merge request https://quarry.test/g/proj/-/merge_requests/8 was scheduled to merge after pipeline succeeds by Author");
+    expect(smtp.mails[0]?.body).toContain(
+      "Merge request https://quarry.test/g/proj/-/merge_requests/8 was scheduled to merge after pipeline succeeds by Author",
+    );
 
     smtp.mails.length = 0;
     const due: NotificationEvent = {
@@ -356,7 +366,16 @@ describe("notification e-mails", () => {
       action: "issue_due",
       user_id: 0,
       project_id: 9,
-      issue: { id: 40, iid: 4, title: "Crash on start", author_id: 4, assignee_ids: [2], confidential: false, due_date: "2026-11-27", url: "/g/proj/-/issues/4" },
+      issue: {
+        id: 40,
+        iid: 4,
+        title: "Crash on start",
+        author_id: 4,
+        assignee_ids: [2],
+        confidential: false,
+        due_date: "2026-11-27",
+        url: "/g/proj/-/issues/4",
+      },
     };
     await f.bus.publish(Subjects.notification, due);
     // The author 4 and the assignee 2; not the watchers 1 and 3 (issue_due is no watcher event, GitLab's excluded_watcher_action?).

@@ -3,7 +3,17 @@
 // notification_deliveries before sending and marked sent once the SMTP server accepts the mail:
 // a redelivered event mails nobody twice; a crash between acceptance and marking resends that
 // one mail (at least once).
-import type { BusMessage, EventBus, IssueEvent, MergeRequestEvent, NoteEvent, NotificationEvent, PipelineEvent, ProjectRenameEvent, Subscription } from "@quarry/bus";
+import type {
+  BusMessage,
+  EventBus,
+  IssueEvent,
+  MergeRequestEvent,
+  NoteEvent,
+  NotificationEvent,
+  PipelineEvent,
+  ProjectRenameEvent,
+  Subscription,
+} from "@quarry/bus";
 import { isNotFound } from "@quarry/grpc";
 import nodemailer from "nodemailer";
 import { SYSTEM_ACTOR } from "../delivery/fan-out.ts";
@@ -294,7 +304,12 @@ export async function handleNotifyMessage(deps: Deps, n: Notifier, msg: BusMessa
 }
 
 /** Subscribes the mail consumers to the collab and CI events. */
-export async function subscribeNotifications(bus: EventBus, deps: Deps, n: Notifier, subjects: { collab: string; ci: string; identity: string }): Promise<Subscription[]> {
+export async function subscribeNotifications(
+  bus: EventBus,
+  deps: Deps,
+  n: Notifier,
+  subjects: { collab: string; ci: string; identity: string },
+): Promise<Subscription[]> {
   const handler = async (msg: BusMessage<unknown>) => {
     const sent = await handleNotifyMessage(deps, n, msg);
     if (sent) deps.log.debug({ subject: msg.subject, id: msg.id, sent }, "notification e-mails sent");

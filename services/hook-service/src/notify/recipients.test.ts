@@ -106,7 +106,12 @@ describe("approvers", () => {
       [3, 30],
       [4, 30],
     ]);
-    const settings = { 2: s("custom", { approver: true }), 3: s("custom", { approver: false }), 4: s("participating", { approver: true }), 5: s("custom", { approver: true }) };
+    const settings = {
+      2: s("custom", { approver: true }),
+      3: s("custom", { approver: false }),
+      4: s("participating", { approver: true }),
+      5: s("custom", { approver: true }),
+    };
     const base = { members, membersOnly: true, approverIds: [2, 3, 4], settings };
     expect(ids(input({ action: "new_merge_request", ...base }))).toEqual([2]);
     // Only new merge requests: an approver is no watcher of the rest.
