@@ -101,4 +101,33 @@ describe("notification e-mails", () => {
     expect(reasons).toEqual({ [emailOf(assignee)]: "assigned", [emailOf(watcher)]: undefined, [emailOf(silenced)]: "review_requested" });
     expect(smtp.mails[0]?.headers).toMatchObject({ subject: `${name} | Add f (!${mr.iid})`, "x-gitlab-mergerequest-iid": String(mr.iid) });
   });
+  it("a comment tells the participants and the users it @mentions (mention level, reason mentioned); a later close tells the commenter", async () => {
+    const mentionee = await createUserWithToken(s);
+    const commenter = await createUserWithToken(s);
+    for (const u of [mentionee, commenter]) await jsonBody(await post(`/projects/${project.id}/members`, { user_id: u.id, access_level: 30 }), 201);
+    await jsonBody(await put("/notification_settings", { level: "mention" }, mentionee.token), 200);
+    await jsonBody(await post(`/projects/${project.id}/issues/${iid}/notes`, { body: `@${mentionee.username} can you look?` }, commenter.token), 201);
+    await waitFor(() => expect(inbox()).toEqual([emailOf(assignee), emailOf(author), emailOf(mentionee), emailOf(watcher)].sort()));
+    const reasons = Object.fromEntries(smtp.mails.map((m) => [m.to[0], m.headers["x-gitlab-notificationreason"]]));
+    expect(reasons[emailOf(mentionee)]).toBe("mentioned");
+    expect(smtp.mails[0]?.headers.subject).toBe(`Re: mailbox | Printer on fire (#${iid})`);
+
+    smtp.mails.length = 0;
+    await jsonBody(await put(`/projects/${project.id}/issues/${iid}`, { state_event: "close" }, author.token), 200);
+    // The commenter now participates; the user mentioned at the mention level is not told of the close.
+    await waitFor(() => expect(inbox()).toEqual([emailOf(assignee), emailOf(commenter), emailOf(watcher)].sort()));
+  });
+
+  it("a project path change mails the members whose level takes moved_project, the renamer included (not a disabled one)", async () => {
+    const name = `moving-${Date.now().toString(36)}`;
+    const moving = await jsonBody(await post("/projects", { name, visibility: "private" }, author.token), 201);
+    for (const u of [assignee, watcher, silenced])
+      await jsonBody(await post(`/projects/${moving.id}/members`, { user_id: u.id, access_level: 30 }, author.token), 201);
+    await jsonBody(await put(`/projects/${moving.id}/notification_settings`, { level: "disabled" }, silenced.token), 200);
+    await jsonBody(await put(`/projects/${moving.id}`, { path: `${name}-moved` }, author.token), 200);
+    await waitFor(() => expect(inbox()).toEqual([emailOf(assignee), emailOf(author), emailOf(watcher)].sort()));
+    expect(smtp.mails[0]?.headers).toMatchObject({ subject: `${name} | Project was moved`, "x-gitlab-project-id": String(moving.id) });
+    expect(smtp.mails[0]?.body).toContain(`Project ${moving.path_with_namespace} was moved to another location`);
+    expect(smtp.mails[0]?.body).toContain(`${s.url}/${moving.path_with_namespace}-moved`);
+  });
 });
