@@ -114,6 +114,7 @@ async function notifyAboutIssue(deps: Deps, n: Notifier, x: IssueNotification): 
     action: x.action,
     actorId: x.actorId,
     participantIds,
+    authorId: authorId > 0 ? authorId : 0,
     mentionedIds,
     approverIds,
     assigneeIds: x.assigneeIds,

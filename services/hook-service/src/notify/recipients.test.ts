@@ -118,3 +118,21 @@ describe("approvers", () => {
     expect(ids(input({ action: "close_merge_request", ...base }))).toEqual([]);
   });
 });
+
+describe("confidential issues and mentions", () => {
+  it("a mentioned or commenting non-member of a confidential issue is not told; its author and assignees are", () => {
+    const members = new Map([[3, 20]]);
+    const settings = { 2: s("participating"), 3: s("participating"), 4: s("participating"), 5: s("participating") };
+    const r = input({
+      action: "new_note",
+      authorId: 5,
+      participantIds: [5, 2, 3, 4],
+      assigneeIds: [2],
+      mentionedIds: [4],
+      confidential: true,
+      members,
+      settings,
+    });
+    expect(ids(r)).toEqual([2, 3, 5]);
+  });
+});

@@ -41,6 +41,8 @@ export interface RecipientInput {
   actorId: number;
   /** The participants: author, assignees, reviewers, commenters, @mentioned users (GitLab's Participable). */
   participantIds: number[];
+  /** The issue's author (reads a confidential issue); unset = every participant counts as involved. */
+  authorId?: number;
   /** Users @mentioned by what is notified about (the new note, or a new issue's/merge request's description): reason mentioned. */
   mentionedIds?: number[];
   /** The issue's assignees now. */
@@ -128,7 +130,8 @@ export function buildRecipients(i: RecipientInput): Recipient[] {
     }
   }
 
-  const involved = new Set([...i.participantIds, ...i.assigneeIds]);
+  // Confidential issues: their author and assignees read them, not every participant (commenters, mentioned users).
+  const involved = new Set([...(i.authorId !== undefined ? [i.authorId] : i.participantIds), ...i.assigneeIds]);
   const canRead = (userId: number) => {
     const level = i.members.get(userId);
     if (i.internalNote) return (level ?? 0) >= REPORTER;
