@@ -78,6 +78,8 @@ export interface RunningStack {
   databaseServerUrl: string;
   addresses: Record<"identity" | "repo" | "ci" | "mirror" | "hook" | "collab" | "errorTracking", string>;
   bus: EventBus;
+  /** One pass of collab-service's issue_due scheduler as of `at` (announces open issues due the next day; tests). */
+  issueDueTick(at: Date): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -285,6 +287,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
         errorTracking: errorTracking.address,
       },
       bus,
+      issueDueTick: (at: Date) => collab.issueDue?.tick(at) ?? Promise.resolve(0),
       stop: stopAll,
     };
   } catch (err) {

@@ -130,4 +130,18 @@ describe("notification e-mails", () => {
     expect(smtp.mails[0]?.body).toContain(`Project ${moving.path_with_namespace} was moved to another location`);
     expect(smtp.mails[0]?.body).toContain(`${s.url}/${moving.path_with_namespace}-moved`);
   });
+  it("issue_due: collab's scheduler announces an open issue due tomorrow once; its participants are mailed, the author included", async () => {
+    const issue = await jsonBody(
+      await post(`/projects/${project.id}/issues`, { title: "Renew cert", due_date: "2031-05-02", assignee_ids: [assignee.id] }, author.token),
+      201,
+    );
+    await waitFor(() => expect(inbox()).toEqual([emailOf(assignee), emailOf(watcher)].sort()));
+    smtp.mails.length = 0;
+    expect(await s.issueDueTick(new Date("2031-05-01T00:50:00Z"))).toBe(1);
+    expect(await s.issueDueTick(new Date("2031-05-01T12:00:00Z"))).toBe(0);
+    // The author and the assignee (participating); the watcher is not told (issue_due is no watcher event).
+    await waitFor(() => expect(inbox()).toEqual([emailOf(assignee), emailOf(author)].sort()));
+    expect(smtp.mails[0]?.headers.subject).toBe(`Re: mailbox | Renew cert (#${issue.iid})`);
+    expect(smtp.mails[0]?.body).toContain(`Issue #${issue.iid} is due on: May 2, 2031`);
+  });
 });
