@@ -1,7 +1,7 @@
 // Notification e-mails end to end: a real SMTP server (smtp-server) in the test process, the whole
 // stack sending through it (QUARRY_SMTP_URL), users with notification settings, issue actions
 // through the API, and who received which mail.
-import { Subjects, type IssueEvent } from "@quarry/bus";
+import { Subjects, type IssueEvent, type PipelineEvent } from "@quarry/bus";
 import { startTestSmtp, type TestSmtp } from "@quarry/hook-service/testing";
 import { waitFor } from "@quarry/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -143,5 +143,54 @@ describe("notification e-mails", () => {
     await waitFor(() => expect(inbox()).toEqual([emailOf(assignee), emailOf(author)].sort()));
     expect(smtp.mails[0]?.headers.subject).toBe(`Re: mailbox | Renew cert (#${issue.iid})`);
     expect(smtp.mails[0]?.body).toContain(`Issue #${issue.iid} is due on: May 2, 2031`);
+  });
+  it("setting auto-merge mails merge_when_pipeline_succeeds to the participants and watchers, not the user who set it, once", async () => {
+    const name = `mail-mwps-${Date.now().toString(36)}`;
+    const repo = await createProject(s, { name });
+    for (const u of [author, assignee, watcher]) await addMember(s, repo.id, u.id, 40);
+    await jsonBody(await put(`/projects/${repo.id}/notification_settings`, { level: "watch" }, watcher.token), 200);
+    const commit = await commitFiles(s, repo.id, "feature", { "g.txt": "two\n" }, { startBranch: "main", token: author.token });
+    const mr = await createMergeRequest(s, repo.id, { source_branch: "feature", title: "Add g", assignee_ids: [assignee.id] }, author.token);
+    const pipeline: PipelineEvent = {
+      event_id: `mwps-${repo.id}`,
+      object_kind: "pipeline",
+      user_id: author.id,
+      project_id: repo.id,
+      object_attributes: {
+        id: 900_000 + repo.id,
+        iid: 1,
+        ref: "feature",
+        sha: commit.id,
+        source: "push",
+        status: "running",
+        created_at: "2026-11-26 05:00:00 UTC",
+        updated_at: "2026-11-26 05:00:01 UTC",
+      },
+      merge_request: null,
+      commit: null,
+      builds: [],
+    };
+    await s.bus.publish(Subjects.pipeline, pipeline, { msgId: pipeline.event_id });
+    const mrPath = `/projects/${repo.id}/merge_requests/${mr.iid}`;
+    // Recorded once a sibling merge request of the same head into a conflicting branch can wait for it
+    // (it cannot merge at once): root sets auto-merge there, which the watcher hears of too.
+    await commitFiles(s, repo.id, "clash", { "g.txt": "other\n" }, { startBranch: "main" });
+    const sibling = await createMergeRequest(s, repo.id, { source_branch: "feature", target_branch: "clash" });
+    const siblingPath = `/projects/${repo.id}/merge_requests/${sibling.iid}`;
+    await waitFor(async () => (await put(`${siblingPath}/merge`, { merge_when_pipeline_succeeds: true })).status === 200, { message: "pipeline recorded" });
+    // The main merge request's new mails, the sibling's new and auto-merge mails to the watcher.
+    await waitFor(() => expect(inbox()).toEqual([emailOf(assignee), emailOf(watcher), emailOf(watcher), emailOf(watcher)].sort()));
+    smtp.mails.length = 0;
+    // The assignee sets auto-merge, twice (the second only changes its params).
+    for (let i = 0; i < 2; i++)
+      expect(await jsonBody(await put(`${mrPath}/merge`, { merge_when_pipeline_succeeds: true }, assignee.token), 200)).toMatchObject({
+        merge_when_pipeline_succeeds: true,
+      });
+    await waitFor(() => expect(inbox()).toEqual([emailOf(author), emailOf(watcher)].sort()));
+    expect(smtp.mails[0]?.headers).toMatchObject({ subject: `Re: ${name} | Add g (!${mr.iid})`, "x-gitlab-mergerequest-iid": String(mr.iid) });
+    expect(smtp.mails[0]?.body).toContain("was scheduled to merge after pipeline succeeds by");
+    // A later issue's mails come after anything else auto-merge would have sent.
+    await jsonBody(await post(`/projects/${repo.id}/issues`, { title: "Marker", assignee_ids: [assignee.id] }, author.token), 201);
+    await waitFor(() => expect(inbox()).toEqual([emailOf(assignee), emailOf(author), emailOf(watcher), emailOf(watcher)].sort()));
   });
 });
