@@ -114,7 +114,7 @@ async function notifyAboutIssue(deps: Deps, n: Notifier, x: IssueNotification): 
     action: x.action,
     actorId: x.actorId,
     participantIds,
-    authorId: authorId > 0 ? authorId : 0,
+    authorId: Math.max(authorId || 0, 0),
     mentionedIds,
     approverIds,
     assigneeIds: x.assigneeIds,
