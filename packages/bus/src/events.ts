@@ -36,6 +36,10 @@ export const Subjects = {
   deployment: "quarry.ci.deployment",
   /** A wiki page was created, updated or deleted through the API or by a git push (repo-service): GitLab's wiki page webhook, for hook-service. */
   wikiPage: "quarry.repo.wiki_page",
+  /** What GitLab mails without executing hooks (auto-merge set, issues due); hook-service mails it. */
+  notification: "quarry.collab.notification",
+  /** A project's path or namespace changed (GitLab's project_rename / project_transfer system hooks). */
+  projectRename: "quarry.identity.project_rename",
 } as const;
 
 export type Subject = (typeof Subjects)[keyof typeof Subjects];
@@ -420,6 +424,36 @@ export interface WikiPageEvent {
   };
 }
 
+/**
+ * Something GitLab's NotificationService mails that has no webhook: a merge request set to
+ * auto-merge (merge_when_pipeline_succeeds, AutoMerge::MergeWhenChecksPassService#notify) or an open
+ * issue due tomorrow (issue_due, IssueDueSchedulerWorker). Recorded by hook-service, delivered to no hook.
+ */
+export interface NotificationEvent {
+  event_id: string;
+  event_name: "notification";
+  object_kind: "notification";
+  action: "merge_when_pipeline_succeeds" | "issue_due";
+  /** The acting user (who set auto-merge); 0 for the issue_due scheduler. */
+  user_id: number;
+  project_id: number;
+  /** merge_when_pipeline_succeeds: MergeRequest#hook_attrs. */
+  merge_request?: Record<string, unknown>;
+  /** issue_due: Issue#hook_attrs (with assignee_ids and due_date). */
+  issue?: Record<string, unknown>;
+}
+
+/**
+ * A project's path or namespace changed (PUT /projects/:id with `path`, a transfer): GitLab's
+ * project_rename / project_transfer system hook payload; hook-service mails the members
+ * (project_was_moved).
+ */
+export interface ProjectRenameEvent extends ProjectEventFields {
+  event_name: "project_rename" | "project_transfer";
+  /** The path_with_namespace before. */
+  old_path_with_namespace: string;
+}
+
 /** Payload type per subject, for typed publish/subscribe helpers in services. */
 export interface EventPayloads {
   [Subjects.userCreate]: UserCreateEvent;
@@ -441,4 +475,6 @@ export interface EventPayloads {
   [Subjects.job]: JobEvent;
   [Subjects.deployment]: DeploymentEvent;
   [Subjects.wikiPage]: WikiPageEvent;
+  [Subjects.notification]: NotificationEvent;
+  [Subjects.projectRename]: ProjectRenameEvent;
 }

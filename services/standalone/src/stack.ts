@@ -78,6 +78,8 @@ export interface RunningStack {
   databaseServerUrl: string;
   addresses: Record<"identity" | "repo" | "ci" | "mirror" | "hook" | "collab" | "errorTracking", string>;
   bus: EventBus;
+  /** One pass of collab-service's issue_due scheduler as of `at` (announces open issues due the next day; tests). */
+  issueDueTick(at: Date): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -226,6 +228,8 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       notesCreateLimit: o.notesCreateLimit,
     });
     stops.push(() => collab.stop());
+    // Notification e-mails ask collab-service for participants and @mentions.
+    hook.connectCollab(collab.address);
     const errorTracking = await startErrorTrackingService({
       databaseUrl: await dbUrl("error_tracking"),
       grpcAddress: LOOPBACK,
@@ -283,6 +287,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
         errorTracking: errorTracking.address,
       },
       bus,
+      issueDueTick: (at: Date) => collab.issueDue?.tick(at) ?? Promise.resolve(0),
       stop: stopAll,
     };
   } catch (err) {
