@@ -58,6 +58,9 @@ describe("ListProjectRunners", () => {
   });
 
   it("refuses an unknown type", async () => {
-    expect(await list(7, { type: "nope" }).catch((e: unknown) => httpErrorFromGrpc(e))).toEqual({ status: 400, body: { error: "type does not have a valid value" } });
+    expect(await list(7, { type: "nope" }).catch((e: unknown) => httpErrorFromGrpc(e))).toEqual({
+      status: 400,
+      body: { error: "type does not have a valid value" },
+    });
   });
 });

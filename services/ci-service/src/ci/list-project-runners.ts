@@ -29,7 +29,11 @@ export const listProjectRunners =
       deps.prisma.runner.count({ where }),
     ]);
     const busy = rows.length
-      ? await deps.prisma.job.findMany({ where: { runnerId: { in: rows.map((r) => r.id) }, status: "running" }, select: { runnerId: true }, distinct: ["runnerId"] })
+      ? await deps.prisma.job.findMany({
+          where: { runnerId: { in: rows.map((r) => r.id) }, status: "running" },
+          select: { runnerId: true },
+          distinct: ["runnerId"],
+        })
       : [];
     return { runners: rows.map(toRunnerMessage), total, busyRunnerIds: busy.map((j) => j.runnerId!) };
   };

@@ -74,7 +74,7 @@ describe("project runners tokens", () => {
   });
 
   it("refuse invalid project ids", async () => {
-    expect((await tokens(0).catch((e: unknown) => httpErrorFromGrpc(e)))).toMatchObject({ status: 400 });
-    expect((await resetProjectRunnersToken(t.deps)({ projectId: -1 }).catch((e: unknown) => httpErrorFromGrpc(e)))).toMatchObject({ status: 400 });
+    expect(await tokens(0).catch((e: unknown) => httpErrorFromGrpc(e))).toMatchObject({ status: 400 });
+    expect(await resetProjectRunnersToken(t.deps)({ projectId: -1 }).catch((e: unknown) => httpErrorFromGrpc(e))).toMatchObject({ status: 400 });
   });
 });

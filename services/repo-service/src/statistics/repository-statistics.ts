@@ -14,6 +14,15 @@ import { wikiDir } from "../wiki/wiki.ts";
 /** The durable consumer of repo-service's own push and wiki events (replicas share it). */
 export const STATISTICS_DURABLE = "repo-service-statistics";
 
+/** A file's size; 0 when it vanished meanwhile (git may repack while we measure). */
+async function fileSize(file: string): Promise<number> {
+  try {
+    return (await lstat(file)).size;
+  } catch {
+    return 0;
+  }
+}
+
 /** Bytes of the files under `dir` (GitLab reports the repository's size on disk); 0 when it is missing. */
 export async function directorySize(dir: string): Promise<number> {
   let entries: import("node:fs").Dirent[];
@@ -27,7 +36,7 @@ export async function directorySize(dir: string): Promise<number> {
   for (const entry of entries) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) total += await directorySize(full);
-    else if (entry.isFile()) total += await lstat(full).then((s) => s.size, () => 0);
+    else if (entry.isFile()) total += await fileSize(full);
   }
   return total;
 }
