@@ -27,8 +27,17 @@ const make = (runnerType: string, o: { projectId?: number; groupId?: number; pau
     maximumTimeout: 0,
     createdByUserId: 1,
   });
-const list = (projectId: number, o: { type?: string; paused?: boolean; tagList?: string[]; page?: number; perPage?: number } = {}) =>
-  listProjectRunners(t.deps)({ projectId, type: o.type ?? "", paused: o.paused, tagList: o.tagList ?? [], page: o.page ?? 1, perPage: o.perPage ?? 20 });
+const list = async (projectId: number, o: { type?: string; paused?: boolean; tagList?: string[]; page?: number; perPage?: number } = {}) => {
+  const answer = await listProjectRunners(t.deps)({
+    projectId,
+    type: o.type ?? "",
+    paused: o.paused,
+    tagList: o.tagList ?? [],
+    page: o.page ?? 1,
+    perPage: o.perPage ?? 20,
+  });
+  return { runners: answer.runners ?? [], total: answer.total, busyRunnerIds: answer.busyRunnerIds ?? [] };
+};
 
 describe("ListProjectRunners", () => {
   it("lists the project's runners and the instance runners by id, with filters and pages", async () => {
