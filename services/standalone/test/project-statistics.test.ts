@@ -62,7 +62,7 @@ const statisticsWhen = (id: number, ready: (st: Statistics) => boolean) =>
   );
 
 describe("project statistics", () => {
-  it("measure a git push: repository_size and the default branch's commit_count, also through python-gitlab", async () => {
+  it("measure a git push (repository_size, the default branch's commit_count) and wiki writes, also through python-gitlab", async () => {
     const project = await jsonBody(await post("/projects", { name: "measured" }), 201);
     expect(project).toMatchObject({ issues_enabled: true, merge_requests_enabled: true });
     const before = await jsonBody(await s.api(`/projects/${project.id}?statistics=true`), 200);
@@ -89,6 +89,12 @@ describe("project statistics", () => {
     const st = await statisticsWhen(project.id, (x) => x.commit_count === 3);
     expect(st.repository_size).toBeGreaterThan(0);
     expect(st.storage_size).toBe(st.repository_size + st.wiki_size + st.job_artifacts_size + st.uploads_size);
+
+    // A wiki write measures the wiki repository too.
+    await jsonBody(await post(`/projects/${project.id}/wikis`, { title: "Home", content: "# Welcome\n".repeat(50) }), 201);
+    const withWiki = await statisticsWhen(project.id, (x) => x.wiki_size > 0);
+    expect(withWiki.commit_count).toBe(3);
+    expect(withWiki.storage_size).toBe(withWiki.repository_size + withWiki.wiki_size);
 
     const py = (await runPythonScript(s, "project_statistics", { project_id: project.id })) as {
       statistics: Statistics;
