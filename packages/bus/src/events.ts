@@ -40,6 +40,10 @@ export const Subjects = {
   notification: "quarry.collab.notification",
   /** A project's path or namespace changed (GitLab's project_rename / project_transfer system hooks). */
   projectRename: "quarry.identity.project_rename",
+  /** A project's repository was measured after a write (repo-service): identity-service keeps it in project_statistics. */
+  repositoryStatistics: "quarry.repo.statistics",
+  /** A project's job artifacts were totalled after an upload or removal (ci-service): identity-service keeps it in project_statistics. */
+  artifactsStatistics: "quarry.ci.artifacts_statistics",
 } as const;
 
 export type Subject = (typeof Subjects)[keyof typeof Subjects];
@@ -477,4 +481,33 @@ export interface EventPayloads {
   [Subjects.wikiPage]: WikiPageEvent;
   [Subjects.notification]: NotificationEvent;
   [Subjects.projectRename]: ProjectRenameEvent;
+  [Subjects.repositoryStatistics]: RepositoryStatisticsEvent;
+  [Subjects.artifactsStatistics]: ArtifactsStatisticsEvent;
+}
+
+/**
+ * A project's repository measured (GitLab's Projects::UpdateStatisticsService for repository_size,
+ * commit_count and wiki_size): absolute values, so the newest `measured_at` wins.
+ */
+export interface RepositoryStatisticsEvent {
+  event_id: string;
+  project_id: number;
+  /** ISO-8601 time of the measurement. */
+  measured_at: string;
+  /** Bytes on disk of the bare repository. */
+  repository_size: number;
+  /** Commits on the default branch. */
+  commit_count: number;
+  /** Bytes on disk of the wiki repository (0 when it has none). */
+  wiki_size: number;
+}
+
+/** A project's job artifacts totalled (GitLab's job_artifacts_size): absolute, the newest `measured_at` wins. */
+export interface ArtifactsStatisticsEvent {
+  event_id: string;
+  project_id: number;
+  /** ISO-8601 time of the total. */
+  measured_at: string;
+  /** Bytes of all the project's stored job artifacts. */
+  job_artifacts_size: number;
 }

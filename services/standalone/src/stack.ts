@@ -53,7 +53,7 @@ export interface StackOptions {
   /** GitLab's default_branch_protection for new projects' default branches (0–4, default 2). */
   defaultBranchProtection?: number;
   /**
-   * Secret that hook- and mirror-service encrypt stored credentials with (at least 32
+   * Secret that hook-, mirror- and ci-service encrypt stored credentials with (at least 32
    * characters); when absent one is generated once and kept in <dataDir>/encryption.key.
    */
   encryptionKey?: string;
@@ -175,6 +175,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
     });
     stops.push(() => identity.stop());
     const root = await identity.ensureRoot(o.rootToken);
+    const encryptionKey = o.encryptionKey ?? loadOrCreateEncryptionKey(o.dataDir);
     const ci = await startCiService({
       databaseUrl: await dbUrl("ci"),
       grpcAddress: LOOPBACK,
@@ -185,11 +186,11 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       identityServiceAddress: identity.address,
       deadlineMs,
       settings: o.ciSettings,
+      encryptionKey,
     });
     stops.push(() => ci.stop());
     // The event consumers start after the publishers: durables replay what they missed, and both
     // need the addresses of services started above.
-    const encryptionKey = o.encryptionKey ?? loadOrCreateEncryptionKey(o.dataDir);
     const allowLocalRequests = o.allowLocalRequests ?? false;
     const hook = await startHookService({
       databaseUrl: await dbUrl("hook"),
