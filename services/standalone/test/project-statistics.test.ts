@@ -62,6 +62,16 @@ const statisticsWhen = (id: number, ready: (st: Statistics) => boolean) =>
   );
 
 describe("project statistics", () => {
+  it("count a README the project was created with at once; an empty project stays at 0", async () => {
+    const withReadme = await jsonBody(await post("/projects", { name: "measured-readme", initialize_with_readme: true }), 201);
+    const st = (await jsonBody(await s.api(`/projects/${withReadme.id}?statistics=true`), 200)).statistics;
+    expect(st).toMatchObject({ commit_count: 1, wiki_size: 0 });
+    expect(st.repository_size).toBeGreaterThan(0);
+    expect(st.storage_size).toBe(st.repository_size);
+    const empty = await jsonBody(await post("/projects", { name: "measured-empty" }), 201);
+    expect((await jsonBody(await s.api(`/projects/${empty.id}?statistics=true`), 200)).statistics).toMatchObject({ commit_count: 0, repository_size: 0 });
+  });
+
   it("measure a git push (repository_size, the default branch's commit_count) and wiki writes, also through python-gitlab", async () => {
     const project = await jsonBody(await post("/projects", { name: "measured" }), 201);
     expect(project).toMatchObject({ issues_enabled: true, merge_requests_enabled: true });
@@ -95,6 +105,19 @@ describe("project statistics", () => {
     const withWiki = await statisticsWhen(project.id, (x) => x.wiki_size > 0);
     expect(withWiki.commit_count).toBe(3);
     expect(withWiki.storage_size).toBe(withWiki.repository_size + withWiki.wiki_size);
+
+    // A page pushed to the wiki with git is measured as well (the push's wiki page event).
+    const wikiDir = path.join(work, "measured-wiki");
+    const wikiRemote = new URL(`${s.url}/${project.path_with_namespace}.wiki.git`);
+    wikiRemote.username = "root";
+    wikiRemote.password = ROOT_TOKEN;
+    await gitAsync(work, "clone", "-q", wikiRemote.toString(), wikiDir);
+    fs.writeFileSync(path.join(wikiDir, "Pushed.md"), "pushed page\n".repeat(2000));
+    gitSync(wikiDir, "add", ".");
+    gitSync(wikiDir, "commit", "-q", "-m", "a pushed page");
+    await gitAsync(wikiDir, "push", "-q", "origin", "main");
+    const pushed = await statisticsWhen(project.id, (x) => x.wiki_size > withWiki.wiki_size);
+    expect(pushed.repository_size).toBe(withWiki.repository_size);
 
     const py = (await runPythonScript(s, "project_statistics", { project_id: project.id })) as {
       statistics: Statistics;

@@ -105,7 +105,7 @@ export const createProject =
           await enqueueProjectCreate(tx, created);
           const author = await tx.user.findUniqueOrThrow({ where: { id: creatorId }, select: { name: true, email: true } });
           try {
-            await deps.repo.CreateRepository({
+            const repository = await deps.repo.CreateRepository({
               projectId: created.id,
               diskPath: diskPathFor(created.id),
               defaultBranch: created.defaultBranch,
@@ -114,6 +114,17 @@ export const createProject =
               projectName: created.name,
               projectDescription: created.description,
             });
+            // A README commit is the first push GitLab measures; an empty repository stays at 0 until one.
+            if (repository.headCommitId) {
+              await tx.projectStatistics.create({
+                data: {
+                  projectId: created.id,
+                  repositorySize: BigInt(repository.repositorySize),
+                  commitCount: BigInt(repository.commitCount),
+                  repositoryMeasuredAt: new Date(),
+                },
+              });
+            }
           } catch (err) {
             deps.log.error({ err, projectId: created.id }, "repository creation failed");
             // repo-service unreachable → 503; anything else it reported → 500.

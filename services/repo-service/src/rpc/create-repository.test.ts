@@ -20,7 +20,9 @@ describe("CreateRepository", () => {
     const req = createRequest({ defaultBranch: "develop" });
     const res = await create(req);
 
-    expect(res).toEqual({ headCommitId: "" });
+    expect(res).toMatchObject({ headCommitId: "", commitCount: 0 });
+    // An empty bare repository still has its files on disk: that is its first repository_size.
+    expect(res.repositorySize).toBeGreaterThan(0);
     const dir = dirOf(req.diskPath);
     expect(gitIn(dir, "rev-parse", "--is-bare-repository")).toBe("true");
     expect(gitIn(dir, "symbolic-ref", "HEAD")).toBe("refs/heads/develop");
@@ -68,10 +70,12 @@ describe("CreateRepository", () => {
       projectName: "Compiler",
       projectDescription: "The first one.",
     });
-    const { headCommitId } = await create(req);
+    const { headCommitId, commitCount, repositorySize } = await create(req);
 
     const dir = dirOf(req.diskPath);
     expect(headCommitId).toMatch(/^[0-9a-f]{40}$/);
+    expect(commitCount).toBe(1);
+    expect(repositorySize).toBeGreaterThan(0);
     expect(gitIn(dir, "rev-parse", "refs/heads/trunk")).toBe(headCommitId);
     expect(gitIn(dir, "rev-parse", "HEAD")).toBe(headCommitId);
     expect(gitIn(dir, "for-each-ref", "--format=%(refname)")).toBe("refs/heads/trunk");

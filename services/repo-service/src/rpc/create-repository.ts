@@ -6,6 +6,7 @@ import type { CreateRepositoryRequest__Output } from "@quarry/proto/types/repo/v
 import type { CreateRepositoryResponse__Output as CreateRepositoryResponse } from "@quarry/proto/types/repo/v1/CreateRepositoryResponse";
 import type { Identity__Output } from "@quarry/proto/types/repo/v1/Identity";
 import type { Repository } from "../generated/prisma/client.ts";
+import { directorySize, headCommitCount } from "../statistics/repository-statistics.ts";
 import type { RepoDeps } from "../deps.ts";
 import { git, isRepository, NULL_SHA, pathExists, resolveCommit } from "../git/git.ts";
 import { protectDefaultBranch } from "../protection/protection.ts";
@@ -50,7 +51,9 @@ export const createRepository =
             await git(["symbolic-ref", "HEAD", branchRef(branch)], { gitDir: dir });
             const headCommitId = author ? await commitReadme(dir, branch, author, req.projectName, req.projectDescription) : "";
             if (headCommitId) await protectDefaultBranch(tx, deps.defaultBranchProtection, projectId, branch);
-            return { headCommitId };
+            // The first statistics travel with the answer: identity-service stores them with the
+            // project in its own transaction (a statistics event could outrun the project's commit).
+            return { headCommitId, repositorySize: await directorySize(dir), commitCount: headCommitId ? 1 : 0 };
           },
           { timeout: 60_000, maxWait: 10_000 },
         );
@@ -70,7 +73,7 @@ async function existingRepository(deps: RepoDeps, row: Repository, projectId: nu
     deps.log.warn({ projectId, diskPath }, "recorded repository is missing on disk; creating it again");
     return null;
   }
-  return { headCommitId: await resolveCommit(dir, "HEAD") };
+  return { headCommitId: await resolveCommit(dir, "HEAD"), repositorySize: await directorySize(dir), commitCount: await headCommitCount(dir) };
 }
 
 function validateAuthor(author: Identity__Output | null): { name: string; email: string } {
