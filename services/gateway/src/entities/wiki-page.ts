@@ -22,13 +22,24 @@ const DELIM = String.raw`(?:---|\+\+\+|;;;)`;
 const LINE = String.raw`(?<![^\r\n])`;
 
 /**
- * Gitlab::FrontMatter::PATTERN_UNTRUSTED: an optional encoding line, blank space, an opening
- * `---` / `+++` / `;;;` line (optionally naming a language), the block, and a closing
- * delimiter or `...` line, at the very start of the content.
+ * Gitlab::FrontMatter::PATTERN_UNTRUSTED after its optional encoding line (see encodingLineLength):
+ * blank space, an opening `---` / `+++` / `;;;` line (optionally naming a language), the block,
+ * and a closing delimiter or `...` line, at the very start of the content.
  */
 const FRONT_MATTER = new RegExp(
-  String.raw`^(?:[^\r\n]*coding:[^\r\n]*${NEWLINE})?\s*${LINE}(?<delim>${DELIM})[ \t]*(?<lang>\S*)${NEWLINE}(?<text>[\s\S]*?)${LINE}(?:${DELIM}|\.{3})[^\S\r\n]*(?:${NEWLINE}|$)`,
+  String.raw`^\s*${LINE}(?<delim>${DELIM})[ \t]*(?<lang>\S*)${NEWLINE}(?<text>[\s\S]*?)${LINE}(?:${DELIM}|\.{3})[^\S\r\n]*(?:${NEWLINE}|$)`,
 );
+
+/**
+ * The length of PATTERN_UNTRUSTED's optional first line naming an encoding (`# coding: utf-8`),
+ * with its line break; 0 when the first line names none. Found with indexOf, not the pattern's
+ * `[^\r\n]*coding:[^\r\n]*`, whose backtracking is quadratic on a long first line.
+ */
+function encodingLineLength(text: string): number {
+  const end = text.search(/\r\n|\n|\r/);
+  if (end < 0 || !text.slice(0, end).includes("coding:")) return 0;
+  return end + (text.startsWith("\r\n", end) ? 2 : 1);
+}
 
 /** Gitlab::WikiPages::FrontMatterParser::MAX_FRONT_MATTER_LENGTH (a title and 50 slugs). */
 const MAX_FRONT_MATTER_LENGTH = 8 + 245 + 7 + (4 + 255 + 1 + 245) * 50;
@@ -45,8 +56,12 @@ export function parseFrontMatter(content: string): { frontMatter: Record<string,
   // Only the start can hold front matter short enough to count: the pattern never sees more
   // (GitLab runs it with RE2; this keeps backtracking bounded on long pages).
   const head = content.slice(0, MAX_FRONT_MATTER_LENGTH + 4096);
-  const m = FRONT_MATTER.exec(head);
-  if (!m?.groups || (m[0].length === head.length && head.length < content.length)) return none;
+  // As the pattern's optional group: after the encoding line if that matches, else from the start.
+  const skip = encodingLineLength(head);
+  const after = skip ? FRONT_MATTER.exec(head.slice(skip)) : null;
+  const m = after ?? FRONT_MATTER.exec(head);
+  const matched = (m?.[0].length ?? 0) + (after ? skip : 0);
+  if (!m?.groups || (matched === head.length && head.length < content.length)) return none;
   const lang = m.groups.lang!.toLowerCase() || LANGS[m.groups.delim!];
   const text = m.groups.text!.trim();
   // Ruby's `text.strip!` answers nil when nothing was stripped: an empty block is no match.
@@ -58,7 +73,7 @@ export function parseFrontMatter(content: string): { frontMatter: Record<string,
     return none;
   }
   if (!data || typeof data !== "object" || Array.isArray(data)) return none;
-  return { frontMatter: data as Record<string, unknown>, content: content.slice(m[0].length) };
+  return { frontMatter: data as Record<string, unknown>, content: content.slice(matched) };
 }
 
 /** Gitlab::FileTypeDetection's image and video extensions: linked with "!" (embedded) in Markdown. */
