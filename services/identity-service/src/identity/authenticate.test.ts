@@ -25,7 +25,6 @@ describe("Authenticate", () => {
     const t2 = await f.c.CreatePersonalAccessToken({ actor: f.admin, userId: u.userId, name: "t2", scopes: ["api"] });
     await f.deps.prisma.personalAccessToken.update({ where: { id: Number(t2.id) }, data: { expiresAt: new Date("2020-01-01") } });
     expect((await failure(f.c.Authenticate({ token: t2.token }))).status).toBe(401);
-
   });
 
   it("answers a blocked user's token with the user and their state (the gateway refuses it), and records activity only for active users", async () => {

@@ -37,7 +37,10 @@ describe("ChangeUserState", () => {
       body: { message: "403 Forbidden - LDAP blocked users cannot be unblocked by the API" },
     });
     expect((await failure(f.c.ChangeUserState({ actor: u, id: u.userId, action: "block" }))).status).toBe(403);
-    expect(await failure(f.c.ChangeUserState({ actor: f.admin, id: 999999, action: "block" }))).toEqual({ status: 404, body: { message: "404 User Not Found" } });
+    expect(await failure(f.c.ChangeUserState({ actor: f.admin, id: 999999, action: "block" }))).toEqual({
+      status: 404,
+      body: { message: "404 User Not Found" },
+    });
   });
 
   it("deactivates only dormant users (90 days without activity, or 7 days old and never active) and activates them again", async () => {
@@ -67,12 +70,18 @@ describe("ChangeUserState", () => {
   it("bans active users only and unbans banned ones", async () => {
     const u = await f.user();
     expect(await f.c.ChangeUserState({ actor: f.admin, id: u.userId, action: "ban" })).toMatchObject({ changed: true, user: { state: "banned" } });
-    expect(await failure(f.c.ChangeUserState({ actor: f.admin, id: u.userId, action: "ban" }))).toEqual({ status: 403, body: { message: "You cannot ban banned users." } });
+    expect(await failure(f.c.ChangeUserState({ actor: f.admin, id: u.userId, action: "ban" }))).toEqual({
+      status: 403,
+      body: { message: "You cannot ban banned users." },
+    });
     expect(await failure(f.c.ChangeUserState({ actor: f.admin, id: u.userId, action: "deactivate" }))).toEqual({
       status: 403,
       body: { message: "Error occurred. A blocked user cannot be deactivated" },
     });
     expect(await f.c.ChangeUserState({ actor: f.admin, id: u.userId, action: "unban" })).toMatchObject({ changed: true, user: { state: "active" } });
-    expect(await failure(f.c.ChangeUserState({ actor: f.admin, id: u.userId, action: "unban" }))).toEqual({ status: 403, body: { message: "You cannot unban active users." } });
+    expect(await failure(f.c.ChangeUserState({ actor: f.admin, id: u.userId, action: "unban" }))).toEqual({
+      status: 403,
+      body: { message: "You cannot unban active users." },
+    });
   });
 });

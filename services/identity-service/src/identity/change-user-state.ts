@@ -2,7 +2,7 @@ import { enqueueEvent, Subjects } from "@quarry/bus";
 import { forbidden, notFound, paramError } from "@quarry/grpc";
 import type { ChangeUserStateRequest__Output } from "@quarry/proto/types/identity/v1/ChangeUserStateRequest";
 import type { ChangeUserStateResponse } from "@quarry/proto/types/identity/v1/ChangeUserStateResponse";
-import type { IdentityDeps, Tx } from "../deps.ts";
+import type { IdentityDeps } from "../deps.ts";
 import { actorOf } from "./access.ts";
 import { userToProto } from "./convert.ts";
 import { requireAdmin } from "./lookup.ts";

@@ -18,10 +18,7 @@ export const getPersonalAccessToken =
   };
 
 /** The optional narrowing of Get/RevokePersonalAccessTokenRequest: one user's, impersonation or not. */
-export function matches(
-  token: { userId: number; impersonation: boolean },
-  req: { userId?: number | string | null; impersonation?: boolean | null },
-): boolean {
+export function matches(token: { userId: number; impersonation: boolean }, req: { userId?: number | string | null; impersonation?: boolean | null }): boolean {
   if (Number(req.userId) && token.userId !== Number(req.userId)) return false;
   if (req.impersonation !== undefined && req.impersonation !== null && token.impersonation !== req.impersonation) return false;
   return true;

@@ -33,7 +33,10 @@ export const listUserMemberships =
       deps.prisma.project.findMany({ where: { id: { in: projectIds } }, select: { id: true, name: true } }),
       deps.prisma.namespace.findMany({ where: { id: { in: groupIds } }, select: { id: true, name: true } }),
     ]);
-    const names = new Map<string, string>([...projects.map((x) => [`project:${x.id}`, x.name] as const), ...groups.map((x) => [`namespace:${x.id}`, x.name] as const)]);
+    const names = new Map<string, string>([
+      ...projects.map((x) => [`project:${x.id}`, x.name] as const),
+      ...groups.map((x) => [`namespace:${x.id}`, x.name] as const),
+    ]);
     return {
       memberships: rows.map((m) => ({
         sourceId: m.sourceId,

@@ -60,7 +60,8 @@ describe("ListUsers filters of document 3", () => {
     await f.deps.prisma.user.update({ where: { id: bot.userId }, data: { userType: "project_bot", bot: true } });
     const ghost = await f.user("ghosty");
     await f.deps.prisma.user.update({ where: { id: ghost.userId }, data: { userType: "ghost" } });
-    const names = async (req: Record<string, unknown>, actor = f.admin) => (await f.c.ListUsers({ actor, ...req, page: { perPage: 100 } })).users.map((u) => u.username);
+    const names = async (req: Record<string, unknown>, actor = f.admin) =>
+      (await f.c.ListUsers({ actor, ...req, page: { perPage: 100 } })).users.map((u) => u.username);
     expect(await names({ blocked: true })).toEqual(["blk"]);
     expect(await names({ blocked: true }, e)).toEqual([]);
     expect(await names({ excludeActive: true })).toEqual(["blk"]);
