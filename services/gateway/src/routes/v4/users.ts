@@ -273,10 +273,7 @@ export function usersRouter(deps: GatewayDeps): Router {
       const result = await identity.ChangeUserState({ actor: c.actor, id: q.id, action }, c.call);
       // The user's cached tokens must stop (or may start again) at once.
       deps.tokenCache.evictUser(q.id);
-      res
-        .status(201)
-        .type("application/json")
-        .send(result.noop ? "null" : String(result.changed));
+      res.status(201).json(result.noop ? null : result.changed);
     });
   }
 
