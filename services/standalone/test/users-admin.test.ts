@@ -128,12 +128,20 @@ describe("user state changes", () => {
   it("blocks and unblocks with GitLab's answers; a blocked user's token is refused with 403", async () => {
     const u = await createUserWithToken(s, ["api"]);
     const other = await createUserWithToken(s, ["api"]);
+    const project = await jsonBody(await s.api("/projects", { method: "POST", json: { name: "mine" }, token: u.token }), 201);
+    const refs = () =>
+      fetch(`${s.url}/${project.path_with_namespace}.git/info/refs?service=git-upload-pack`, {
+        headers: { Authorization: `Basic ${Buffer.from(`${u.username}:${u.token}`).toString("base64")}` },
+      });
+    expect((await refs()).status).toBe(200);
     expect(await jsonBody(await post(`/users/${u.id}/block`, other.token), 403)).toEqual({ message: "403 Forbidden" });
     expect(await jsonBody(await s.api("/user", { token: u.token }), 200)).toMatchObject({ username: u.username });
     expect(await jsonBody(await post(`/users/${u.id}/block`), 201)).toBe(true);
     expect(await jsonBody(await post(`/users/${u.id}/block`), 201)).toBeNull();
     expect(await jsonBody(await s.api("/user", { token: u.token }), 403)).toEqual({ message: "403 Forbidden - Your account has been blocked." });
     expect((await jsonBody(await s.api(`/users/${u.id}`), 200)).state).toBe("blocked");
+    // Git over HTTP refuses the token as bad credentials, as GitLab's find_for_git_client.
+    expect((await refs()).status).toBe(401);
     expect(await jsonBody(await s.api(`/users/${u.id}/custom_attributes/blocked_by`), 200)).toMatchObject({
       key: "blocked_by",
       value: expect.stringMatching(/^root\/\d+\+/),
@@ -274,6 +282,8 @@ describe("custom attributes", () => {
     ]);
     const listed = await jsonBody(await s.api(`/projects?with_custom_attributes=true&search=ca-${tag}`), 200);
     expect(listed.map((p: { custom_attributes: unknown }) => p.custom_attributes)).toEqual([[{ key: "tier", value: "gold" }]]);
+    expect((await jsonBody(await s.api("/projects?custom_attributes[tier]=gold"), 200)).map((p: { id: number }) => p.id)).toEqual([project.id]);
+    expect(await jsonBody(await s.api("/projects?custom_attributes[tier]=silver"), 200)).toEqual([]);
 
     await api.UserCustomAttributes.remove(owner.id, "team");
     const gone = await s.api(`/users/${owner.id}/custom_attributes/team`, { method: "DELETE" });

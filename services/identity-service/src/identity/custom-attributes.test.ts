@@ -54,6 +54,11 @@ describe("custom attributes and memberships", () => {
     await f.c.SetCustomAttribute({ actor: f.admin, kind: "project", id: `cara/attr-project`, key: "k", value: "p" });
     expect((await f.c.GetCustomAttribute({ actor: f.admin, kind: "group", id: String(g.id), key: "k" })).value).toBe("g");
     expect((await f.c.GetCustomAttribute({ actor: f.admin, kind: "project", id: String(p.id), key: "k" })).value).toBe("p");
+    // /projects' custom_attributes filter: administrators only.
+    const byAttr = await f.c.ListProjects({ actor: f.admin, customAttributes: [{ key: "k", value: "p" }] });
+    expect(byAttr.projects.map((x) => Number(x.id))).toEqual([Number(p.id)]);
+    expect((await f.c.ListProjects({ actor: f.admin, customAttributes: [{ key: "k", value: "other" }] })).projects).toEqual([]);
+    expect((await f.c.ListProjects({ actor: u, customAttributes: [{ key: "k", value: "other" }] })).projects.length).toBeGreaterThan(0);
     // A private group the caller cannot see is missing, before any administrator check.
     expect(await failure(f.c.ListCustomAttributes({ actor: other, kind: "group", id: String(g.id) }))).toEqual({
       status: 404,

@@ -8,7 +8,7 @@ import { LIMITS, p, pageShape, params, type z } from "../../http/params.ts";
 import { projectFull, projectSimple } from "../../entities/project.ts";
 import { keysetBounds, keysetShape, writeKeysetHeaders } from "../../http/keyset.ts";
 import { ctx } from "./context.ts";
-import { customAttributesFor, withCustomAttributes } from "./custom-attributes.ts";
+import { customAttributesFilter, customAttributesFor, withCustomAttributes } from "./custom-attributes.ts";
 import { acceptAvatar, avatarParam } from "../avatars.ts";
 
 const visibility = p.enum(VISIBILITIES);
@@ -160,7 +160,13 @@ export function projectsRouter(deps: GatewayDeps): Router {
     const c = ctx(deps, req, res);
     const keyset = q.pagination === "keyset" ? keysetBounds(q, "desc") : null;
     const result = await identity.ListProjects(
-      { ...listProjectsRequest(q, keyset), actor: c.actor, membership: q.membership ?? false, searchNamespaces: q.search_namespaces ?? false },
+      {
+        ...listProjectsRequest(q, keyset),
+        actor: c.actor,
+        membership: q.membership ?? false,
+        searchNamespaces: q.search_namespaces ?? false,
+        customAttributes: customAttributesFilter(req),
+      },
       c.call,
     );
     if (keyset) writeKeysetHeaders(deps, req, res, result.projects, Number(result.pageInfo?.total), keyset.page.perPage, keyset.sort, "id");
