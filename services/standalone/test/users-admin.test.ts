@@ -277,6 +277,10 @@ describe("custom attributes", () => {
     await api.GroupCustomAttributes.set(`ca-${tag}`, "region", "eu");
     expect(await api.ProjectCustomAttributes.all(project.path_with_namespace)).toEqual([{ key: "tier", value: "gold" }]);
     expect(await jsonBody(await s.api(`/groups/${group.id}/custom_attributes`), 200)).toEqual([{ key: "region", value: "eu" }]);
+    expect((await jsonBody(await s.api(`/groups/${group.id}?with_custom_attributes=true`), 200)).custom_attributes).toEqual([{ key: "region", value: "eu" }]);
+    const groups = await jsonBody(await s.api("/groups?custom_attributes[region]=eu&with_custom_attributes=true"), 200);
+    expect(groups.map((g: { id: number; custom_attributes: unknown }) => [g.id, g.custom_attributes])).toEqual([[group.id, [{ key: "region", value: "eu" }]]]);
+    expect(await jsonBody(await s.api(`/groups/${group.id}?with_custom_attributes=true`, { token: owner.token }), 200)).not.toHaveProperty("custom_attributes");
     expect((await jsonBody(await s.api(`/projects/${project.id}?with_custom_attributes=true`), 200)).custom_attributes).toEqual([
       { key: "tier", value: "gold" },
     ]);

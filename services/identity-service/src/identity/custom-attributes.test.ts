@@ -54,6 +54,9 @@ describe("custom attributes and memberships", () => {
     await f.c.SetCustomAttribute({ actor: f.admin, kind: "project", id: `cara/attr-project`, key: "k", value: "p" });
     expect((await f.c.GetCustomAttribute({ actor: f.admin, kind: "group", id: String(g.id), key: "k" })).value).toBe("g");
     expect((await f.c.GetCustomAttribute({ actor: f.admin, kind: "project", id: String(p.id), key: "k" })).value).toBe("p");
+    // /groups' custom_attributes filter: administrators only.
+    expect((await f.c.ListGroups({ actor: f.admin, customAttributes: [{ key: "k", value: "g" }] })).groups.map((x) => x.path)).toEqual(["attrs"]);
+    expect((await f.c.ListGroups({ actor: f.admin, customAttributes: [{ key: "k", value: "p" }] })).groups).toEqual([]);
     // /projects' custom_attributes filter: administrators only.
     const byAttr = await f.c.ListProjects({ actor: f.admin, customAttributes: [{ key: "k", value: "p" }] });
     expect(byAttr.projects.map((x) => Number(x.id))).toEqual([Number(p.id)]);
