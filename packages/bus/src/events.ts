@@ -34,8 +34,16 @@ export const Subjects = {
   job: "quarry.ci.job",
   /** A deployment changed status (ci-service): GitLab's deployment webhook, for hook-service. */
   deployment: "quarry.ci.deployment",
-  /** A wiki page was created, updated or deleted through the API (repo-service): GitLab's wiki page webhook, for hook-service. */
+  /** A wiki page was created, updated or deleted through the API or by a git push (repo-service): GitLab's wiki page webhook, for hook-service. */
   wikiPage: "quarry.repo.wiki_page",
+  /** What GitLab mails without executing hooks (auto-merge set, issues due); hook-service mails it. */
+  notification: "quarry.collab.notification",
+  /** A project's path or namespace changed (GitLab's project_rename / project_transfer system hooks). */
+  projectRename: "quarry.identity.project_rename",
+  /** A project's repository was measured after a write (repo-service): identity-service keeps it in project_statistics. */
+  repositoryStatistics: "quarry.repo.statistics",
+  /** A project's job artifacts were totalled after an upload or removal (ci-service): identity-service keeps it in project_statistics. */
+  artifactsStatistics: "quarry.ci.artifacts_statistics",
 } as const;
 
 export type Subject = (typeof Subjects)[keyof typeof Subjects];
@@ -394,7 +402,7 @@ export interface DeploymentEvent extends Record<string, unknown> {
 }
 
 /**
- * A wiki page written through the API: GitLab's Gitlab::DataBuilder::WikiPage payload less
+ * A wiki page written through the API or pushed with git: GitLab's Gitlab::DataBuilder::WikiPage payload less
  * `user`, `project` and `wiki`, which hook-service adds from identity-service, and less the web
  * URLs (`url`, `diff_url`), which it builds below the external URL.
  */
@@ -404,7 +412,10 @@ export interface WikiPageEvent {
   object_kind: "wiki_page";
   /** The acting user. */
   user_id: number;
+  /** The project of a project wiki; 0 for a group wiki. */
   project_id: number;
+  /** The group of a group wiki (its hooks and its ancestors' get the event, with `group` instead of `project`); absent for project wikis. */
+  group_id?: number;
   object_attributes: {
     title: string;
     content: string;
@@ -415,6 +426,36 @@ export interface WikiPageEvent {
     /** The commit written. */
     version_id: string;
   };
+}
+
+/**
+ * Something GitLab's NotificationService mails that has no webhook: a merge request set to
+ * auto-merge (merge_when_pipeline_succeeds, AutoMerge::MergeWhenChecksPassService#notify) or an open
+ * issue due tomorrow (issue_due, IssueDueSchedulerWorker). Recorded by hook-service, delivered to no hook.
+ */
+export interface NotificationEvent {
+  event_id: string;
+  event_name: "notification";
+  object_kind: "notification";
+  action: "merge_when_pipeline_succeeds" | "issue_due";
+  /** The acting user (who set auto-merge); 0 for the issue_due scheduler. */
+  user_id: number;
+  project_id: number;
+  /** merge_when_pipeline_succeeds: MergeRequest#hook_attrs. */
+  merge_request?: Record<string, unknown>;
+  /** issue_due: Issue#hook_attrs (with assignee_ids and due_date). */
+  issue?: Record<string, unknown>;
+}
+
+/**
+ * A project's path or namespace changed (PUT /projects/:id with `path`, a transfer): GitLab's
+ * project_rename / project_transfer system hook payload; hook-service mails the members
+ * (project_was_moved).
+ */
+export interface ProjectRenameEvent extends ProjectEventFields {
+  event_name: "project_rename" | "project_transfer";
+  /** The path_with_namespace before. */
+  old_path_with_namespace: string;
 }
 
 /** Payload type per subject, for typed publish/subscribe helpers in services. */
@@ -438,4 +479,35 @@ export interface EventPayloads {
   [Subjects.job]: JobEvent;
   [Subjects.deployment]: DeploymentEvent;
   [Subjects.wikiPage]: WikiPageEvent;
+  [Subjects.notification]: NotificationEvent;
+  [Subjects.projectRename]: ProjectRenameEvent;
+  [Subjects.repositoryStatistics]: RepositoryStatisticsEvent;
+  [Subjects.artifactsStatistics]: ArtifactsStatisticsEvent;
+}
+
+/**
+ * A project's repository measured (GitLab's Projects::UpdateStatisticsService for repository_size,
+ * commit_count and wiki_size): absolute values, so the newest `measured_at` wins.
+ */
+export interface RepositoryStatisticsEvent {
+  event_id: string;
+  project_id: number;
+  /** ISO-8601 time of the measurement. */
+  measured_at: string;
+  /** Bytes on disk of the bare repository. */
+  repository_size: number;
+  /** Commits on the default branch. */
+  commit_count: number;
+  /** Bytes on disk of the wiki repository (0 when it has none). */
+  wiki_size: number;
+}
+
+/** A project's job artifacts totalled (GitLab's job_artifacts_size): absolute, the newest `measured_at` wins. */
+export interface ArtifactsStatisticsEvent {
+  event_id: string;
+  project_id: number;
+  /** ISO-8601 time of the total. */
+  measured_at: string;
+  /** Bytes of all the project's stored job artifacts. */
+  job_artifacts_size: number;
 }

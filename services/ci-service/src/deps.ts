@@ -1,6 +1,7 @@
 import type { EventBus } from "@quarry/bus";
 import type { Logger } from "@quarry/logger";
 import type { ObjectStore } from "@quarry/object-store";
+import type { SecretBox } from "@quarry/secret-box";
 import type { TransactionClient } from "@quarry/service";
 import type { PrismaClient } from "./generated/prisma/client.ts";
 import type { JobQueueSignal } from "./pipelines/queue-signal.ts";
@@ -102,4 +103,6 @@ export interface CiDeps {
   /** Where pipeline, job and deployment status changes are published (the bus; tests record them). */
   events: Pick<EventBus, "publish">;
   log: Logger;
+  /** Seals what must be read back: projects' runner registration tokens. */
+  secrets: SecretBox;
 }

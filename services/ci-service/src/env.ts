@@ -18,6 +18,8 @@ export const ciEnvShape = {
   QUARRY_ARTIFACTS_DEFAULT_EXPIRE_IN: z.string().default("30 days"),
   /** Instance runner registration token for the legacy `POST /api/v4/runners`; unset = closed. */
   QUARRY_RUNNER_REGISTRATION_TOKEN: z.string().default(""),
+  /** Secret that projects' runner registration tokens are encrypted with (at least 32 characters). */
+  QUARRY_CI_ENCRYPTION_KEY: z.string().min(32),
   /** Answer artifact downloads with a redirect to a presigned URL when the store can presign. */
   QUARRY_ARTIFACTS_DIRECT_DOWNLOAD: z
     .enum(["true", "false"])

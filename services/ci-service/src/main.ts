@@ -13,6 +13,7 @@ await runServiceProcess("ci-service", loadCiEnv, async ({ env, log, bus }) => {
     bus,
     log,
     objectStore,
+    encryptionKey: env.QUARRY_CI_ENCRYPTION_KEY,
     repoServiceAddress: env.REPO_SERVICE_ADDRESS,
     identityServiceAddress: env.IDENTITY_SERVICE_ADDRESS,
     settings: {

@@ -56,6 +56,9 @@ import { storageKind } from "./storage.ts";
 import { artifactCleanup } from "./workers/artifact-cleanup.ts";
 import { startWorkers } from "./workers/periodic.ts";
 import { stuckJobWatchdog } from "./workers/watchdog.ts";
+import { createSecretBox } from "@quarry/secret-box";
+import { getProjectRunnersTokens, resetProjectRunnersToken } from "./ci/project-runners-tokens.ts";
+import { listProjectRunners } from "./ci/list-project-runners.ts";
 
 export function ciHandlers(deps: CiDeps): AsyncHandlers<CiServiceDefinition> {
   return {
@@ -100,6 +103,9 @@ export function ciHandlers(deps: CiDeps): AsyncHandlers<CiServiceDefinition> {
     GetEnvironment: getEnvironment(deps),
     ListDeployments: listDeployments(deps),
     GetDeployment: getDeployment(deps),
+    GetProjectRunnersTokens: getProjectRunnersTokens(deps),
+    ResetProjectRunnersToken: resetProjectRunnersToken(deps),
+    ListProjectRunners: listProjectRunners(deps),
   };
 }
 
@@ -116,6 +122,8 @@ export interface CiServiceOptions {
   log: Logger;
   /** Artifact store; the caller has run `ensureBucket()`. */
   objectStore: ObjectStore;
+  /** Secret (≥ 32 characters) that projects' runner registration tokens are sealed with. */
+  encryptionKey: string;
 }
 
 export interface RunningCiService {
@@ -151,6 +159,7 @@ export async function startCiService(o: CiServiceOptions): Promise<RunningCiServ
         settings: { ...DEFAULT_CI_SETTINGS, ...o.settings },
         events: o.bus,
         log: o.log,
+        secrets: createSecretBox(o.encryptionKey, "project_runners_tokens"),
       };
     },
     handlers(server, deps) {

@@ -11,6 +11,7 @@ import { silentLogger } from "@quarry/logger";
 import { LocalDiskObjectStore } from "@quarry/object-store";
 import { startRepoService } from "@quarry/repo-service";
 import { createTestDatabase } from "@quarry/testing";
+import { createSecretBox } from "@quarry/secret-box";
 import { repositoryReader } from "../src/clients.ts";
 import { createPrisma } from "@quarry/service";
 import { PrismaClient } from "../src/generated/prisma/client.ts";
@@ -78,6 +79,7 @@ export async function setUp(prefix: string, options: { repo?: boolean } = {}): P
     projects: { getProject: async (id) => projects.get(id) ?? null },
     queue: new JobQueueSignal(),
     settings: { ...DEFAULT_CI_SETTINGS },
+    secrets: createSecretBox("ci-service test encryption key, 32+ characters", "project_runners_tokens"),
     events: {
       async publish(subject, data) {
         published.push({ subject, data });

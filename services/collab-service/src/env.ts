@@ -14,6 +14,8 @@ export const collabEnvShape = {
   LOG_LEVEL: z.string().default("info"),
   /** GitLab's notes_create_limit: notes one user may create per minute; 0 = unlimited. */
   QUARRY_NOTES_CREATE_LIMIT: envInt(300),
+  /** How often the issue_due scheduler looks for open issues due tomorrow, ms (each is announced once per due date). */
+  QUARRY_ISSUE_DUE_INTERVAL_MS: envInt(3_600_000),
 };
 
 export type CollabEnv = ReturnType<typeof loadCollabEnv>;

@@ -11,6 +11,7 @@ await runServiceProcess("collab-service", loadCollabEnv, ({ env, log, bus }) =>
     repoServiceAddress: env.REPO_SERVICE_ADDRESS,
     deadlineMs: env.GRPC_DEADLINE_MS,
     notesCreateLimit: env.QUARRY_NOTES_CREATE_LIMIT,
+    issueDue: { intervalMs: env.QUARRY_ISSUE_DUE_INTERVAL_MS },
     bus,
     log,
   }),

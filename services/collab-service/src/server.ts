@@ -24,6 +24,8 @@ import { getMergeRequest } from "./merge-request/get-merge-request.ts";
 import { getMergeRequestVersion } from "./merge-request/get-merge-request-version.ts";
 import { listCommitMergeRequests } from "./merge-request/list-commit-merge-requests.ts";
 import { listMergeRequestIssues } from "./merge-request/list-merge-request-issues.ts";
+import { type IssueDueScheduler, type IssueDueSchedulerOptions, startIssueDueScheduler } from "./notification/issue-due.ts";
+import { listNoteableParticipants } from "./notification/list-noteable-participants.ts";
 import { listMergeRequestParticipants } from "./merge-request/list-merge-request-participants.ts";
 import { listMergeRequestVersions } from "./merge-request/list-merge-request-versions.ts";
 import { subscribeToPushes } from "./merge-request/refresh.ts";
@@ -137,6 +139,7 @@ export function collabHandlers(deps: CollabDeps): AsyncHandlers<CollabServiceDef
     ListMergeRequestContextCommits: listMergeRequestContextCommits(deps),
     CreateMergeRequestContextCommits: createMergeRequestContextCommits(deps),
     DeleteMergeRequestContextCommits: deleteMergeRequestContextCommits(deps),
+    ListNoteableParticipants: listNoteableParticipants(deps),
   };
 }
 
@@ -154,16 +157,21 @@ export interface CollabServiceOptions {
   log: Logger;
   /** Notes one user may create per minute (GitLab's notes_create_limit, default 300); 0 = unlimited. */
   notesCreateLimit?: number;
+  /** The issue_due scheduler: its clock and interval (tests); `false` = not started. */
+  issueDue?: IssueDueSchedulerOptions | false;
 }
 
 export interface RunningCollabService {
   address: string;
   deps: CollabDeps;
+  /** The issue_due scheduler (undefined when disabled). */
+  issueDue?: IssueDueScheduler;
   stop(): Promise<void>;
 }
 
 /** Starts collab-service on the shared skeleton (packages/service): migrations, Prisma, CollabService, the project- and group-deletion consumers, the outbox relay. */
 export async function startCollabService(o: CollabServiceOptions): Promise<RunningCollabService> {
+  let issueDue: IssueDueScheduler | undefined;
   const service = await startService({
     name: "collab-service",
     databaseUrl: o.databaseUrl,
@@ -190,6 +198,11 @@ export async function startCollabService(o: CollabServiceOptions): Promise<Runni
       // Head pipelines of merge requests; a succeeded one carries out the auto-merges waiting on it.
       ...(await subscribeToPipelines(deps, o.bus, (pipeline) => processAutoMerges(deps, pipeline))),
     ],
+    workers(deps) {
+      if (o.issueDue === false) return [];
+      issueDue = startIssueDueScheduler(deps, o.issueDue);
+      return [issueDue];
+    },
   });
-  return { address: service.address, deps: service.deps, stop: service.stop };
+  return { address: service.address, deps: service.deps, issueDue, stop: service.stop };
 }

@@ -1,6 +1,6 @@
 import type { PromiseClient } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
-import type { IdentityServiceDefinition, RepoServiceDefinition } from "@quarry/proto";
+import type { CollabServiceDefinition, IdentityServiceDefinition, RepoServiceDefinition } from "@quarry/proto";
 import type { SecretBox } from "@quarry/secret-box";
 import type { PrismaClient } from "./generated/prisma/client.ts";
 
@@ -50,6 +50,12 @@ export interface HookDeps {
   identity: PromiseClient<IdentityServiceDefinition>;
   /** repo-service: the commits of test deliveries' sample payloads. */
   repo: PromiseClient<RepoServiceDefinition>;
+  /**
+   * collab-service: the participants and @mentions of notification e-mails (ListNoteableParticipants);
+   * unset until connected (the one-process launcher starts collab-service later): mails then go to
+   * the participants the event names (author, assignees, reviewers).
+   */
+  collab?: PromiseClient<CollabServiceDefinition>;
   /** Wakes the delivery worker (new deliveries were queued). */
   wake(): void;
 }

@@ -10,6 +10,8 @@ export const hookEnvShape = {
   IDENTITY_SERVICE_ADDRESS: envAddress("127.0.0.1:50051"),
   /** repo-service: sample commits for test deliveries. */
   REPO_SERVICE_ADDRESS: envAddress("127.0.0.1:50052"),
+  /** collab-service: participants and @mentions of notification e-mails. */
+  COLLAB_SERVICE_ADDRESS: envAddress("127.0.0.1:50056"),
   GRPC_DEADLINE_MS: envInt(10_000),
   /** Secret that hook tokens, custom header values and URL variables are encrypted with (at least 32 characters). */
   QUARRY_HOOK_ENCRYPTION_KEY: z.string().min(32),

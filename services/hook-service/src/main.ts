@@ -9,6 +9,7 @@ await runServiceProcess("hook-service", loadHookEnv, ({ env, log, bus }) =>
     grpcAddress: env.GRPC_ADDRESS,
     identityServiceAddress: env.IDENTITY_SERVICE_ADDRESS,
     repoServiceAddress: env.REPO_SERVICE_ADDRESS,
+    collabServiceAddress: env.COLLAB_SERVICE_ADDRESS,
     deadlineMs: env.GRPC_DEADLINE_MS,
     encryptionKey: env.QUARRY_HOOK_ENCRYPTION_KEY,
     allowLocalRequests: env.QUARRY_ALLOW_LOCAL_REQUESTS,

@@ -1,7 +1,16 @@
 import type { EventBus } from "@quarry/bus";
 import { createClient, type AsyncHandlers } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
-import { hookV1, identityV1, repoV1, type HookServiceDefinition, type IdentityServiceDefinition, type RepoServiceDefinition } from "@quarry/proto";
+import {
+  collabV1,
+  hookV1,
+  identityV1,
+  repoV1,
+  type CollabServiceDefinition,
+  type HookServiceDefinition,
+  type IdentityServiceDefinition,
+  type RepoServiceDefinition,
+} from "@quarry/proto";
 import { createSecretBox } from "@quarry/secret-box";
 import { startService } from "@quarry/service";
 import { DEFAULT_HOOK_SETTINGS, type HookDeps, type HookSettings } from "./deps.ts";
@@ -41,6 +50,8 @@ export interface HookServiceOptions {
   identityServiceAddress: string;
   /** repo-service: sample commits for test deliveries. */
   repoServiceAddress: string;
+  /** collab-service: participants and @mentions of notification e-mails; unset = connect later with `connectCollab`. */
+  collabServiceAddress?: string;
   /** gRPC deadline towards identity- and repo-service, ms. */
   deadlineMs: number;
   /** Secret that hook tokens, custom header values and URL variables are sealed with (≥ 32 characters). */
@@ -62,6 +73,8 @@ export interface HookServiceOptions {
 export interface RunningHookService {
   address: string;
   deps: HookDeps;
+  /** Connects the collab-service client (once; closed at stop), for launchers that start collab-service later. */
+  connectCollab(address: string): void;
   /** Stops serving, stops the delivery worker, unsubscribes from the bus (durables keep their position), disconnects. */
   stop(): Promise<void>;
 }
@@ -69,6 +82,13 @@ export interface RunningHookService {
 /** Starts hook-service on the shared skeleton (packages/service): subscribes to domain events and serves HookService. */
 export async function startHookService(o: HookServiceOptions): Promise<RunningHookService> {
   let worker: DeliveryWorker | undefined;
+  let closeCollab = () => {};
+  const connect = (deps: HookDeps, address: string) => {
+    if (deps.collab) return;
+    const collab = createClient<CollabServiceDefinition>(collabV1.CollabService, address, { deadlineMs: o.deadlineMs });
+    deps.collab = collab;
+    closeCollab = () => collab.close();
+  };
   const service = await startService({
     name: "hook-service",
     databaseUrl: o.databaseUrl,
@@ -82,7 +102,8 @@ export async function startHookService(o: HookServiceOptions): Promise<RunningHo
       const repo = createClient<RepoServiceDefinition>(repoV1.RepoService, o.repoServiceAddress, { deadlineMs: o.deadlineMs });
       onStop(() => identity.close());
       onStop(() => repo.close());
-      return {
+      onStop(() => closeCollab());
+      const deps: HookDeps = {
         prisma,
         log: o.log,
         box: createSecretBox(o.encryptionKey, "web_hooks"),
@@ -92,6 +113,8 @@ export async function startHookService(o: HookServiceOptions): Promise<RunningHo
         // Until the worker runs (it starts after the subscriptions), its first pass finds what was queued.
         wake: () => worker?.wake(),
       };
+      if (o.collabServiceAddress) connect(deps, o.collabServiceAddress);
+      return deps;
     },
     handlers(server, deps) {
       server.addService("quarry.hook.v1.HookService", hookV1.HookService.service, hookHandlers(deps));
@@ -112,5 +135,5 @@ export async function startHookService(o: HookServiceOptions): Promise<RunningHo
       return [worker];
     },
   });
-  return { address: service.address, deps: service.deps, stop: service.stop };
+  return { address: service.address, deps: service.deps, connectCollab: (address) => connect(service.deps, address), stop: service.stop };
 }

@@ -53,6 +53,7 @@ import { listUserMemberships } from "./identity/list-user-memberships.ts";
 import { deleteCustomAttribute, getCustomAttribute, listCustomAttributes, setCustomAttribute } from "./identity/custom-attributes.ts";
 import { getUploadFile } from "./identity/get-upload-file.ts";
 import { listUploads } from "./identity/list-uploads.ts";
+import { subscribeToStatistics } from "./identity/project-statistics.ts";
 
 export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServiceDefinition> {
   return {
@@ -150,6 +151,8 @@ export async function startIdentityService(o: IdentityServiceOptions): Promise<R
     handlers(server, deps) {
       server.addService("quarry.identity.v1.IdentityService", identityV1.IdentityService.service, logSystemActors(identityHandlers(deps)));
     },
+    // Storage statistics measured by repo-service and ci-service.
+    subscribe: (deps) => subscribeToStatistics(deps, o.bus),
   });
   const { deps } = service;
   return {

@@ -1,4 +1,5 @@
 import { mkdir } from "node:fs/promises";
+import { subscribeToRepositoryChanges } from "./statistics/repository-statistics.ts";
 import type * as grpc from "@grpc/grpc-js";
 import path from "node:path";
 import type { EventBus } from "@quarry/bus";
@@ -189,6 +190,8 @@ export async function startRepoService(o: RepoServiceOptions): Promise<RunningRe
       server.addService("quarry.repo.v1.RepoService", repoV1.RepoService.service, repoHandlers(deps));
       server.addRawService("quarry.repo.v1.GitHttpService", repoV1.GitHttpService.service, gitHttpHandlers(deps));
     },
+    // Repository statistics: every push, tag push and wiki write re-measures the project.
+    subscribe: (deps) => subscribeToRepositoryChanges(deps, o.bus),
     logFields: () => ({ storageRoot }),
   });
   return { address: service.address, deps: service.deps, stop: service.stop };

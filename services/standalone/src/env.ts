@@ -39,7 +39,7 @@ export const standaloneEnvShape = {
     .enum(["true", "false"])
     .default("false")
     .transform((v) => v === "true"),
-  /** Secret for the credentials hook- and mirror-service store (≥ 32 characters); unset = generated into <data>/encryption.key. */
+  /** Secret for the credentials hook-, mirror- and ci-service store (≥ 32 characters); unset = generated into <data>/encryption.key. */
   QUARRY_ENCRYPTION_KEY: z.string().min(32).optional(),
   /** Let webhooks and push mirrors reach loopback and private-network addresses. */
   QUARRY_ALLOW_LOCAL_REQUESTS: z

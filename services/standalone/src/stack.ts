@@ -53,7 +53,7 @@ export interface StackOptions {
   /** GitLab's default_branch_protection for new projects' default branches (0–4, default 2). */
   defaultBranchProtection?: number;
   /**
-   * Secret that hook- and mirror-service encrypt stored credentials with (at least 32
+   * Secret that hook-, mirror- and ci-service encrypt stored credentials with (at least 32
    * characters); when absent one is generated once and kept in <dataDir>/encryption.key.
    */
   encryptionKey?: string;
@@ -78,6 +78,8 @@ export interface RunningStack {
   databaseServerUrl: string;
   addresses: Record<"identity" | "repo" | "ci" | "mirror" | "hook" | "collab" | "errorTracking", string>;
   bus: EventBus;
+  /** One pass of collab-service's issue_due scheduler as of `at` (announces open issues due the next day; tests). */
+  issueDueTick(at: Date): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -173,6 +175,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
     });
     stops.push(() => identity.stop());
     const root = await identity.ensureRoot(o.rootToken);
+    const encryptionKey = o.encryptionKey ?? loadOrCreateEncryptionKey(o.dataDir);
     const ci = await startCiService({
       databaseUrl: await dbUrl("ci"),
       grpcAddress: LOOPBACK,
@@ -183,11 +186,11 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       identityServiceAddress: identity.address,
       deadlineMs,
       settings: o.ciSettings,
+      encryptionKey,
     });
     stops.push(() => ci.stop());
     // The event consumers start after the publishers: durables replay what they missed, and both
     // need the addresses of services started above.
-    const encryptionKey = o.encryptionKey ?? loadOrCreateEncryptionKey(o.dataDir);
     const allowLocalRequests = o.allowLocalRequests ?? false;
     const hook = await startHookService({
       databaseUrl: await dbUrl("hook"),
@@ -226,6 +229,8 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       notesCreateLimit: o.notesCreateLimit,
     });
     stops.push(() => collab.stop());
+    // Notification e-mails ask collab-service for participants and @mentions.
+    hook.connectCollab(collab.address);
     const errorTracking = await startErrorTrackingService({
       databaseUrl: await dbUrl("error_tracking"),
       grpcAddress: LOOPBACK,
@@ -283,6 +288,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
         errorTracking: errorTracking.address,
       },
       bus,
+      issueDueTick: (at: Date) => collab.issueDue?.tick(at) ?? Promise.resolve(0),
       stop: stopAll,
     };
   } catch (err) {

@@ -40,15 +40,15 @@ describe("project wiki pages", () => {
     const dev = s.gitlab(developer.token);
     expect(await dev.ProjectWikis.all(p.id)).toEqual([]);
     const created = await dev.ProjectWikis.create(p.id, "# Welcome", "Home Page");
-    expect(created).toEqual({ format: "markdown", slug: "Home-Page", title: "Home Page", content: "# Welcome", encoding: "UTF-8" });
+    expect(created).toEqual({ format: "markdown", slug: "Home-Page", title: "Home Page", content: "# Welcome", encoding: "UTF-8", front_matter: {} });
     await dev.ProjectWikis.create(p.id, "= Doc", "docs/Set up", { format: "asciidoc" });
     expect(await s.gitlab(guest.token).ProjectWikis.all(p.id)).toEqual([
       { format: "markdown", slug: "Home-Page", title: "Home Page" },
       { format: "asciidoc", slug: "docs/Set-up", title: "Set up" },
     ]);
     expect(await dev.ProjectWikis.all(p.id, { withContent: true })).toEqual([
-      { format: "markdown", slug: "Home-Page", title: "Home Page", content: "# Welcome", encoding: "UTF-8" },
-      { format: "asciidoc", slug: "docs/Set-up", title: "Set up", content: "= Doc", encoding: "UTF-8" },
+      { format: "markdown", slug: "Home-Page", title: "Home Page", content: "# Welcome", encoding: "UTF-8", front_matter: {} },
+      { format: "asciidoc", slug: "docs/Set-up", title: "Set up", content: "= Doc", encoding: "UTF-8", front_matter: {} },
     ]);
     expect(await s.gitlab(guest.token).ProjectWikis.show(p.id, "docs/Set-up")).toMatchObject({ slug: "docs/Set-up", content: "= Doc" });
     const updated = await dev.ProjectWikis.edit(p.id, "Home-Page", { content: "# Hello" });
@@ -61,13 +61,14 @@ describe("project wiki pages", () => {
     const { p } = await project();
     await jsonBody(await post(`/projects/${p.id}/wikis`, { title: "a/b c", content: "one" }), 201);
     const page = await jsonBody(await s.api(`/projects/${p.id}/wikis/a%2Fb-c`), 200);
-    expect(page).toEqual({ format: "markdown", slug: "a/b-c", title: "b c", content: "one", encoding: "UTF-8" });
+    expect(page).toEqual({ format: "markdown", slug: "a/b-c", title: "b c", content: "one", encoding: "UTF-8", front_matter: {} });
     expect(await jsonBody(await put(`/projects/${p.id}/wikis/a%2Fb-c`, { title: "Renamed", format: "org", content: "two" }), 200)).toEqual({
       format: "org",
       slug: "a/Renamed",
       title: "Renamed",
       content: "two",
       encoding: "UTF-8",
+      front_matter: {},
     });
     expect(await jsonBody(await s.api(`/projects/${p.id}/wikis/a%2Fb-c`), 404)).toEqual({ message: "404 Wiki Page Not Found" });
     // The version parameter: the page as of a commit of the wiki repository.
@@ -168,6 +169,7 @@ describe("group wiki pages", () => {
       title: "Group Home",
       content: "group words",
       encoding: "UTF-8",
+      front_matter: {},
     });
     expect(await s.gitlab(guest.token).GroupWikis.all(g.id)).toEqual([{ format: "markdown", slug: "Group-Home", title: "Group Home" }]);
     expect(await jsonBody(await s.api(`/groups/${g.id}/wikis/Group-Home`, { token: guest.token }), 200)).toMatchObject({
@@ -288,6 +290,7 @@ describe("the wiki repository over smart HTTP", () => {
         title: "Pushed Page",
         content: "pushed with git",
         encoding: "UTF-8",
+        front_matter: {},
       });
       // A pushed wiki is no project push: the project repository stays empty.
       expect(await jsonBody(await s.api(`/projects/${p.id}/repository/branches`), 200)).toEqual([]);

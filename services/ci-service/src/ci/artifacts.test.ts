@@ -85,6 +85,11 @@ describe.each([
     expect(Math.abs(rows[0]!.expireAt!.getTime() - week)).toBeLessThan(60_000);
     const metadata = await download(t, { projectId: job.projectId, jobId: job.id, fileType: "metadata" });
     expect(readArtifactsMetadata(metadata.body).map((e) => e.path)).toEqual(["big.bin", "dist/", "dist/app.txt"]);
+    // The project's artifacts total (archive and metadata) goes out for its statistics.
+    const total = t.published.findLast(
+      (e) => e.subject === "quarry.ci.artifacts_statistics" && (e.data as { project_id: number }).project_id === job.projectId,
+    );
+    expect(total?.data).toMatchObject({ job_artifacts_size: rows.reduce((n, r) => n + Number(r.size), 0) });
   });
 
   it("refuses uploads from other tokens, of bad types, and of finished jobs", async () => {

@@ -3,6 +3,7 @@ import type { JobRequest__Output } from "@quarry/proto/types/ci/v1/JobRequest";
 import type { CiDeps } from "../deps.ts";
 import { deleteArtifactRows } from "../pipelines/remove-artifacts.ts";
 import { findBuild } from "./get-job.ts";
+import { publishArtifactsStatistics } from "../events/artifacts-statistics.ts";
 
 /**
  * DELETE /projects/:id/jobs/:job_id/artifacts (GitLab's Ci::JobArtifacts::DeleteService): the
@@ -15,5 +16,6 @@ export const deleteJobArtifacts =
     const job = await findBuild(deps, Number(req.projectId), Number(req.jobId));
     const keys = await deps.prisma.$transaction((tx) => deleteArtifactRows(tx, job.id, "erasable"));
     await deps.objectStore.deleteMany(keys);
+    await publishArtifactsStatistics(deps, [job.projectId]);
     return {};
   };

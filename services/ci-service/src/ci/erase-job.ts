@@ -6,6 +6,7 @@ import { deleteArtifactRows } from "../pipelines/remove-artifacts.ts";
 import { isComplete, type JobStatus } from "../processing/index.ts";
 import { findBuild } from "./get-job.ts";
 import { currentJobMessage } from "./actions.ts";
+import { publishArtifactsStatistics } from "../events/artifacts-statistics.ts";
 
 /**
  * POST /projects/:id/jobs/:job_id/erase (GitLab's Ci::BuildEraseService): a finished build loses
@@ -25,5 +26,6 @@ export const eraseJob =
       return removed;
     });
     await deps.objectStore.deleteMany(keys);
+    await publishArtifactsStatistics(deps, [job.projectId]);
     return currentJobMessage(deps, job.id);
   };

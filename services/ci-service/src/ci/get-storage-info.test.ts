@@ -89,6 +89,7 @@ describe.each([localHarness(), minioHarness()])("GetStorageInfo with $name", (h)
       grpcAddress: "127.0.0.1:0",
       bus,
       log,
+      encryptionKey: "ci-service test encryption key, 32+ characters",
       objectStore: store,
       repoServiceAddress: "127.0.0.1:1",
       identityServiceAddress: "127.0.0.1:1",

@@ -4,22 +4,26 @@ import type { RegisterRunnerRequest__Output } from "@quarry/proto/types/ci/v1/Re
 import { timingSafeEqual } from "node:crypto";
 import type { CiDeps } from "../deps.ts";
 import { createRunner } from "./create-runner.ts";
+import { projectOfRunnersToken } from "./project-runners-tokens.ts";
 
 const sameSecret = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /**
  * POST /runners (GitLab's legacy registration-token flow): the instance registration token
- * (QUARRY_RUNNER_REGISTRATION_TOKEN) registers an instance runner. Without a configured token
- * registration is closed, as on GitLab instances that disabled it: 403.
+ * (QUARRY_RUNNER_REGISTRATION_TOKEN) registers an instance runner, a project's registration
+ * token (its `runners_token`) a project runner of that project. Any other token is refused with
+ * 403, as is everything while no instance token is configured and the token is no project's.
  */
 export const registerRunner =
   (deps: CiDeps) =>
   async (req: RegisterRunnerRequest__Output): Promise<CreateRunnerResponse> => {
     const expected = deps.settings.runnerRegistrationToken;
-    if (!expected || !req.registrationToken || !sameSecret(req.registrationToken, expected)) throw forbidden();
+    const instance = Boolean(expected && req.registrationToken && sameSecret(req.registrationToken, expected));
+    const projectId = instance || !req.registrationToken ? null : await projectOfRunnersToken(deps, req.registrationToken);
+    if (!instance && !projectId) throw forbidden();
     return createRunner(deps)({
-      runnerType: "instance_type",
-      projectId: 0,
+      runnerType: projectId ? "project_type" : "instance_type",
+      projectId: projectId ?? 0,
       groupId: 0,
       description: req.description,
       maintenanceNote: req.maintenanceNote,

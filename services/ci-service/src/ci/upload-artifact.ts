@@ -9,6 +9,7 @@ import { afterArchiveUpload } from "../pipelines/artifacts.ts";
 import { jobForRunnerToken, TOKEN_LIVE_STATUSES } from "../pipelines/job-token.ts";
 import { toArtifactFile } from "../pipelines/messages.ts";
 import { artifactKey } from "../pipelines/trace.ts";
+import { publishArtifactsStatistics } from "../events/artifacts-statistics.ts";
 
 /** GitLab's artifact_format per type: archives are zip, reports gzip; `raw` for the rest. */
 const FORMATS = ["zip", "gzip", "raw"];
@@ -75,5 +76,6 @@ export const uploadArtifact =
       update: { fileFormat, filename, size, fileSha256, objectKey: key, expireAt },
     });
     if (fileType === "archive") await afterArchiveUpload(deps, job, artifact);
+    await publishArtifactsStatistics(deps, [job.projectId]);
     return { file: toArtifactFile(artifact) };
   };

@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import { compileUserRegex, UntrustedRegexpError, type UserRegex } from "@quarry/safe-regex";
 import type { CiDeps } from "../deps.ts";
 import type { Job } from "../generated/prisma/client.ts";
+import { publishArtifactsStatistics } from "../events/artifacts-statistics.ts";
 
 export const TRACE_FILENAME = "job.log";
 
@@ -70,4 +71,5 @@ export async function archiveTrace(deps: CiDeps, job: Job): Promise<void> {
     deps.prisma.job.update({ where: { id: job.id }, data: { coverage, traceLength: trace.length } }),
     deps.prisma.jobTraceChunk.deleteMany({ where: { jobId: job.id } }),
   ]);
+  await publishArtifactsStatistics(deps, [job.projectId]);
 }

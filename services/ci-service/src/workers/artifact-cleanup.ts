@@ -1,6 +1,7 @@
 // Removes expired artifacts (GitLab's Ci::JobArtifacts::DestroyAllExpiredService): their objects,
 // then their rows. Traces never expire.
 import type { CiDeps } from "../deps.ts";
+import { publishArtifactsStatistics } from "../events/artifacts-statistics.ts";
 
 /** Artifacts removed per transaction. */
 export const CLEANUP_BATCH = 100;
@@ -12,21 +13,24 @@ export const CLEANUP_BATCH = 100;
  */
 export function artifactCleanup(deps: CiDeps, batchSize = CLEANUP_BATCH) {
   async function removeBatch(now: Date): Promise<number[]> {
-    return deps.prisma.$transaction(
+    const removed = await deps.prisma.$transaction(
       async (tx) => {
-        const rows = await tx.$queryRaw<{ id: number; object_key: string }[]>`
-          SELECT id, object_key FROM job_artifacts
+        const rows = await tx.$queryRaw<{ id: number; object_key: string; project_id: number }[]>`
+          SELECT id, object_key, project_id FROM job_artifacts
           WHERE expire_at <= ${now} AND file_type <> 'trace'
           ORDER BY expire_at, id LIMIT ${batchSize}
           FOR UPDATE SKIP LOCKED`;
-        if (rows.length === 0) return [];
+        if (rows.length === 0) return { ids: [], projectIds: [] };
         await deps.objectStore.deleteMany(rows.map((r) => r.object_key));
         const ids = rows.map((r) => r.id);
         await tx.jobArtifact.deleteMany({ where: { id: { in: ids } } });
-        return ids;
+        return { ids, projectIds: rows.map((r) => r.project_id) };
       },
       { timeout: 120_000 },
     );
+    // The projects' artifacts totals shrank (GitLab refreshes job_artifacts_size the same way).
+    await publishArtifactsStatistics(deps, removed.projectIds);
+    return removed.ids;
   }
 
   return {

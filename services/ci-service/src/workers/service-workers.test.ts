@@ -25,6 +25,7 @@ beforeAll(async () => {
     grpcAddress: "127.0.0.1:0",
     bus,
     log: silentLogger(),
+    encryptionKey: "ci-service test encryption key, 32+ characters",
     objectStore,
     repoServiceAddress: "127.0.0.1:1",
     identityServiceAddress: "127.0.0.1:1",

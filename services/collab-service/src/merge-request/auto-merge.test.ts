@@ -44,6 +44,13 @@ describe("auto-merge", () => {
     // Asked again: the params change, no second note.
     await t.client.MergeMergeRequest({ ref: mergeRef(p, mr, t.admin), pusher: PUSHER, autoMerge: true, shouldRemoveSourceBranch: true });
     expect(await notes(mr.id)).toHaveLength(1);
+    // One merge_when_pipeline_succeeds notification (hook-service mails it), for the first request only.
+    const told = (await t.svc.deps.prisma.outboxEvent.findMany({ where: { subject: Subjects.notification } }))
+      .map((e) => e.payload as Record<string, unknown>)
+      .filter((e) => (e.merge_request as { id?: number } | undefined)?.id === mr.id);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({ object_kind: "notification", action: "merge_when_pipeline_succeeds", user_id: t.admin.userId, project_id: p.id });
+    expect(told[0]?.merge_request).toMatchObject({ iid: mr.iid, source_branch: "feature", url: expect.stringContaining("/-/merge_requests/") });
 
     // A failed pipeline leaves auto-merge set (a retried job may still succeed).
     await pipeline(p, id, "feature", head, "failed", 2);

@@ -5,7 +5,11 @@
 import { unauthenticated } from "@quarry/grpc";
 import type { CancelAutoMergeRequest__Output as CancelAutoMergeRequest } from "@quarry/proto/types/collab/v1/CancelAutoMergeRequest";
 import type { CancelAutoMergeResponse } from "@quarry/proto/types/collab/v1/CancelAutoMergeResponse";
-import type { CollabDeps } from "../deps.ts";
+import { Subjects } from "@quarry/bus";
+import type { CollabDeps, Tx } from "../deps.ts";
+import { enqueue, publishSoon } from "../events/outbox.ts";
+import { mergeRequestInclude } from "./entity.ts";
+import { mergeRequestHookAttrs } from "./event.ts";
 import { Prisma, type CiPipeline } from "../generated/prisma/client.ts";
 import { writeMergeRequestSystemNote } from "./system-notes.ts";
 import { loadMergeContext, type MergeContext, type StoredPusher } from "./merge-merge-request-context.ts";
@@ -53,7 +57,25 @@ export async function enableAutoMerge(deps: CollabDeps, ctx: MergeContext, param
         autoMergeParams: stored as unknown as Prisma.InputJsonValue,
       },
     });
-    if (!already) await systemNote(tx, ctx, autoMergeEnabledBody(ctx.mr.headSha ?? ""));
+    if (!already) {
+      await systemNote(tx, ctx, autoMergeEnabledBody(ctx.mr.headSha ?? ""));
+      await enqueueAutoMergeNotification(tx, ctx);
+    }
+  });
+  if (!already) publishSoon(deps);
+}
+
+/** GitLab's notification_service.merge_when_pipeline_succeeds (mailed by hook-service; no webhook). */
+async function enqueueAutoMergeNotification(tx: Tx, ctx: MergeContext): Promise<void> {
+  const row = await tx.mergeRequest.findUniqueOrThrow({ where: { id: ctx.mr.id }, include: mergeRequestInclude });
+  const { attrs } = await mergeRequestHookAttrs(tx, row, ctx.scope, null);
+  await enqueue(tx, Subjects.notification, {
+    event_name: "notification",
+    object_kind: "notification",
+    action: "merge_when_pipeline_succeeds",
+    user_id: ctx.caller.userId,
+    project_id: row.projectId,
+    merge_request: attrs,
   });
 }
 

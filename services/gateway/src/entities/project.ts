@@ -58,22 +58,33 @@ export interface ProjectExtras {
   admin?: boolean;
   /** license=true, or the star response (GitLab's documented star example carries license_url). */
   license?: boolean;
+  /**
+   * The project's runner registration token, shown only to callers who can admin the project
+   * (GitLab's user_can_admin_project: Maintainer+ or administrator); the route fetches it then.
+   */
+  runnersToken?: string;
 }
 
-/** GitLab's ProjectStatistics entity; Quarry does not measure storage yet, so sizes are 0. */
-function projectStatistics() {
+/**
+ * GitLab's ProjectStatistics entity, from the figures identity-service keeps (refreshed
+ * asynchronously from repo-service's and ci-service's measurements, as GitLab's worker does);
+ * a project nothing was measured for yet shows zeros.
+ */
+function projectStatistics(p: Project) {
+  const s = p.statistics;
+  const n = (v: number | string | undefined | null) => Number(v ?? 0);
   return {
-    commit_count: 0,
-    storage_size: 0,
-    repository_size: 0,
-    wiki_size: 0,
-    lfs_objects_size: 0,
-    job_artifacts_size: 0,
-    pipeline_artifacts_size: 0,
-    packages_size: 0,
-    snippets_size: 0,
-    uploads_size: 0,
-    container_registry_size: 0,
+    commit_count: n(s?.commitCount),
+    storage_size: n(s?.storageSize),
+    repository_size: n(s?.repositorySize),
+    wiki_size: n(s?.wikiSize),
+    lfs_objects_size: n(s?.lfsObjectsSize),
+    job_artifacts_size: n(s?.jobArtifactsSize),
+    pipeline_artifacts_size: n(s?.pipelineArtifactsSize),
+    packages_size: n(s?.packagesSize),
+    snippets_size: n(s?.snippetsSize),
+    uploads_size: n(s?.uploadsSize),
+    container_registry_size: n(s?.containerRegistrySize),
   };
 }
 
@@ -158,6 +169,7 @@ export function projectFull(p: Project, urls: Urls, extras: ProjectExtras = {}) 
     build_git_strategy: "fetch",
     keep_latest_artifact: true,
     restrict_user_defined_variables: false,
+    ...(extras.runnersToken ? { runners_token: extras.runnersToken } : {}),
     runner_token_expiration_interval: null,
     group_runners_enabled: true,
     auto_cancel_pending_pipelines: "enabled",
@@ -186,7 +198,7 @@ export function projectFull(p: Project, urls: Urls, extras: ProjectExtras = {}) 
     approvals_before_merge: ms.approvalsBeforeMerge,
     mirror: false,
     ...(extras.statistics && (extras.admin || Math.max(p.projectAccessLevel, p.groupAccessLevel) >= AccessLevel.REPORTER)
-      ? { statistics: projectStatistics() }
+      ? { statistics: projectStatistics(p) }
       : {}),
     ...(extras.admin ? { repository_storage: "default" } : {}),
     ...(extras.license ? { license_url: null, license: null } : {}),

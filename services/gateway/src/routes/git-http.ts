@@ -6,7 +6,7 @@
 import { createGunzip } from "node:zlib";
 import type { Readable } from "node:stream";
 import type * as grpc from "@grpc/grpc-js";
-import { isPositiveInt32 } from "@quarry/gitlab";
+import { AccessLevel, isPositiveInt32 } from "@quarry/gitlab";
 import { httpErrorFromGrpc, Metadata, status } from "@quarry/grpc";
 import { Router, type Request, type Response } from "express";
 import type { GatewayDeps } from "../deps.ts";
@@ -14,6 +14,7 @@ import { actor, basicCredentials, principalForToken } from "../http/auth.ts";
 import { ApiError } from "../http/errors.ts";
 import { assertJobTokenScope, principalForJobToken } from "../http/job-token.ts";
 import { pushContext } from "./v4/project-access.ts";
+import { groupWikiBase } from "./v4/wikis.ts";
 
 type Service = "git-upload-pack" | "git-receive-pack";
 
@@ -83,13 +84,13 @@ export function gitHttpRouter(deps: GatewayDeps): Router {
     });
   });
 
-  // Wiki repositories (`<project path>.wiki.git`), before the project routes that would read
-  // `<project>.wiki` as a project path.
-  r.get(/^\/(.+?\/[^/]+?)\.wiki\.git\/info\/refs$/, async (req, res) => {
+  // Wiki repositories (`<project path>.wiki.git`, `<group full path>.wiki.git`), before the
+  // project routes that would read `<project>.wiki` as a project path.
+  r.get(/^\/(.+?)\.wiki\.git\/info\/refs$/, async (req, res) => {
     const service = req.query.service;
     if (service !== "git-upload-pack" && service !== "git-receive-pack") return sendError(res, new GitHttpError(403, Messages.command));
     await guard(req, res, async () => {
-      const diskPath = await authorizeWiki(deps, req, service, String(req.params[0]));
+      const { diskPath } = await authorizeWiki(deps, req, service, String(req.params[0]));
       const gitProtocol = req.get("git-protocol") ?? "";
       const call = deps.gitHttp.InfoRefs({ diskPath, service, gitProtocol }, callMetadata(req));
       const prefix = /(^|:)version=2(:|$)/.test(gitProtocol) ? Buffer.alloc(0) : Buffer.from(`${pktLine(`# service=${service}\n`)}0000`);
@@ -97,14 +98,15 @@ export function gitHttpRouter(deps: GatewayDeps): Router {
     });
   });
 
-  r.post(/^\/(.+?\/[^/]+?)\.wiki\.git\/(git-upload-pack|git-receive-pack)$/, async (req, res) => {
+  r.post(/^\/(.+?)\.wiki\.git\/(git-upload-pack|git-receive-pack)$/, async (req, res) => {
     const service = req.params[1] as Service;
     await guard(req, res, async () => {
-      const diskPath = await authorizeWiki(deps, req, service, String(req.params[0]));
+      const { diskPath, push } = await authorizeWiki(deps, req, service, String(req.params[0]));
       const gitProtocol = req.get("git-protocol") ?? "";
       const call: grpc.ClientDuplexStream<object, { data: Buffer }> =
         service === "git-upload-pack" ? deps.gitHttp.UploadPack(callMetadata(req)) : deps.gitHttp.ReceivePack(callMetadata(req));
-      await Promise.all([sendBody(call, { diskPath, gitProtocol }, requestBody(req)), relay(call, res, `application/x-${service}-result`, Buffer.alloc(0))]);
+      const first = service === "git-upload-pack" ? { diskPath, gitProtocol } : { diskPath, gitProtocol, ...push };
+      await Promise.all([sendBody(call, first, requestBody(req)), relay(call, res, `application/x-${service}-result`, Buffer.alloc(0))]);
     });
   });
 
@@ -236,28 +238,59 @@ async function authorize(deps: GatewayDeps, req: Request, service: Service, proj
   }
 }
 
+/** What a wiki push tells repo-service: the pusher and the wiki's project (context) or group (group_id), for its wiki_page events. */
+interface WikiPush {
+  context: object;
+  groupId?: number;
+}
+
 /**
- * A project's wiki repository (Gitlab::GitAccessWiki): credentials as for projects; fetching
- * needs read_wiki (whoever sees the project), pushing create_wiki (Developer). The repository is
- * made on first access, as GitLab does, so an unwritten wiki can be cloned and pushed to.
+ * A wiki repository (Gitlab::GitAccessWiki) at `<path>.wiki.git`: the wiki of the project of
+ * that path, else of the group of that path (GitLab's group wikis). Credentials as for
+ * projects. A project's wiki: fetching needs read_wiki (whoever sees the project), pushing
+ * create_wiki (Developer). A group's: fetching whoever sees the group (as the group wiki API),
+ * pushing Developers of the group and administrators; job tokens reach no group wiki. The
+ * repository is made on first access, as GitLab does, so an unwritten wiki can be cloned and
+ * pushed to.
  */
-async function authorizeWiki(deps: GatewayDeps, req: Request, service: Service, projectPath: string): Promise<string> {
+async function authorizeWiki(deps: GatewayDeps, req: Request, service: Service, path: string): Promise<{ diskPath: string; push: WikiPush }> {
   await authenticateGit(deps, req, service);
-  const action = service === "git-upload-pack" ? "read_project" : "push_code";
-  let diskPath: string;
-  try {
-    const res = await deps.identity.Authorize({ actor: actor(req), action, project: projectPath }, { requestId: req.requestId });
-    await assertJobTokenScope(deps, req, Number(res.project!.id));
-    diskPath = res.project!.diskPath;
-  } catch (err) {
+  const refuse = (err: unknown): never => {
     if (err instanceof ApiError && err.status === 404) throw new GitHttpError(404, Messages.projectNotFound);
     const code = (err as { code?: number }).code;
     if ((code === status.NOT_FOUND || code === status.PERMISSION_DENIED) && !req.principal) throw new GitHttpError(401, Messages.accessDenied, true);
     if (code === status.NOT_FOUND) throw new GitHttpError(404, Messages.projectNotFound);
     if (code === status.PERMISSION_DENIED) throw new GitHttpError(403, service === "git-upload-pack" ? Messages.wikiDownload : Messages.wikiPush);
     throw err;
+  };
+  const ensure = async (diskPath: string) => (await deps.repo.EnsureWikiRepository({ diskPath }, { requestId: req.requestId })).diskPath;
+  const action = service === "git-upload-pack" ? "read_project" : "push_code";
+  let projectError: unknown;
+  if (path.includes("/")) {
+    try {
+      const res = await deps.identity.Authorize({ actor: actor(req), action, project: path }, { requestId: req.requestId });
+      await assertJobTokenScope(deps, req, Number(res.project!.id));
+      const context =
+        service === "git-receive-pack" ? pushContext({ project: res.project!, accessLevel: res.accessLevel }, req, { base: deps.config.externalUrl }) : {};
+      return { diskPath: await ensure(res.project!.diskPath), push: { context } };
+    } catch (err) {
+      if ((err as { code?: number }).code !== status.NOT_FOUND) refuse(err);
+      projectError = err;
+    }
   }
-  return (await deps.repo.EnsureWikiRepository({ diskPath }, { requestId: req.requestId })).diskPath;
+  // No project of that path (or none the caller sees): the group's wiki.
+  if (req.principal?.jobToken) throw new GitHttpError(404, Messages.projectNotFound);
+  let group: { id: number; accessLevel: number };
+  try {
+    const res = await deps.identity.Authorize({ actor: actor(req), action: "read_group", group: path }, { requestId: req.requestId });
+    group = { id: Number(res.group!.id), accessLevel: res.accessLevel };
+  } catch (err) {
+    return refuse((err as { code?: number }).code === status.NOT_FOUND && projectError ? projectError : err);
+  }
+  if (service === "git-receive-pack" && group.accessLevel < AccessLevel.DEVELOPER && !req.principal?.isAdmin) throw new GitHttpError(403, Messages.wikiPush);
+  const user = req.principal;
+  const context = user ? { userId: user.userId, userName: user.name, userUsername: user.username, userEmail: user.email } : {};
+  return { diskPath: await ensure(groupWikiBase(group.id)), push: { context, groupId: group.id } };
 }
 
 /**

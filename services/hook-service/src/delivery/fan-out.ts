@@ -1,7 +1,8 @@
 // Bus event → one queued delivery per matching hook (GitLab's project.execute_hooks, and group
 // hooks of the group concerned and all its ancestors: project, subgroup and member events;
-// push, tag push, emoji, note, issue, merge request, pipeline, job and deployment events reach the
-// project's hooks and its groups' hooks).
+// push, tag push, emoji, note, issue, merge request, pipeline, job, deployment and wiki page events
+// reach the project's hooks and its groups' hooks; a group wiki's page events its group's hooks and
+// its ancestors').
 import { isNotFound } from "@quarry/grpc";
 import type { BusMessage } from "@quarry/bus";
 import type { HookDeps } from "../deps.ts";
@@ -161,6 +162,16 @@ async function memberTargets(deps: HookDeps, data: Payload, sw: string): Promise
   return { hooks: await groupHooks(deps, sw, async () => groupId), payload: hookPayload(data) };
 }
 
+/** A group wiki's page event: hooks of the wiki's group and its ancestors; GitLab's payload with `group`. */
+async function groupWikiTargets(deps: HookDeps, data: Payload, sw: string): Promise<Targets | null> {
+  const groupId = Number(data.group_id);
+  if (!Number.isSafeInteger(groupId) || groupId <= 0) return null;
+  const hooks = await groupHooks(deps, sw, async () => groupId);
+  if (!hooks.length) return { hooks, payload: {} };
+  const payload = await buildWikiPagePayload(deps, SYSTEM_ACTOR, data);
+  return payload ? { hooks, payload } : null;
+}
+
 const MEMBER_EVENTS = new Set(["user_add_to_group", "user_update_for_group", "user_remove_from_group"]);
 
 /**
@@ -178,13 +189,15 @@ export async function fanOut(deps: HookDeps, msg: BusMessage<unknown>): Promise<
   const targets =
     record.eventName === "push" || record.eventName === "tag_push"
       ? await pushTargets(deps, data, kind.switch)
-      : collab
-        ? await collabTargets(deps, data, kind.switch, collab)
-        : record.eventName === "group_create"
-          ? await subgroupTargets(deps, data, kind.switch)
-          : MEMBER_EVENTS.has(record.eventName)
-            ? await memberTargets(deps, data, kind.switch)
-            : await projectEventTargets(deps, data, kind.switch);
+      : record.eventName === "wiki_page" && !Number(data.project_id)
+        ? await groupWikiTargets(deps, data, kind.switch)
+        : collab
+          ? await collabTargets(deps, data, kind.switch, collab)
+          : record.eventName === "group_create"
+            ? await subgroupTargets(deps, data, kind.switch)
+            : MEMBER_EVENTS.has(record.eventName)
+              ? await memberTargets(deps, data, kind.switch)
+              : await projectEventTargets(deps, data, kind.switch);
   if (!targets) return 0;
   const now = new Date();
   const matching = targets.hooks.filter((h) => hookMatches(h, kindName, data, now));

@@ -9,15 +9,24 @@ export interface MailProject {
 }
 
 export interface MailIssue {
-  /** Issues are #iid, merge requests !iid. */
-  kind: "issue" | "merge_request";
+  /** Issues are #iid, merge requests !iid, project snippets $id. */
+  kind: "issue" | "merge_request" | "snippet";
   id: number;
   iid: number;
   title: string;
   description: string;
   /** Absolute web URL. */
   url: string;
+  /** Issues: the due date (YYYY-MM-DD), when set. */
+  dueDate?: string;
 }
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+/** GitLab's Date :medium format ("%b %-d, %Y"): Nov 27, 2026. */
+const mediumDate = (ymd: string) => {
+  const [y, m, d] = ymd.split("-").map(Number);
+  return `${MONTHS[(m ?? 1) - 1]} ${d}, ${y}`;
+};
 
 export interface Mail {
   subject: string;
@@ -27,8 +36,11 @@ export interface Mail {
 
 /** GitLab's `subject`: "Re: " for thread answers, then project name and title joined by " | ". */
 function subject(project: MailProject, issue: MailIssue, reply: boolean): string {
-  return `${reply ? "Re: " : ""}${project.name} | ${issue.title} (${issue.kind === "issue" ? "#" : "!"}${issue.iid})`;
+  return `${reply ? "Re: " : ""}${project.name} | ${issue.title} (${reference(issue)})`;
 }
+
+/** reference_link_text: #iid, !iid, or a project snippet's $id. */
+const reference = (issue: MailIssue) => (issue.kind === "issue" ? `#${issue.iid}` : issue.kind === "merge_request" ? `!${issue.iid}` : `$${issue.id}`);
 
 /** The mail of one issue action to one recipient. `names` maps user ids to display names. */
 export function issueMail(o: {
@@ -52,9 +64,10 @@ export function issueMail(o: {
     "X-GitLab-Project-Id": String(project.id),
     "X-GitLab-Project-Path": project.pathWithNamespace,
   };
-  const k = issue.kind === "issue" ? "Issue" : "MergeRequest";
+  // Notify#add_model_headers: X-GitLab-<class>-ID, and -IID for what has one (snippets have none).
+  const k = issue.kind === "issue" ? "Issue" : issue.kind === "merge_request" ? "MergeRequest" : "ProjectSnippet";
   headers[`X-GitLab-${k}-ID`] = String(issue.id);
-  headers[`X-GitLab-${k}-IID`] = String(issue.iid);
+  if (issue.kind !== "snippet") headers[`X-GitLab-${k}-IID`] = String(issue.iid);
   if (o.reason) headers["X-GitLab-NotificationReason"] = o.reason;
   const assignees = o.assigneeNames.join(", ");
   const changed = (what: string, before: string[], after: string[]) =>
@@ -96,6 +109,12 @@ export function issueMail(o: {
       break;
     case "reopen_merge_request":
       text = `${mr} was reopened by ${o.actorName}`;
+      break;
+    case "merge_when_pipeline_succeeds":
+      text = `Merge request ${issue.url} was scheduled to merge after pipeline succeeds by ${o.actorName}`;
+      break;
+    case "issue_due":
+      text = `Issue #${issue.iid} is due on: ${issue.dueDate ? mediumDate(issue.dueDate) : ""}\n\n${issue.url}`;
       break;
     case "push_to_merge_request":
       text = `${o.actorName} pushed new commits to merge request !${issue.iid}\n\n${issue.url}`;

@@ -1,7 +1,15 @@
 // Notification e-mails of issue events: real bus (in-process), PostgreSQL and SMTP server
 // (smtp-server); identity-service is stubbed with members and resolved settings.
 import { randomUUID } from "node:crypto";
-import { type IssueEvent, type MergeRequestEvent, type NoteEvent, type PipelineEvent, Subjects } from "@quarry/bus";
+import {
+  type IssueEvent,
+  type MergeRequestEvent,
+  type NoteEvent,
+  type NotificationEvent,
+  type PipelineEvent,
+  type ProjectRenameEvent,
+  Subjects,
+} from "@quarry/bus";
 import { waitFor } from "@quarry/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { HookDeps } from "../deps.ts";
@@ -11,17 +19,29 @@ import { startTestSmtp, type TestSmtp } from "./test-smtp.ts";
 
 const PROJECT = { id: 9, name: "Proj", pathWithNamespace: "g/proj", visibility: "private", namespace: { name: "G" } };
 const user = (id: number, name: string) => ({ id, name, username: name.toLowerCase() });
-const USERS = [user(1, "Author"), user(2, "Assignee"), user(3, "Watcher"), user(4, "Bystander"), user(5, "Custom"), user(6, "Off"), user(7, "Outsider")];
+const USERS = [
+  user(1, "Author"),
+  user(2, "Assignee"),
+  user(3, "Watcher"),
+  user(4, "Bystander"),
+  user(5, "Custom"),
+  user(6, "Off"),
+  user(7, "Outsider"),
+  user(8, "Mentionee"),
+  user(9, "Commenter"),
+];
 /** Members (not 7) and their effective settings as identity resolves them. */
-const MEMBERS = [1, 2, 3, 4, 5, 6];
+const MEMBERS = [1, 2, 3, 4, 5, 6, 8, 9];
 const LEVELS: Record<number, { level: string; events?: Record<string, boolean> }> = {
   1: { level: "watch" },
   2: { level: "participating" },
   3: { level: "watch" },
   4: { level: "participating" },
-  5: { level: "custom", events: { newIssue: true } },
+  5: { level: "custom", events: { newIssue: true, approver: true } },
   6: { level: "disabled" },
   7: { level: "watch" },
+  8: { level: "mention" },
+  9: { level: "participating" },
 };
 const email = (id: number) => `u${id}@mail.test`;
 
@@ -78,6 +98,7 @@ describe("notification e-mails", () => {
     await smtp?.close();
   });
   beforeEach(() => {
+    f.svc.deps.collab = undefined;
     smtp.mails.length = 0;
     smtp.failing = false;
     smtp.refused = 0;
@@ -134,7 +155,8 @@ describe("notification e-mails", () => {
     const toNew = smtp.mails.find((m) => m.to[0] === email(4));
     expect(toNew?.headers["x-gitlab-notificationreason"]).toBe("assigned");
     expect(toNew?.body).toContain("Assignee changed from Assignee to Bystander");
-    expect(await f.svc.deps.prisma.notificationDelivery.count({ where: { state: "pending" } })).toBe(0);
+    // The last mail is marked sent just after the server accepted it.
+    await waitFor(async () => expect(await f.svc.deps.prisma.notificationDelivery.count({ where: { state: "pending" } })).toBe(0));
   });
 
   it("title edits and other updates mail nobody", async () => {
@@ -200,9 +222,10 @@ describe("notification e-mails", () => {
       ...o,
     });
     await f.bus.publish(Subjects.mergeRequest, mrEvent("open"));
-    await waitFor(() => expect(received(smtp)).toEqual([email(2), email(3), email(4)]));
+    // 5 is an eligible approver (a Developer) with the custom approver switch on (EE's approver event).
+    await waitFor(() => expect(received(smtp)).toEqual([email(2), email(3), email(4), email(5)]));
     const reasons = Object.fromEntries(smtp.mails.map((m) => [m.to[0], m.headers["x-gitlab-notificationreason"]]));
-    expect(reasons).toEqual({ [email(2)]: "assigned", [email(3)]: undefined, [email(4)]: "review_requested" });
+    expect(reasons).toEqual({ [email(2)]: "assigned", [email(3)]: undefined, [email(4)]: "review_requested", [email(5)]: undefined });
     expect(smtp.mails[0]?.headers).toMatchObject({ subject: "Proj | Add cache (!8)", "x-gitlab-mergerequest-iid": "8", "x-gitlab-mergerequest-id": "80" });
     expect(smtp.mails[0]?.body).toContain(
       "Author created a merge request:\n\nhttps://quarry.test/g/proj/-/merge_requests/8\n\n* Source Branch: cache\n* Target Branch: main",
@@ -258,5 +281,131 @@ describe("notification e-mails", () => {
     await f.bus.publish(Subjects.pipeline, pipeline("success"));
     await f.bus.publish(Subjects.pipeline, pipeline("failed", 5));
     await waitFor(() => expect(received(smtp)).toEqual([email(2), email(2), email(5)]));
+  });
+  it("comments on merge requests (reviewers are participants) and on project snippets are mailed with their references and headers", async () => {
+    const note = (target: Partial<NoteEvent>, user: number): NoteEvent => ({
+      event_id: randomUUID(),
+      event_name: "note",
+      object_kind: "note",
+      event_type: "note",
+      user_id: user,
+      project_id: 9,
+      object_attributes: { id: 71, note: "Nice.", system: false, url: "/g/proj/-/x#note_71", action: "create" },
+      ...target,
+    });
+    const mr = { id: 80, iid: 8, title: "Add cache", author_id: 1, assignee_ids: [2], reviewer_ids: [4], url: "/g/proj/-/merge_requests/8" };
+    await f.bus.publish(Subjects.note, note({ merge_request: mr }, 5));
+    await waitFor(() => expect(received(smtp)).toEqual([email(1), email(2), email(3), email(4)]));
+    expect(smtp.mails[0]?.headers).toMatchObject({ subject: "Re: Proj | Add cache (!8)", "x-gitlab-mergerequest-id": "80", "x-gitlab-mergerequest-iid": "8" });
+    expect(smtp.mails[0]?.body).toContain("Custom commented:\n\nNice.\n\nhttps://quarry.test/g/proj/-/x#note_71");
+
+    smtp.mails.length = 0;
+    const snippet = { id: 12, title: "Snip", author_id: 4, visibility_level: 0, type: "ProjectSnippet", url: "/g/proj/-/snippets/12" };
+    await f.bus.publish(Subjects.note, note({ snippet }, 1));
+    // The author (participating) and the watcher; the acting user (a watcher) is not told.
+    await waitFor(() => expect(received(smtp)).toEqual([email(3), email(4)]));
+    expect(smtp.mails[0]?.headers).toMatchObject({ subject: "Re: Proj | Snip ($12)", "x-gitlab-projectsnippet-id": "12" });
+    expect(smtp.mails[0]?.headers["x-gitlab-projectsnippet-iid"]).toBeUndefined();
+  });
+
+  it("commenters and @mentioned users are participants (collab-service's ListNoteableParticipants); mentioned users are told with reason mentioned, mention level included", async () => {
+    const asked: { noteableType: string; noteableId: number; noteId: number }[] = [];
+    f.svc.deps.collab = {
+      ListNoteableParticipants: async (req: { noteableType: string; noteableId: number; noteId: number }) => {
+        asked.push({ noteableType: req.noteableType, noteableId: Number(req.noteableId), noteId: Number(req.noteId) });
+        // Author, assignee, commenters 9 and 6, users mentioned somewhere: 8 and the outsider 7.
+        return { userIds: [1, 2, 9, 6, 8, 7], mentionedUserIds: Number(req.noteId) ? [8, 7] : [] };
+      },
+    } as unknown as HookDeps["collab"];
+    const note: NoteEvent = {
+      event_id: randomUUID(),
+      event_name: "note",
+      object_kind: "note",
+      event_type: "note",
+      user_id: 4,
+      project_id: 9,
+      object_attributes: { id: 75, note: "@mentionee @outsider see this", system: false, url: "/g/proj/-/issues/4#note_75", action: "create" },
+      issue: { id: 40, iid: 4, title: "Crash on start", author_id: 1, assignee_ids: [2], confidential: false, url: "/g/proj/-/issues/4" },
+    };
+    await f.bus.publish(Subjects.note, note);
+    // 1 and 3 watch, 2 and 9 participate, 8 (mention level) is mentioned; 6 is disabled, 7 no member of the private project.
+    await waitFor(() => expect(received(smtp)).toEqual([email(1), email(2), email(3), email(8), email(9)]));
+    expect(asked).toEqual([{ noteableType: "Issue", noteableId: 40, noteId: 75 }]);
+    const reasons = Object.fromEntries(smtp.mails.map((m) => [m.to[0], m.headers["x-gitlab-notificationreason"]]));
+    expect(reasons[email(8)]).toBe("mentioned");
+    expect(reasons[email(9)]).toBeUndefined();
+
+    // Closing: the commenter participates; the user mentioned earlier (mention level) is not told again.
+    smtp.mails.length = 0;
+    await f.bus.publish(Subjects.issue, issueEvent("close", { user_id: 1 }));
+    await waitFor(() => expect(received(smtp)).toEqual([email(2), email(3), email(9)]));
+  });
+  it("merge_when_pipeline_succeeds tells the merge request's participants and watchers; issue_due tells participants, the author included, no watchers", async () => {
+    const mr = { id: 80, iid: 8, title: "Add cache", author_id: 1, assignee_ids: [2], reviewer_ids: [4], url: "/g/proj/-/merge_requests/8" };
+    const mwps: NotificationEvent = {
+      event_id: randomUUID(),
+      event_name: "notification",
+      object_kind: "notification",
+      action: "merge_when_pipeline_succeeds",
+      user_id: 1,
+      project_id: 9,
+      merge_request: mr,
+    };
+    await f.bus.publish(Subjects.notification, mwps);
+    await waitFor(() => expect(received(smtp)).toEqual([email(2), email(3), email(4)]));
+    expect(smtp.mails[0]?.headers).toMatchObject({ subject: "Re: Proj | Add cache (!8)", "x-gitlab-mergerequest-iid": "8" });
+    expect(smtp.mails[0]?.body).toContain(
+      "Merge request https://quarry.test/g/proj/-/merge_requests/8 was scheduled to merge after pipeline succeeds by Author",
+    );
+
+    smtp.mails.length = 0;
+    const due: NotificationEvent = {
+      event_id: randomUUID(),
+      event_name: "notification",
+      object_kind: "notification",
+      action: "issue_due",
+      user_id: 0,
+      project_id: 9,
+      issue: {
+        id: 40,
+        iid: 4,
+        title: "Crash on start",
+        author_id: 4,
+        assignee_ids: [2],
+        confidential: false,
+        due_date: "2026-11-27",
+        url: "/g/proj/-/issues/4",
+      },
+    };
+    await f.bus.publish(Subjects.notification, due);
+    // The author 4 and the assignee 2; not the watchers 1 and 3 (issue_due is no watcher event, GitLab's excluded_watcher_action?).
+    await waitFor(() => expect(received(smtp)).toEqual([email(2), email(4)]));
+    expect(smtp.mails[0]?.headers).toMatchObject({ subject: "Re: Proj | Crash on start (#4)", "x-gitlab-issue-iid": "4" });
+    expect(smtp.mails[0]?.body).toContain("Issue #4 is due on: Nov 27, 2026");
+  });
+  it("a moved project mails its members (the renamer too) whose level takes moved_project: watch, participating, custom (on by default)", async () => {
+    const moved: ProjectRenameEvent = {
+      event_id: randomUUID(),
+      event_name: "project_rename",
+      created_at: "2026-11-26T08:00:00.000Z",
+      updated_at: "2026-11-26T08:00:00.000Z",
+      project_id: 9,
+      name: "Proj",
+      path: "proj2",
+      path_with_namespace: "g/proj2",
+      project_visibility: "private",
+      owner_name: "G",
+      owner_email: "",
+      owners: [],
+      old_path_with_namespace: "g/proj",
+    };
+    await f.bus.publish(Subjects.projectRename, moved);
+    // Not 6 (disabled) nor 8 (mention); 7 is no member.
+    await waitFor(() => expect(received(smtp)).toEqual([email(1), email(2), email(3), email(4), email(5), email(9)]));
+    expect(smtp.mails[0]?.headers).toMatchObject({ subject: "Proj | Project was moved", "x-gitlab-project-path": "g/proj2", "x-gitlab-project-id": "9" });
+    expect(smtp.mails[0]?.body).toContain("Project g/proj was moved to another location\n\nThe project is now located under\nhttps://quarry.test/g/proj2");
+    // Redelivered: nobody twice.
+    const notifier = createNotifier(smtp.url, "gitlab@quarry.test");
+    expect(await handleNotifyMessage(f.svc.deps, notifier, { subject: Subjects.projectRename, id: "again", data: moved } as never)).toBe(0);
   });
 });

@@ -3,19 +3,34 @@
 // notification_deliveries before sending and marked sent once the SMTP server accepts the mail:
 // a redelivered event mails nobody twice; a crash between acceptance and marking resends that
 // one mail (at least once).
-import type { BusMessage, EventBus, IssueEvent, MergeRequestEvent, NoteEvent, PipelineEvent, Subscription } from "@quarry/bus";
+import type {
+  BusMessage,
+  EventBus,
+  IssueEvent,
+  MergeRequestEvent,
+  NoteEvent,
+  NotificationEvent,
+  PipelineEvent,
+  ProjectRenameEvent,
+  Subscription,
+} from "@quarry/bus";
 import { isNotFound } from "@quarry/grpc";
 import nodemailer from "nodemailer";
 import { SYSTEM_ACTOR } from "../delivery/fan-out.ts";
-import { absolute, type Deps, deliver, effectiveSettings, type Notifier } from "./common.ts";
+import { absolute, type Deps, deliver, effectiveSettings, type Notifier, projectMembers } from "./common.ts";
 import { issueMail } from "./issue-mail.ts";
 import { notifyPipeline } from "./pipeline.ts";
+import { notifyProjectMoved } from "./project-moved.ts";
 import { buildRecipients, type NotifyAction } from "./recipients.ts";
+
+const DEVELOPER = 30;
 
 /** Durable consumer name for the collab events' mails (separate from the webhook consumers). */
 export const NOTIFY_DURABLE = "hook-service-notify";
 /** Durable consumer name for the CI events' mails. */
 export const NOTIFY_CI_DURABLE = "hook-service-notify-ci";
+/** Durable consumer name for the identity events' mails (project_was_moved). */
+export const NOTIFY_IDENTITY_DURABLE = "hook-service-notify-identity";
 
 const ids = (v: unknown): number[] => (Array.isArray(v) ? v.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0) : []);
 
@@ -35,24 +50,30 @@ export function issueAction(e: IssueEvent): NotifyAction | null {
   }
 }
 
-/** All members of the project, direct and inherited, with their access level. */
-async function projectMembers(deps: Deps, projectId: number): Promise<Map<number, number>> {
-  const members = new Map<number, number>();
-  for (let page = 1; ; page++) {
-    const res = await deps.identity.ListMembers({
-      actor: SYSTEM_ACTOR,
-      source: { kind: "project", idOrPath: String(projectId) },
-      page: { page, perPage: 100 },
-      includeInherited: true,
-    });
-    for (const m of res.members) if (m.user) members.set(Number(m.user.id), Math.max(m.accessLevel, members.get(Number(m.user.id)) ?? 0));
-    if (res.members.length < 100) return members;
+/** collab's noteable_type of a mail kind. */
+const NOTEABLE_TYPE = { issue: "Issue", merge_request: "MergeRequest", snippet: "Snippet" } as const;
+
+/**
+ * The participants and @mentions collab-service knows (Participable): those of the note `noteId`, or
+ * of the description. Without a collab client, or for a noteable gone since, none beyond the event's.
+ */
+async function participantsOf(deps: Deps, projectId: number, kind: keyof typeof NOTEABLE_TYPE, id: number, noteId = 0) {
+  if (!deps.collab || !(id > 0)) return { userIds: [] as number[], mentionedUserIds: [] as number[] };
+  try {
+    const res = await deps.collab.ListNoteableParticipants({ actor: SYSTEM_ACTOR, projectId, noteableType: NOTEABLE_TYPE[kind], noteableId: id, noteId });
+    return { userIds: res.userIds.map(Number), mentionedUserIds: res.mentionedUserIds.map(Number) };
+  } catch (err) {
+    if (isNotFound(err)) return { userIds: [] as number[], mentionedUserIds: [] as number[] };
+    throw err;
   }
 }
 
-/** What an issue or merge request event, or a note on an issue, asks to mail. */
+/** Actions whose own text's @mentions are mailed with reason mentioned (GitLab's add_mentions). */
+const MENTIONING = new Set<NotifyAction>(["new_issue", "new_merge_request", "new_note"]);
+
+/** What an issue or merge request event, or a note on an issue, merge request or snippet, asks to mail. */
 interface IssueNotification {
-  kind: "issue" | "merge_request";
+  kind: "issue" | "merge_request" | "snippet";
   eventId: string;
   action: NotifyAction;
   actorId: number;
@@ -80,20 +101,29 @@ async function notifyAboutIssue(deps: Deps, n: Notifier, x: IssueNotification): 
   const authorId = Number(x.issue.author_id);
   const reviewerIds = x.reviewerIds ?? [];
   const previousReviewerIds = x.previousReviewerIds ?? [];
-  const participantIds = [...new Set([...(authorId > 0 ? [authorId] : []), ...x.assigneeIds, ...reviewerIds])];
+  const known = await participantsOf(deps, x.projectId, x.kind, Number(x.issue.id), x.note ? Number(x.note.id) : 0);
+  const mentionedIds = MENTIONING.has(x.action) ? known.mentionedUserIds : [];
+  const participantIds = [...new Set([...(authorId > 0 ? [authorId] : []), ...x.assigneeIds, ...reviewerIds, ...known.userIds])];
   const members = await projectMembers(deps, x.projectId);
-  const candidates = [...new Set([...participantIds, ...x.previousAssigneeIds, ...previousReviewerIds, ...members.keys()])];
-  const settings = await effectiveSettings(deps, candidates, x.projectId, x.action);
+  const candidates = [...new Set([...participantIds, ...mentionedIds, ...x.previousAssigneeIds, ...previousReviewerIds, ...members.keys()])];
+  const approving = x.action === "new_merge_request";
+  const settings = await effectiveSettings(deps, candidates, x.projectId, x.action, approving ? ["approver"] : []);
+  // Who may approve (collab's mayApprove): Developer and above; the author is the acting user.
+  const approverIds = approving ? [...members].filter(([, level]) => level >= DEVELOPER).map(([id]) => id) : [];
   const recipients = buildRecipients({
     action: x.action,
     actorId: x.actorId,
     participantIds,
+    authorId: Math.max(authorId || 0, 0),
+    mentionedIds,
+    approverIds,
     assigneeIds: x.assigneeIds,
     previousAssigneeIds: x.previousAssigneeIds,
     reviewerIds,
     previousReviewerIds,
     members,
-    membersOnly: project.visibility !== "public",
+    // Project snippets: a private one is for members (visibility_level 0), as is everything in a non-public project.
+    membersOnly: project.visibility !== "public" || (x.kind === "snippet" && Number(x.issue.visibility_level ?? 0) === 0),
     confidential: x.issue.confidential === true,
     internalNote: x.internalNote,
     settings,
@@ -108,10 +138,11 @@ async function notifyAboutIssue(deps: Deps, n: Notifier, x: IssueNotification): 
   const issue = {
     kind: x.kind,
     id: Number(x.issue.id),
-    iid: Number(x.issue.iid),
+    iid: Number(x.issue.iid ?? 0),
     title: String(x.issue.title ?? ""),
     description: String(x.issue.description ?? ""),
     url: absolute(deps, x.issue.url),
+    dueDate: typeof x.issue.due_date === "string" ? x.issue.due_date : undefined,
   };
   const note = x.note ? { text: String(x.note.note ?? ""), url: absolute(deps, x.note.url) } : undefined;
   let sent = 0;
@@ -192,22 +223,71 @@ export function notifyMergeRequest(deps: Deps, n: Notifier, e: MergeRequestEvent
   });
 }
 
-/** Mails a new comment on an issue (edits mail nobody, as in GitLab); other noteables are not mailed yet. */
+/**
+ * Mails a new comment on an issue, merge request or project snippet (GitLab's new_note; edits and
+ * system notes mail nobody).
+ */
 export function notifyNote(deps: Deps, n: Notifier, e: NoteEvent): Promise<number> {
-  if (e.object_attributes.action !== "create" || !e.issue || e.object_attributes.system === true) return Promise.resolve(0);
+  if (e.object_attributes.action !== "create" || e.object_attributes.system === true) return Promise.resolve(0);
+  const [kind, target] = e.issue
+    ? (["issue", e.issue] as const)
+    : e.merge_request
+      ? (["merge_request", e.merge_request] as const)
+      : e.snippet
+        ? (["snippet", e.snippet] as const)
+        : [null, null];
+  if (!kind) return Promise.resolve(0);
   return notifyAboutIssue(deps, n, {
-    kind: "issue",
+    kind,
     eventId: e.event_id,
     action: "new_note",
     actorId: Number(e.user_id),
     projectId: Number(e.project_id),
-    issue: e.issue,
-    assigneeIds: ids(e.issue.assignee_ids),
+    issue: target,
+    assigneeIds: ids(target.assignee_ids),
     previousAssigneeIds: [],
+    reviewerIds: ids(target.reviewer_ids),
     note: e.object_attributes,
-    // confidential_note on an issue that is not confidential: an internal note.
-    internalNote: e.event_type === "confidential_note" && e.issue.confidential !== true,
+    // confidential_note on what is not a confidential issue: an internal note.
+    internalNote: e.event_type === "confidential_note" && target.confidential !== true,
   });
+}
+
+/**
+ * What GitLab mails without a webhook: merge_when_pipeline_succeeds (NotificationService#
+ * merge_when_pipeline_succeeds: the Default recipients of the merge request) and issue_due
+ * (NotificationService#issue_due: the Default recipients with skip_current_user false, so the
+ * author too; watchers are not told, NotificationRecipient's excluded watcher events).
+ */
+export function notifyNotification(deps: Deps, n: Notifier, e: NotificationEvent): Promise<number> {
+  if (e.action === "merge_when_pipeline_succeeds" && e.merge_request) {
+    const mr = e.merge_request;
+    return notifyAboutIssue(deps, n, {
+      kind: "merge_request",
+      eventId: e.event_id,
+      action: "merge_when_pipeline_succeeds",
+      actorId: Number(e.user_id),
+      projectId: Number(e.project_id),
+      issue: mr,
+      assigneeIds: ids(mr.assignee_ids),
+      previousAssigneeIds: [],
+      reviewerIds: ids(mr.reviewer_ids),
+    });
+  }
+  if (e.action === "issue_due" && e.issue) {
+    return notifyAboutIssue(deps, n, {
+      kind: "issue",
+      eventId: e.event_id,
+      action: "issue_due",
+      // Nobody is skipped: the author is told too.
+      actorId: 0,
+      projectId: Number(e.project_id),
+      issue: e.issue,
+      assigneeIds: ids(e.issue.assignee_ids),
+      previousAssigneeIds: [],
+    });
+  }
+  return Promise.resolve(0);
 }
 
 /** Handles one collab event; a failure (SMTP or identity down) throws, so the bus redelivers. */
@@ -218,20 +298,31 @@ export async function handleNotifyMessage(deps: Deps, n: Notifier, msg: BusMessa
   if (data.object_kind === "note") return notifyNote(deps, n, data as NoteEvent);
   if (data.object_kind === "merge_request") return notifyMergeRequest(deps, n, data as MergeRequestEvent);
   if (data.object_kind === "pipeline") return notifyPipeline(deps, n, data as PipelineEvent);
+  if (data.object_kind === "notification") return notifyNotification(deps, n, data as NotificationEvent);
+  const named = data as { event_name?: unknown };
+  if (named.event_name === "project_rename" || named.event_name === "project_transfer") return notifyProjectMoved(deps, n, data as ProjectRenameEvent);
   return 0;
 }
 
 /** Subscribes the mail consumers to the collab and CI events. */
-export async function subscribeNotifications(bus: EventBus, deps: Deps, n: Notifier, subjects: { collab: string; ci: string }): Promise<Subscription[]> {
+export async function subscribeNotifications(
+  bus: EventBus,
+  deps: Deps,
+  n: Notifier,
+  subjects: { collab: string; ci: string; identity: string },
+): Promise<Subscription[]> {
   const handler = async (msg: BusMessage<unknown>) => {
     const sent = await handleNotifyMessage(deps, n, msg);
     if (sent) deps.log.debug({ subject: msg.subject, id: msg.id, sent }, "notification e-mails sent");
   };
-  const collab = await bus.subscribe(subjects.collab, handler, { durable: NOTIFY_DURABLE });
+  const subs: Subscription[] = [];
   try {
-    return [collab, await bus.subscribe(subjects.ci, handler, { durable: NOTIFY_CI_DURABLE })];
+    subs.push(await bus.subscribe(subjects.collab, handler, { durable: NOTIFY_DURABLE }));
+    subs.push(await bus.subscribe(subjects.ci, handler, { durable: NOTIFY_CI_DURABLE }));
+    subs.push(await bus.subscribe(subjects.identity, handler, { durable: NOTIFY_IDENTITY_DURABLE }));
+    return subs;
   } catch (err) {
-    await collab.unsubscribe();
+    await Promise.all(subs.map((s) => s.unsubscribe()));
     throw err;
   }
 }

@@ -86,3 +86,53 @@ describe("new note recipients", () => {
     expect(ids(input({ action: "new_note", members, participantIds: [1, 4, 5], internalNote: true, settings }))).toEqual([5]);
   });
 });
+
+describe("mentions", () => {
+  it("mentioned users are told with reason mentioned at the mention level, unless they cannot read it or are disabled", () => {
+    const members = new Map([
+      [2, 30],
+      [3, 30],
+    ]);
+    const settings = { 2: s("mention"), 3: s("disabled"), 4: s("mention") };
+    const r = buildRecipients(input({ action: "new_note", members, membersOnly: true, mentionedIds: [2, 3, 4], settings }));
+    expect(r.map((x) => [x.userId, x.reason])).toEqual([[2, "mentioned"]]);
+  });
+});
+
+describe("approvers", () => {
+  it("a new merge request tells eligible approvers whose custom setting has approver on, and no one else for it", () => {
+    const members = new Map([
+      [2, 30],
+      [3, 30],
+      [4, 30],
+    ]);
+    const settings = {
+      2: s("custom", { approver: true }),
+      3: s("custom", { approver: false }),
+      4: s("participating", { approver: true }),
+      5: s("custom", { approver: true }),
+    };
+    const base = { members, membersOnly: true, approverIds: [2, 3, 4], settings };
+    expect(ids(input({ action: "new_merge_request", ...base }))).toEqual([2]);
+    // Only new merge requests: an approver is no watcher of the rest.
+    expect(ids(input({ action: "close_merge_request", ...base }))).toEqual([]);
+  });
+});
+
+describe("confidential issues and mentions", () => {
+  it("a mentioned or commenting non-member of a confidential issue is not told; its author and assignees are", () => {
+    const members = new Map([[3, 20]]);
+    const settings = { 2: s("participating"), 3: s("participating"), 4: s("participating"), 5: s("participating") };
+    const r = input({
+      action: "new_note",
+      authorId: 5,
+      participantIds: [5, 2, 3, 4],
+      assigneeIds: [2],
+      mentionedIds: [4],
+      confidential: true,
+      members,
+      settings,
+    });
+    expect(ids(r)).toEqual([2, 3, 5]);
+  });
+});

@@ -14,10 +14,12 @@ export type NotifyAction =
   | "reopen_merge_request"
   | "reassign_merge_request"
   | "change_reviewer_merge_request"
-  | "push_to_merge_request";
+  | "push_to_merge_request"
+  | "merge_when_pipeline_succeeds"
+  | "issue_due";
 
 /** How a user came to be considered (GitLab's recipient types). */
-export type RecipientType = "participating" | "watch" | "custom" | "mention";
+export type RecipientType = "participating" | "watch" | "custom" | "mention" | "approver";
 
 /** X-GitLab-NotificationReason values, by priority (GitLab's NotificationReason::REASON_PRIORITY). */
 const REASON_PRIORITY = ["own_activity", "assigned", "review_requested", "mentioned", "subscribed"] as const;
@@ -37,8 +39,12 @@ export interface RecipientInput {
   action: NotifyAction;
   /** The acting user: never notified (notified_of_own_activity is not supported). */
   actorId: number;
-  /** The issue's author, assignees (participants). */
+  /** The participants: author, assignees, reviewers, commenters, @mentioned users (GitLab's Participable). */
   participantIds: number[];
+  /** The issue's author (reads a confidential issue); unset = every participant counts as involved. */
+  authorId?: number;
+  /** Users @mentioned by what is notified about (the new note, or a new issue's/merge request's description): reason mentioned. */
+  mentionedIds?: number[];
   /** The issue's assignees now. */
   assigneeIds: number[];
   /** reassign: the assignees before. */
@@ -55,6 +61,11 @@ export interface RecipientInput {
   confidential: boolean;
   /** An internal note: no watchers or custom members, Reporters and above only (NotificationRecipients::Builder::NewNote). */
   internalNote?: boolean;
+  /**
+   * new_merge_request: the members who may approve it (Developer and above, collab's approval rule);
+   * those whose custom setting has the approver switch on are told (EE's approver custom event).
+   */
+  approverIds?: number[];
   /** Everyone above's effective setting (unknown users left out). */
   settings: Map<number, EffectiveSetting>;
 }
@@ -71,6 +82,8 @@ const EXCLUDED_WATCHER_EVENTS = new Set<string>(["push_to_merge_request", "issue
 
 /** GitLab's NotificationRecipient#suitable_notification_level?. */
 function suitable(level: string, type: RecipientType, setting: EffectiveSetting, action: NotifyAction): boolean {
+  // An eligible approver of a new merge request: the custom level's approver switch.
+  if (type === "approver") return level === "custom" && setting.events.approver === true;
   switch (level) {
     case "mention":
       return type === "mention";
@@ -106,10 +119,19 @@ export function buildRecipients(i: RecipientInput): Recipient[] {
     add(i.previousReviewerIds ?? [], "mention", null);
     add(i.reviewerIds ?? [], "mention", "review_requested");
   }
+  // add_mentions: mention level included.
+  add(i.mentionedIds ?? [], "mention", "mentioned");
   if (i.action === "new_issue" || i.action === "new_merge_request") add(i.assigneeIds, "participating", "assigned");
-  if (i.action === "new_merge_request") add(i.reviewerIds ?? [], "participating", "review_requested");
+  if (i.action === "new_merge_request") {
+    add(i.reviewerIds ?? [], "participating", "review_requested");
+    for (const userId of i.approverIds ?? []) {
+      const setting = i.settings.get(userId);
+      if (setting?.level === "custom" && setting.events.approver) add([userId], "approver", null);
+    }
+  }
 
-  const involved = new Set([...i.participantIds, ...i.assigneeIds]);
+  // Confidential issues: their author and assignees read them, not every participant (commenters, mentioned users).
+  const involved = new Set([...(i.authorId !== undefined ? [i.authorId] : i.participantIds), ...i.assigneeIds]);
   const canRead = (userId: number) => {
     const level = i.members.get(userId);
     if (i.internalNote) return (level ?? 0) >= REPORTER;

@@ -28,7 +28,13 @@ function parse(raw: string): Omit<ReceivedMail, "to"> {
     const colon = line.indexOf(":");
     if (colon > 0) headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
   }
-  return { headers, body: raw.slice(split + 4).replace(/\r\n/g, "\n") };
+  let body = raw.slice(split + 4);
+  // Quoted-printable (long lines): soft breaks joined, =XX escapes decoded as UTF-8.
+  if (headers["content-transfer-encoding"]?.toLowerCase() === "quoted-printable") {
+    const bytes = body.replace(/=\r\n/g, "").replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+    body = Buffer.from(bytes, "latin1").toString("utf8");
+  }
+  return { headers, body: body.replace(/\r\n/g, "\n") };
 }
 
 export async function startTestSmtp(): Promise<TestSmtp> {

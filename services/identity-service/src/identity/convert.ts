@@ -4,9 +4,10 @@ import type { Member as MemberMsg } from "@quarry/proto/types/identity/v1/Member
 import type { PersonalAccessToken as TokenMsg } from "@quarry/proto/types/identity/v1/PersonalAccessToken";
 import type { Project as ProjectMsg } from "@quarry/proto/types/identity/v1/Project";
 import type { User as UserMsg } from "@quarry/proto/types/identity/v1/User";
-import type { Member, Namespace, PersonalAccessToken, Project, User } from "../generated/prisma/client.ts";
+import type { Member, Namespace, PersonalAccessToken, Project, ProjectStatistics, User } from "../generated/prisma/client.ts";
 import { createHash } from "node:crypto";
 import { mergeSettingsToProto } from "./merge-settings.ts";
+import { statisticsToProto } from "./project-statistics.ts";
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : "");
 const day = (d: Date | null | undefined) => (d ? d.toISOString().slice(0, 10) : "");
@@ -71,7 +72,7 @@ export function diskPathFor(projectId: number): string {
   return `@hashed/${h.slice(0, 2)}/${h.slice(2, 4)}/${h}.git`;
 }
 
-export type ProjectRow = Project & { namespace: Namespace & { owner?: User | null } };
+export type ProjectRow = Project & { namespace: Namespace & { owner?: User | null }; statistics?: ProjectStatistics | null };
 
 export function projectToProto(p: ProjectRow, levels: { projectLevel: number; groupLevel: number }): ProjectMsg {
   const ns = p.namespace;
@@ -111,6 +112,7 @@ export function projectToProto(p: ProjectRow, levels: { projectLevel: number; gr
     mergeSettings: mergeSettingsToProto(p),
     starCount: p.starCount,
     enforceAuthChecksOnUploads: p.enforceAuthChecksOnUploads,
+    statistics: statisticsToProto(p.statistics),
   };
 }
 

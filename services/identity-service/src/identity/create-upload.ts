@@ -4,6 +4,7 @@ import type { CreateUploadRequest__Output } from "@quarry/proto/types/identity/v
 import type { Upload } from "@quarry/proto/types/identity/v1/Upload";
 import type { IdentityDeps } from "../deps.ts";
 import { actorOf } from "./access.ts";
+import { addUploadsSize } from "./project-statistics.ts";
 import { projectPath, sanitizeUploadFilename, toUploadMessage, uploadContentType, uploadObjectKey, uploadProject } from "./uploads-common.ts";
 
 /**
@@ -24,8 +25,12 @@ export const createUpload =
     const objectKey = uploadObjectKey(project.id, secret, filename);
     await deps.avatars.put(objectKey, data, { size: data.length, contentType });
     try {
-      const row = await deps.prisma.upload.create({
-        data: { projectId: project.id, secret, filename, size: data.length, contentType, objectKey, uploadedById: actor.userId || null },
+      const row = await deps.prisma.$transaction(async (tx) => {
+        const created = await tx.upload.create({
+          data: { projectId: project.id, secret, filename, size: data.length, contentType, objectKey, uploadedById: actor.userId || null },
+        });
+        await addUploadsSize(tx, project.id, data.length);
+        return created;
       });
       return toUploadMessage(row, { pathWithNamespace: projectPath(project) });
     } catch (err) {

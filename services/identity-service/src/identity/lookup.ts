@@ -6,7 +6,7 @@ import type { ProjectRow } from "./convert.ts";
 
 type Db = PrismaClient | Tx;
 const INT_RE = /^\d+$/;
-export const projectInclude = { namespace: { include: { owner: true } } } as const;
+export const projectInclude = { namespace: { include: { owner: true } }, statistics: true } as const;
 
 /** Finds a project by integer id or full path ("group/sub/project"), case-insensitively. */
 export async function findProject(db: Db, idOrPath: string): Promise<ProjectRow | null> {

@@ -27,3 +27,12 @@ export function enqueueProjectCreate(tx: Tx, p: ProjectRow) {
 export function enqueueProjectDestroy(tx: Tx, p: ProjectRow) {
   return enqueueEvent(tx, Subjects.projectDestroy, { event_name: "project_destroy", ...projectEventFields(p) });
 }
+
+/** A path change (GitLab's project_rename system hook, which also drives project_was_moved mails). */
+export function enqueueProjectRename(tx: Tx, p: ProjectRow, oldPathWithNamespace: string) {
+  return enqueueEvent(tx, Subjects.projectRename, {
+    event_name: "project_rename",
+    ...projectEventFields(p),
+    old_path_with_namespace: oldPathWithNamespace,
+  });
+}

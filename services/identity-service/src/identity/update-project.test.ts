@@ -15,6 +15,19 @@ describe("UpdateProject", () => {
     expect(up).toMatchObject({ description: "new", topics: ["x"] });
     expect((await failure(f.c.UpdateProject({ actor: maint, idOrPath: String(p.id), visibility: "public" }))).status).toBe(403);
     expect((await f.c.UpdateProject({ actor: owner, idOrPath: String(p.id), visibility: "public", path: "edited" })).pathWithNamespace).toMatch(/\/edited$/);
+    // The path change is announced once (project_rename, with the old path); other updates announce nothing.
+    await f.c.UpdateProject({ actor: owner, idOrPath: String(p.id), description: "again", path: "edited" });
+    const renames = (await f.deps.prisma.outboxEvent.findMany({ where: { subject: "quarry.identity.project_rename" } }))
+      .map((e) => e.payload as Record<string, unknown>)
+      .filter((e) => e.project_id === Number(p.id));
+    expect(renames).toEqual([
+      expect.objectContaining({
+        event_name: "project_rename",
+        path: "edited",
+        path_with_namespace: p.pathWithNamespace.replace(/[^/]+$/, "edited"),
+        old_path_with_namespace: p.pathWithNamespace,
+      }),
+    ]);
   });
 
   it("refuses a default branch that does not exist in a non-empty repository", async () => {

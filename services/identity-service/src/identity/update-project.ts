@@ -9,6 +9,7 @@ import { checkAvatar, withAvatarWrites } from "./avatars.ts";
 import { diskPathFor, projectToProto } from "./convert.ts";
 import { mergeSettingsData } from "./merge-settings.ts";
 import { projectInclude, requireLevel, visibleProject } from "./lookup.ts";
+import { enqueueProjectRename } from "./project-events.ts";
 import { validateName, validatePath, validateVisibility } from "./validate.ts";
 
 /** Maintainer or above; visibility and path changes need Owner, as in GitLab. */
@@ -67,10 +68,13 @@ export const updateProject =
           }
           if (avatar) Object.assign(data, await avatars.stage("project", project.id, avatar, project.avatarKey));
           const row = await tx.project.update({ where: { id: project.id }, data, include: projectInclude });
-          return { row, levels };
+          const renamed = row.path !== project.path;
+          if (renamed) await enqueueProjectRename(tx, row, `${project.namespace.fullPath}/${project.path}`);
+          return { row, levels, renamed };
         },
         { timeout: 30_000 },
       ),
     );
+    if (result.renamed) deps.outbox.kick();
     return projectToProto(result.row, result.levels);
   };

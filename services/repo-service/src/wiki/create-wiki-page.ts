@@ -42,6 +42,6 @@ export const createWikiPage =
     });
     const page = await findPage(deps, dir, commit, slug);
     const attributes = { title: page.title, content: req.content.toString(), format, message, slug, action: "create" as const };
-    await publishWikiPage(deps, { projectId: Number(req.projectId), userId: Number(req.userId), attributes }, commit);
+    await publishWikiPage(deps, { projectId: Number(req.projectId), groupId: Number(req.groupId), userId: Number(req.userId), attributes }, commit);
     return page;
   };

@@ -26,6 +26,6 @@ export const deleteWikiPage =
       slug: page.slug,
       action: "delete" as const,
     };
-    await publishWikiPage(deps, { projectId: Number(req.projectId), userId: Number(req.userId), attributes }, commit);
+    await publishWikiPage(deps, { projectId: Number(req.projectId), groupId: Number(req.groupId), userId: Number(req.userId), attributes }, commit);
     return {};
   };

@@ -51,6 +51,6 @@ export const updateWikiPage =
     });
     const updated = await findPage(deps, dir, commit, slug);
     const attributes = { title: updated.title, content: content.toString(), format, message, slug, action: "update" as const };
-    await publishWikiPage(deps, { projectId: Number(req.projectId), userId: Number(req.userId), attributes }, commit);
+    await publishWikiPage(deps, { projectId: Number(req.projectId), groupId: Number(req.groupId), userId: Number(req.userId), attributes }, commit);
     return updated;
   };

@@ -19,7 +19,7 @@ afterAll(() => t?.close());
 const user = { name: "Ada Lovelace", email: "ada@example.com" };
 const wikiDirOf = (diskPath: string) => path.join(t.deps.storageRoot, diskPath.replace(/\.git$/, ".wiki.git"));
 const create = (diskPath: string, title: string, content: string, format = "") =>
-  createWikiPage(t.deps)({ diskPath, user, username: "ada", title, content: Buffer.from(content), format, message: "", projectId: 0, userId: 0 });
+  createWikiPage(t.deps)({ diskPath, user, username: "ada", title, content: Buffer.from(content), format, message: "", projectId: 0, userId: 0, groupId: 0 });
 const errorOf = (p: Promise<unknown>) =>
   p.then(
     () => expect.fail("expected an error"),
@@ -78,6 +78,7 @@ describe("wiki pages", () => {
       updateWikiPage(t.deps)({
         projectId: 0,
         userId: 0,
+        groupId: 0,
         diskPath,
         user,
         username: "ada",
@@ -102,10 +103,10 @@ describe("wiki pages", () => {
     expect((await errorOf(upd({ slug: "dir/New-Name", title: "/Top" }))).details).toContain("Duplicate page");
     expect(await upd({ slug: "dir/New-Name", title: "/Root" })).toMatchObject({ slug: "Root" });
     expect((await errorOf(upd({ slug: "gone", content: "x" }))).details).toContain("Wiki Page Not Found");
-    await deleteWikiPage(t.deps)({ diskPath, user, username: "ada", slug: "Root", projectId: 0, userId: 0 });
+    await deleteWikiPage(t.deps)({ diskPath, user, username: "ada", slug: "Root", projectId: 0, userId: 0, groupId: 0 });
     expect(gitIn(wikiDirOf(diskPath), "log", "-1", "--format=%s", "main")).toBe("ada deleted page: Root");
     expect((await listWikiPages(t.deps)({ diskPath, withContent: false })).pages.map((p) => p.slug)).toEqual(["Top"]);
-    expect((await errorOf(deleteWikiPage(t.deps)({ diskPath, user, username: "ada", slug: "Root", projectId: 0, userId: 0 }))).details).toContain(
+    expect((await errorOf(deleteWikiPage(t.deps)({ diskPath, user, username: "ada", slug: "Root", projectId: 0, userId: 0, groupId: 0 }))).details).toContain(
       "Wiki Page Not Found",
     );
   });
@@ -139,7 +140,7 @@ describe("wiki pages", () => {
 
   it("publishes GitLab's wiki page hook data for API writes of a project's page", async () => {
     const { diskPath, projectId } = newProject();
-    const ids = { projectId, userId: 7 };
+    const ids = { projectId, userId: 7, groupId: 0 };
     const page = await createWikiPage(t.deps)({
       diskPath,
       user,
@@ -171,5 +172,30 @@ describe("wiki pages", () => {
       { ...base, object_attributes: { ...attrs, content: "c2", message: "why", action: "update", version_id: updated.commitId } },
       { ...base, object_attributes: { ...attrs, content: "c2", message: "ada deleted page: Hook Page", action: "delete", version_id: deleted } },
     ]);
+  });
+
+  it("publishes a group wiki's page writes with its group and no project", async () => {
+    const { diskPath } = newProject();
+    const groupId = 7000 + Math.floor(Math.random() * 1e6);
+    const page = await createWikiPage(t.deps)({
+      diskPath,
+      user,
+      username: "ada",
+      title: "Group Page",
+      content: Buffer.from("g"),
+      format: "",
+      message: "",
+      projectId: 0,
+      userId: 5,
+      groupId,
+    });
+    await deleteWikiPage(t.deps)({ diskPath, user, username: "ada", slug: "Group-Page", projectId: 0, userId: 5, groupId });
+    const rows = await t.deps.prisma.outboxEvent.findMany({ where: { subject: "quarry.repo.wiki_page" }, orderBy: { id: "asc" } });
+    const mine = rows.map((r) => r.payload as Record<string, unknown>).filter((p) => p.group_id === groupId);
+    expect(mine.map((e) => [e.project_id, e.user_id, (e.object_attributes as { action: string }).action])).toEqual([
+      [0, 5, "create"],
+      [0, 5, "delete"],
+    ]);
+    expect((mine[0]!.object_attributes as { version_id: string }).version_id).toBe(page.commitId);
   });
 });

@@ -169,25 +169,43 @@ export async function commitWiki(
 /** Wiki#create_page's refusal of a second page with the same slug (any format). */
 export const duplicatePage = () => badRequest({ base: ["Duplicate page: A page with that title already exists"] });
 
-/** What a page write publishes (GitLab's wiki page hook data); projectId 0 publishes nothing. */
+/**
+ * What a page write publishes (GitLab's wiki page hook data): a project wiki's names its project,
+ * a group wiki's its group (projectId 0); neither publishes nothing.
+ */
 export interface WikiPageChange {
   projectId: number;
+  groupId?: number;
   userId: number;
   attributes: Omit<WikiPageEvent["object_attributes"], "version_id">;
 }
 
-/** Publishes a page write as a `quarry.repo.wiki_page` event through the outbox. */
-export async function publishWikiPage(deps: RepoDeps, change: WikiPageChange, commitId: string): Promise<void> {
-  if (!change.projectId) return;
-  const event: Omit<WikiPageEvent, "event_id"> = {
+/** The event of one page change (the commit that wrote it as version_id); null when the wiki has no owner to notify. */
+export function wikiPageEvent(change: WikiPageChange, commitId: string): Omit<WikiPageEvent, "event_id"> | null {
+  if (!change.projectId && !change.groupId) return null;
+  return {
     event_name: "wiki_page",
     object_kind: "wiki_page",
     user_id: change.userId,
     project_id: change.projectId,
+    ...(change.projectId ? {} : { group_id: change.groupId }),
     object_attributes: { ...change.attributes, version_id: commitId },
   };
-  await deps.prisma.$transaction((tx) => enqueueEvent(tx, Subjects.wikiPage, event as unknown as Record<string, unknown>));
+}
+
+/** Publishes page changes as `quarry.repo.wiki_page` events through the outbox (one transaction). */
+export async function publishWikiPages(deps: RepoDeps, events: Omit<WikiPageEvent, "event_id">[]): Promise<void> {
+  if (!events.length) return;
+  await deps.prisma.$transaction(async (tx) => {
+    for (const event of events) await enqueueEvent(tx, Subjects.wikiPage, event as unknown as Record<string, unknown>);
+  });
   deps.outbox.kick();
+}
+
+/** Publishes a page write as a `quarry.repo.wiki_page` event through the outbox. */
+export async function publishWikiPage(deps: RepoDeps, change: WikiPageChange, commitId: string): Promise<void> {
+  const event = wikiPageEvent(change, commitId);
+  if (event) await publishWikiPages(deps, [event]);
 }
 
 /** A commit-file action with GitLab's defaults for the fields wikis do not use. */

@@ -7,35 +7,26 @@ gl = client()
 project = gl.projects.get(int(arg("project_id")))
 out = {}
 
-mr = project.mergerequests.get(int(arg("mr_iid")), lazy=True)
-note = mr.notes.create({"body": "python on the merge request"})
-out["mr_created"] = {"body": note.body, "noteable_type": note.noteable_type, "noteable_iid": note.noteable_iid}
-out["mr_listed"] = [n.body for n in mr.notes.list(sort="asc", order_by="created_at")]
-got = mr.notes.get(note.id)
-got.body = "edited on the merge request"
-got.save()
-out["mr_saved"] = mr.notes.get(note.id).body
-got.delete()
-try:
-    mr.notes.get(note.id)
-    out["mr_deleted"] = False
-except gitlab.exceptions.GitlabGetError as e:
-    out["mr_deleted"] = [e.response_code, e.error_message]
 
-snippet = project.snippets.get(int(arg("snippet_id")), lazy=True)
-note = snippet.notes.create({"body": "python on the snippet"})
-out["snippet_created"] = {"body": note.body, "noteable_type": note.noteable_type, "noteable_id": note.noteable_id}
-out["snippet_listed"] = [n.body for n in snippet.notes.list()]
-got = snippet.notes.get(note.id)
-got.body = "edited on the snippet"
-got.save()
-out["snippet_saved"] = snippet.notes.get(note.id).body
-got.delete()
-try:
-    snippet.notes.get(note.id)
-    out["snippet_deleted"] = False
-except gitlab.exceptions.GitlabGetError as e:
-    out["snippet_deleted"] = [e.response_code, e.error_message]
+def exercise(parent, prefix, where, id_attr):
+    """Create, list, get, save and delete one comment on parent; record what each step saw."""
+    note = parent.notes.create({"body": "python on the " + where})
+    out[prefix + "_created"] = {"body": note.body, "noteable_type": note.noteable_type, id_attr: getattr(note, id_attr)}
+    out[prefix + "_listed"] = [n.body for n in parent.notes.list(sort="asc", order_by="created_at")]
+    got = parent.notes.get(note.id)
+    got.body = "edited on the " + where
+    got.save()
+    out[prefix + "_saved"] = parent.notes.get(note.id).body
+    got.delete()
+    try:
+        parent.notes.get(note.id)
+        out[prefix + "_deleted"] = False
+    except gitlab.exceptions.GitlabGetError as e:
+        out[prefix + "_deleted"] = [e.response_code, e.error_message]
+
+
+exercise(project.mergerequests.get(int(arg("mr_iid")), lazy=True), "mr", "merge request", "noteable_iid")
+exercise(project.snippets.get(int(arg("snippet_id")), lazy=True), "snippet", "snippet", "noteable_id")
 try:
     project.snippets.get(999999, lazy=True).notes.list()
 except gitlab.exceptions.GitlabListError as e:

@@ -10,6 +10,7 @@ import { keysetBounds, keysetShape, writeKeysetHeaders } from "../../http/keyset
 import { ctx } from "./context.ts";
 import { customAttributesFilter, customAttributesFor, withCustomAttributes } from "./custom-attributes.ts";
 import { acceptAvatar, avatarParam } from "../avatars.ts";
+import { runnersTokenFor } from "./project-runners-token.ts";
 
 const visibility = p.enum(VISIBILITIES);
 
@@ -80,6 +81,10 @@ export const projectListShape = {
   starred: p.bool().optional(),
   updated_after: p.datetime().optional(),
   updated_before: p.datetime().optional(),
+  // Issues and merge requests are on in every project (no per-project feature toggles exist), so
+  // these filters are accepted and change nothing.
+  with_issues_enabled: p.bool().optional(),
+  with_merge_requests_enabled: p.bool().optional(),
 };
 
 type ProjectListQuery = { [K in keyof typeof projectListShape]?: z.output<(typeof projectListShape)[K]> };
@@ -137,7 +142,8 @@ export function projectsRouter(deps: GatewayDeps): Router {
       },
       c.call,
     );
-    res.status(201).json(projectFull(project, c.urls, { emptyRepo: !q.initialize_with_readme }));
+    const runnersToken = await runnersTokenFor(deps, req, project);
+    res.status(201).json(projectFull(project, c.urls, { emptyRepo: !q.initialize_with_readme, runnersToken }));
   };
 
   r.post("/projects", acceptAvatar(), scope("write"), async (req, res) => {
@@ -194,9 +200,10 @@ export function projectsRouter(deps: GatewayDeps): Router {
     const c = ctx(deps, req, res);
     const project = await identity.GetProject({ actor: c.actor, idOrPath: q.id }, c.call);
     const info = await deps.repo.GetRepositoryInfo({ diskPath: project.diskPath }, c.call);
+    const runnersToken = await runnersTokenFor(deps, req, project);
     const custom = await customAttributesFor(deps, req, "project", [project.id], q.with_custom_attributes);
     res.json({
-      ...projectFull(project, c.urls, { emptyRepo: info.empty, statistics: q.statistics, license: q.license, admin: req.principal?.isAdmin }),
+      ...projectFull(project, c.urls, { emptyRepo: info.empty, statistics: q.statistics, license: q.license, admin: req.principal?.isAdmin, runnersToken }),
       ...withCustomAttributes(custom, project.id),
     });
   });
@@ -242,7 +249,8 @@ export function projectsRouter(deps: GatewayDeps): Router {
       c.call,
     );
     const info = await deps.repo.GetRepositoryInfo({ diskPath: project.diskPath }, c.call);
-    res.json(projectFull(project, c.urls, { emptyRepo: info.empty }));
+    const runnersToken = await runnersTokenFor(deps, req, project);
+    res.json(projectFull(project, c.urls, { emptyRepo: info.empty, runnersToken }));
   });
 
   r.delete("/projects/:id", scope("write"), async (req, res) => {

@@ -2,8 +2,9 @@ import { Router, type Request } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { actor, requireUser, scope } from "../../http/auth.ts";
 import { forbidden, missing } from "../../http/errors.ts";
-import { p, params } from "../../http/params.ts";
-import { runnerTokenEntity } from "../../entities/runner.ts";
+import { p, pageShape, params } from "../../http/params.ts";
+import { pageRequest } from "../../http/pagination.ts";
+import { runnerEntity, runnerTokenEntity } from "../../entities/runner.ts";
 import { ctx } from "./context.ts";
 
 /** `tag_list` as an array or GitLab's comma-separated string. */
@@ -116,6 +117,38 @@ export function runnersRouter(deps: GatewayDeps): Router {
     const c = ctx(deps, req, res);
     await ci.DeleteRunnerByToken({ token: q.token, systemId: "" }, c.call);
     res.status(204).end();
+  });
+
+  // The runners a project can use (lib/api/ci/runners.rb, read_project_runners: Maintainer+).
+  r.get("/projects/:id/runners", scope("read"), async (req, res) => {
+    requireUser(req);
+    const q = params(req, {
+      ...pageShape,
+      id: p.string(),
+      type: p.enum(["instance_type", "group_type", "project_type"]).optional(),
+      paused: p.bool().optional(),
+      tag_list: tagList,
+    });
+    const c = ctx(deps, req, res);
+    const { project } = await identity.Authorize({ actor: c.actor, action: "admin_project", project: q.id }, c.call);
+    const page = pageRequest(q);
+    const result = await ci.ListProjectRunners(
+      { projectId: Number(project!.id), type: q.type ?? "", paused: q.paused, tagList: q.tag_list ?? [], page: page.page, perPage: page.perPage },
+      c.call,
+    );
+    c.paginate({ total: Number(result.total), page: page.page, perPage: page.perPage });
+    const busy = new Set(result.busyRunnerIds.map(Number));
+    res.json(result.runners.map((runner) => runnerEntity(runner, busy.has(Number(runner.id)))));
+  });
+
+  // A new registration token for the project (Projects reset_runners_token!: Maintainer+); the old one stops working.
+  r.post("/projects/:id/runners/reset_registration_token", scope("write"), async (req, res) => {
+    requireUser(req);
+    const q = params(req, { id: p.string() });
+    const c = ctx(deps, req, res);
+    const { project } = await identity.Authorize({ actor: c.actor, action: "admin_project", project: q.id }, c.call);
+    const token = await ci.ResetProjectRunnersToken({ projectId: Number(project!.id) }, c.call);
+    res.status(201).json({ token: token.token, token_expires_at: token.tokenExpiresAt || null });
   });
 
   return r;

@@ -10,6 +10,7 @@ import { pageRequest } from "../../http/pagination.ts";
 import { p, pageShape, params } from "../../http/params.ts";
 import { ctx } from "./context.ts";
 import { customAttributesFor, withCustomAttributes } from "./custom-attributes.ts";
+import { runnersTokenFor } from "./project-runners-token.ts";
 import { listProjectsRequest, projectListShape } from "./projects.ts";
 
 /** GitLab's find_user: a numeric id, else a username (case-insensitive). */
@@ -36,7 +37,8 @@ export function starsRouter(deps: GatewayDeps): Router {
       return;
     }
     const info = await deps.repo.GetRepositoryInfo({ diskPath: project.diskPath }, c.call);
-    res.status(201).json(projectFull(project, c.urls, { emptyRepo: info.empty, admin: req.principal?.isAdmin, license: true }));
+    const runnersToken = await runnersTokenFor(deps, req, project);
+    res.status(201).json(projectFull(project, c.urls, { emptyRepo: info.empty, admin: req.principal?.isAdmin, license: true, runnersToken }));
   };
 
   r.post("/projects/:id/star", scope("write"), async (req, res) => {
@@ -68,8 +70,6 @@ export function starsRouter(deps: GatewayDeps): Router {
       ...projectListShape,
       user_id: p.string(),
       membership: p.bool().optional(),
-      with_issues_enabled: p.bool().optional(),
-      with_merge_requests_enabled: p.bool().optional(),
       with_custom_attributes: p.bool().optional(),
       visibility: p.enum(VISIBILITIES).optional(),
     });
@@ -77,8 +77,9 @@ export function starsRouter(deps: GatewayDeps): Router {
     const user = await findUser(deps, c, q.user_id);
     // StarredProjectsFinder: a private profile's stars are its owner's and administrators' to see.
     const hidden = user.privateProfile && !c.actor.isAdmin && c.actor.userId !== Number(user.id);
-    // Merge requests are off on every Quarry project (the entity says merge_requests_enabled: false).
-    const none = hidden || q.with_merge_requests_enabled === true;
+    // with_issues_enabled / with_merge_requests_enabled (projectListShape) keep every project:
+    // both features are on in all of them.
+    const none = hidden;
     const result = await identity.ListProjects(
       { ...listProjectsRequest(q, null), actor: c.actor, membership: q.membership ?? false, starredByUserId: none ? -1 : Number(user.id) },
       c.call,

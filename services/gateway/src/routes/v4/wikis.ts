@@ -3,7 +3,7 @@ import { AccessLevel } from "@quarry/gitlab";
 import type { WikiPage__Output as WikiPage } from "@quarry/proto/types/repo/v1/WikiPage";
 import { type Request, type Response, Router } from "express";
 import type { GatewayDeps } from "../../deps.ts";
-import { wikiAttachmentEntity, wikiPageBasicEntity, wikiPageEntity } from "../../entities/wiki-page.ts";
+import { parseFrontMatter, wikiAttachmentEntity, wikiPageBasicEntity, wikiPageEntity } from "../../entities/wiki-page.ts";
 import { requireUser, scope } from "../../http/auth.ts";
 import { ApiError, forbidden } from "../../http/errors.ts";
 import { p, params, requestParams, wildcardParam } from "../../http/params.ts";
@@ -16,7 +16,7 @@ const FORMATS = ["markdown", "rdoc", "asciidoc", "org"] as const;
 /**
  * Project wikis (GitLab's lib/api/wikis.rb): pages are files of the project's wiki repository,
  * kept by repo-service. Reading needs what reading the project needs (read_wiki: Guest), writing
- * Developer (create_wiki), as GitLab's wiki policies. Not here: front matter, wiki_page_meta.
+ * Developer (create_wiki), as GitLab's wiki policies. Not here: wiki_page_meta.
  */
 export function wikisRouter(deps: GatewayDeps): Router {
   const r = Router();
@@ -25,7 +25,7 @@ export function wikisRouter(deps: GatewayDeps): Router {
   /**
    * The wiki's owner and the caller's right. Projects: read_project for reads, push_code
    * (Developer) for writes. Groups (GitLab's group wikis): whoever sees the group reads,
-   * Developers of the group (or administrators) write. `projectId` 0: no webhook event.
+   * Developers of the group (or administrators) write. Webhook events name the project, or the group (`projectId` 0).
    */
   const authorize = async (req: Request, res: Response, write: boolean) => {
     const c = ctx(deps, req, res);
@@ -33,10 +33,10 @@ export function wikisRouter(deps: GatewayDeps): Router {
     if (req.path.startsWith("/groups/")) {
       const auth = await identity.Authorize({ actor: c.actor, action: "read_group", group: String(req.params.id) }, c.call);
       if (write && auth.accessLevel < AccessLevel.DEVELOPER && !req.principal?.isAdmin) throw forbidden();
-      return { c, target: { diskPath: groupWikiBase(Number(auth.group!.id)), projectId: 0 } };
+      return { c, target: { diskPath: groupWikiBase(Number(auth.group!.id)), projectId: 0, groupId: Number(auth.group!.id) } };
     }
     const auth = await identity.Authorize({ actor: c.actor, action: write ? "push_code" : "read_project", project: String(req.params.id) }, c.call);
-    return { c, target: { diskPath: auth.project!.diskPath, projectId: Number(auth.project!.id) } };
+    return { c, target: { diskPath: auth.project!.diskPath, projectId: Number(auth.project!.id), groupId: 0 } };
   };
   const author = (req: Request) => {
     const u = requireUser(req);
@@ -84,6 +84,7 @@ export function wikisRouter(deps: GatewayDeps): Router {
       {
         diskPath: target.diskPath,
         projectId: target.projectId,
+        groupId: target.groupId,
         ...author(req),
         title: q.title,
         content: Buffer.from(q.content),
@@ -107,6 +108,7 @@ export function wikisRouter(deps: GatewayDeps): Router {
       {
         diskPath: target.diskPath,
         projectId: target.projectId,
+        groupId: target.groupId,
         ...author(req),
         slug: slugOf(req),
         title: q.title,
@@ -121,7 +123,7 @@ export function wikisRouter(deps: GatewayDeps): Router {
 
   r.delete(at("/*slug"), scope("write"), async (req, res) => {
     const { c, target } = await authorize(req, res, true);
-    await repo.DeleteWikiPage({ diskPath: target.diskPath, projectId: target.projectId, ...author(req), slug: slugOf(req) }, c.call);
+    await repo.DeleteWikiPage({ diskPath: target.diskPath, projectId: target.projectId, groupId: target.groupId, ...author(req), slug: slugOf(req) }, c.call);
     res.status(204).end();
   });
 
@@ -132,12 +134,13 @@ export function wikisRouter(deps: GatewayDeps): Router {
  * Where a group's wiki lives: GitLab's hashed group storage, `@groups/<h[0..2]>/<h[2..4]>/<h>`
  * with h = SHA-256 of the group id; repo-service appends `.wiki.git` as for projects.
  */
-function groupWikiBase(groupId: number): string {
+export function groupWikiBase(groupId: number): string {
   const h = createHash("sha256").update(String(groupId)).digest("hex");
   return `@groups/${h.slice(0, 2)}/${h.slice(2, 4)}/${h}.git`;
 }
 
-/** The page entity, its content rendered to sanitized HTML when asked for. */
+/** The page entity, its content (without front matter) rendered to sanitized HTML when asked for. */
 function entity(page: WikiPage, renderHtml: boolean) {
-  return wikiPageEntity(page, renderHtml ? renderMarkup(page.format, Buffer.from(page.content).toString("utf8")) : undefined);
+  if (!renderHtml) return wikiPageEntity(page);
+  return wikiPageEntity(page, renderMarkup(page.format, parseFrontMatter(Buffer.from(page.content).toString("utf8")).content));
 }
