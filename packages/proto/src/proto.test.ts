@@ -8,7 +8,9 @@ describe("embedded proto descriptor", () => {
     expect(methods).toContain("Authenticate");
     expect(methods).toContain("Authorize");
     expect(methods).toEqual(expect.arrayContaining(["CreateUpload", "ListUploads", "GetUploadFile", "DeleteUpload"]));
-    expect(methods).toHaveLength(41);
+    const usersAdmin = ["ChangeUserState", "ListUserMemberships", "ListCustomAttributes", "GetCustomAttribute", "SetCustomAttribute", "DeleteCustomAttribute"];
+    expect(methods).toEqual(expect.arrayContaining(usersAdmin));
+    expect(methods).toHaveLength(47);
     const def = identityV1.IdentityService.service.CreateProject;
     const bytes = def.requestSerialize({ name: "x", initializeWithReadme: true, namespaceId: 7 });
     const back = def.requestDeserialize(bytes) as { name: string; initializeWithReadme: boolean; namespaceId: number; path: string };

@@ -48,6 +48,9 @@ import { updateNotificationSetting } from "./identity/update-notification-settin
 // ---------- uploads
 import { createUpload } from "./identity/create-upload.ts";
 import { deleteUpload } from "./identity/delete-upload.ts";
+import { changeUserState } from "./identity/change-user-state.ts";
+import { listUserMemberships } from "./identity/list-user-memberships.ts";
+import { deleteCustomAttribute, getCustomAttribute, listCustomAttributes, setCustomAttribute } from "./identity/custom-attributes.ts";
 import { getUploadFile } from "./identity/get-upload-file.ts";
 import { listUploads } from "./identity/list-uploads.ts";
 import { subscribeToStatistics } from "./identity/project-statistics.ts";
@@ -98,6 +101,12 @@ export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServ
     ListUploads: listUploads(deps),
     GetUploadFile: getUploadFile(deps),
     DeleteUpload: deleteUpload(deps),
+    ChangeUserState: changeUserState(deps),
+    ListUserMemberships: listUserMemberships(deps),
+    ListCustomAttributes: listCustomAttributes(deps),
+    GetCustomAttribute: getCustomAttribute(deps),
+    SetCustomAttribute: setCustomAttribute(deps),
+    DeleteCustomAttribute: deleteCustomAttribute(deps),
   };
 }
 

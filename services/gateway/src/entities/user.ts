@@ -1,4 +1,5 @@
 import type { User__Output as User } from "@quarry/proto/types/identity/v1/User";
+import type { UserMembership__Output as UserMembership } from "@quarry/proto/types/identity/v1/UserMembership";
 import { avatarUrl, orNull, webUrl, type Urls } from "./urls.ts";
 
 /** UserBasic: what lists, members and authors show. */
@@ -59,7 +60,7 @@ export function userSelf(u: User, urls: Urls) {
     identities: u.identities.map(identity),
     can_create_group: u.canCreateGroup,
     can_create_project: u.projectsLimit > 0,
-    two_factor_enabled: false,
+    two_factor_enabled: u.twoFactorEnabled,
     external: u.external,
     private_profile: u.privateProfile,
     commit_email: u.email,
@@ -80,4 +81,9 @@ export function userAdmin(u: User, urls: Urls, createdBy?: User | null) {
     created_by: createdBy ? userBasic(createdBy, urls) : null,
     email_reset_offered_at: null,
   };
+}
+
+/** GitLab's Entities::Membership: a user's membership of a project or group (GET /users/:id/memberships). */
+export function membership(m: UserMembership) {
+  return { source_id: Number(m.sourceId), source_name: m.sourceName, source_type: m.sourceType, access_level: m.accessLevel };
 }

@@ -38,22 +38,55 @@ function toPrincipal(r: AuthenticateResponse__Output): Principal {
 }
 
 /**
- * The principal a token stands for, through the cache or identity-service; undefined for an
- * unknown, revoked or expired token (or a blocked user). Shared by API and git HTTP authentication.
+ * GitLab's Gitlab::Auth::UserAccessDeniedReason for a token whose owner may not use the API
+ * (answered as `forbidden!`: 403 `403 Forbidden - <reason>`).
  */
-export async function principalForToken(deps: GatewayDeps, token: string, requestId: string): Promise<Principal | undefined> {
+function accessDeniedReason(state: string, externalUrl: string): string {
+  if (state === "blocked_pending_approval") return "Your account is pending approval from your administrator and hence blocked.";
+  if (state === "deactivated") {
+    return `Your account has been deactivated by your administrator. Please log back in from a web browser to reactivate your account at ${externalUrl}`;
+  }
+  return "Your account has been blocked.";
+}
+
+/**
+ * What a token stands for: its principal when the owner is active, the owner's state otherwise,
+ * undefined for an unknown, revoked or expired token. Only active principals are cached (a state
+ * change evicts them: locally, and on every gateway through token_revoke events).
+ */
+async function resolveToken(deps: GatewayDeps, token: string, requestId: string): Promise<{ principal: Principal; state: string } | undefined> {
   const digest = createHash("sha256").update(token).digest("hex");
   const cached = deps.tokenCache.get(digest);
-  if (cached) return cached;
-  let principal: Principal;
+  if (cached) return { principal: cached, state: "active" };
+  let res: AuthenticateResponse__Output;
   try {
-    principal = toPrincipal(await deps.identity.Authenticate({ token }, { requestId }));
+    res = await deps.identity.Authenticate({ token }, { requestId });
   } catch (err) {
     if ((err as { code?: number }).code === status.UNAUTHENTICATED) return undefined;
     throw err;
   }
-  deps.tokenCache.set(digest, principal);
-  return principal;
+  const principal = toPrincipal(res);
+  const state = res.user?.state ?? "active";
+  if (state === "active") deps.tokenCache.set(digest, principal);
+  return { principal, state };
+}
+
+/**
+ * The principal a token stands for, through the cache or identity-service; undefined for an
+ * unknown, revoked or expired token, or an owner who is not active (blocked, banned, deactivated):
+ * git over HTTP answers those 401 as GitLab's find_for_git_client does.
+ */
+export async function principalForToken(deps: GatewayDeps, token: string, requestId: string): Promise<Principal | undefined> {
+  const r = await resolveToken(deps, token, requestId);
+  return r && r.state === "active" ? r.principal : undefined;
+}
+
+/** The API's form: a blocked, banned or deactivated owner is 403 with GitLab's reason (APIGuard#find_current_user!). */
+async function apiPrincipalForToken(deps: GatewayDeps, token: string, requestId: string): Promise<Principal | undefined> {
+  const r = await resolveToken(deps, token, requestId);
+  if (!r) return undefined;
+  if (r.state !== "active") throw new ApiError(403, { message: `403 Forbidden - ${accessDeniedReason(r.state, deps.config.externalUrl)}` });
+  return r.principal;
 }
 
 /** GitLab's sudo identifier: the `sudo` parameter, else the `Sudo` header (a user id or username). */
@@ -121,7 +154,7 @@ export function authenticate(deps: GatewayDeps, router: Router): RequestHandler 
     const sudo = sudoIdentifier(req);
     if (!token && !sudo) return next();
     try {
-      const principal = token ? await principalForToken(deps, token, req.requestId) : undefined;
+      const principal = token ? await apiPrincipalForToken(deps, token, req.requestId) : undefined;
       if (token && !principal) return next(unauthorized());
       req.principal = sudo ? await sudoPrincipal(deps, principal, sudo, req.requestId) : principal;
     } catch (err) {

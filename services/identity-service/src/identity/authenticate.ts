@@ -8,7 +8,12 @@ import { tokenDigest } from "./passwords.ts";
 // last_used_at is refreshed at most this often, so authentication stays a read.
 const LAST_USED_GRANULARITY_MS = 10 * 60 * 1000;
 
-/** Resolves a token by its digest; unknown, revoked, expired, or blocked owner → UNAUTHENTICATED. */
+/**
+ * Resolves a token by its digest; unknown, revoked or expired → UNAUTHENTICATED. The owner comes
+ * back whatever their state: the gateway refuses blocked, banned and deactivated users with
+ * GitLab's 403 messages (which name the external URL). An active user's API use is their activity
+ * (GitLab's last_activity_on, a date, written at most once a day).
+ */
 export const authenticate =
   (deps: IdentityDeps) =>
   async (req: AuthenticateRequest__Output): Promise<AuthenticateResponse> => {
@@ -17,15 +22,22 @@ export const authenticate =
       where: { tokenDigest: tokenDigest(req.token) },
       include: { user: { include: { namespace: { select: { id: true } } } } },
     });
-    const today = Date.parse(new Date().toISOString().slice(0, 10));
-    if (!token || token.revoked || (token.expiresAt && token.expiresAt.getTime() <= today) || token.user.state !== "active") {
+    const todayIso = new Date().toISOString().slice(0, 10);
+    const today = Date.parse(todayIso);
+    if (!token || token.revoked || (token.expiresAt && token.expiresAt.getTime() <= today)) {
       throw unauthenticated();
     }
     if (!token.lastUsedAt || Date.now() - token.lastUsedAt.getTime() > LAST_USED_GRANULARITY_MS) {
       await deps.prisma.personalAccessToken.update({ where: { id: token.id }, data: { lastUsedAt: new Date() } });
     }
+    let user = token.user;
+    if (user.state === "active" && user.lastActivityOn?.toISOString().slice(0, 10) !== todayIso) {
+      // A column write, as GitLab's update_column: updated_at stays the profile's.
+      await deps.prisma.$executeRaw`UPDATE users SET last_activity_on = ${todayIso}::date WHERE id = ${user.id}`;
+      user = { ...user, lastActivityOn: new Date(todayIso) };
+    }
     return {
-      user: userToProto(token.user),
+      user: userToProto(user),
       tokenId: token.id,
       scopes: token.scopes,
       expiresAt: token.expiresAt ? token.expiresAt.toISOString().slice(0, 10) : "",

@@ -41,6 +41,8 @@ export function userToProto(u: User & { namespace?: { id: number } | null; ident
     note: u.note,
     identities: (u.identities ?? []).map((i) => ({ provider: i.provider, externUid: i.externUid })),
     avatar: u.avatar ?? "",
+    twoFactorEnabled: u.twoFactorEnabled,
+    userType: u.userType,
   };
 }
 
@@ -128,6 +130,7 @@ export function tokenToProto(t: PersonalAccessToken, clearToken = ""): TokenMsg 
     active: !t.revoked && !expired,
     expiresAt: day(t.expiresAt),
     token: clearToken,
+    impersonation: t.impersonation,
   };
 }
 

@@ -12,7 +12,7 @@ import { parseDate } from "./validate.ts";
 
 export async function insertToken(
   tx: Tx,
-  input: { userId: number; name: string; scopes: string[]; expiresAt: Date | null; description?: string; preset?: string },
+  input: { userId: number; name: string; scopes: string[]; expiresAt: Date | null; description?: string; preset?: string; impersonation?: boolean },
 ) {
   const clear = input.preset || newToken();
   const row = await tx.personalAccessToken.create({
@@ -23,6 +23,7 @@ export async function insertToken(
       scopes: input.scopes,
       expiresAt: input.expiresAt,
       tokenDigest: tokenDigest(clear),
+      impersonation: input.impersonation ?? false,
     },
   });
   return { row, clear };
@@ -35,8 +36,10 @@ export const createPersonalAccessToken =
     const actor = actorOf(req.actor);
     const userId = Number(req.userId) || actor.userId;
     if (!actor.isAdmin && userId !== actor.userId) throw forbidden();
-    if (req.presetToken && !actor.isAdmin) throw forbidden();
+    if ((req.presetToken || req.impersonation) && !actor.isAdmin) throw forbidden();
     if (!req.name) throw paramError("name is missing");
+    // Impersonation tokens take optional scopes and fail the model's validation without any.
+    if (req.impersonation && !req.scopes.length) throw badRequest({ scopes: ["can't be blank"] });
     validateScopes(req.scopes);
     const expiresAt = parseDate(req.expiresAt, "expires_at");
     if (expiresAt && expiresAt.getTime() < Date.parse(new Date().toISOString().slice(0, 10))) {
@@ -45,7 +48,15 @@ export const createPersonalAccessToken =
     const { row, clear } = await deps.prisma.$transaction(async (tx) => {
       const user = await tx.user.findUnique({ where: { id: userId }, select: { id: true } });
       if (!user) throw notFound("User");
-      return insertToken(tx, { userId, name: req.name, scopes: req.scopes, expiresAt, description: req.description, preset: req.presetToken });
+      return insertToken(tx, {
+        userId,
+        name: req.name,
+        scopes: req.scopes,
+        expiresAt,
+        description: req.description,
+        preset: req.presetToken,
+        impersonation: req.impersonation,
+      });
     });
     return tokenToProto(row, clear);
   };

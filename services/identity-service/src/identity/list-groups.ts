@@ -36,6 +36,8 @@ export const listGroups =
     if (req.topLevelOnly) and.push({ parentId: null });
     if (req.visibility) and.push({ visibility: req.visibility });
     if (req.skipGroups.length) and.push({ id: { notIn: req.skipGroups.map(Number) } });
+    // GitLab's CustomAttributesFilter: administrators only, every pair must match.
+    if (actor.isAdmin) for (const ca of req.customAttributes) and.push({ customAttributes: { some: { key: ca.key, value: ca.value } } });
     if (Number(req.idAfter)) and.push({ id: { gt: Number(req.idAfter) } });
     if (Number(req.idBefore)) and.push({ id: { lt: Number(req.idBefore) } });
     const where: Prisma.NamespaceWhereInput = { AND: and };

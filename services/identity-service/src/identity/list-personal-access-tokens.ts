@@ -18,6 +18,7 @@ export const listPersonalAccessTokens =
     if (req.state === "active") and.push({ revoked: false, OR: [{ expiresAt: null }, { expiresAt: { gt: today } }] });
     if (req.state === "inactive") and.push({ OR: [{ revoked: true }, { expiresAt: { lte: today } }] });
     if (req.revoked !== undefined) and.push({ revoked: req.revoked });
+    if (req.impersonation !== undefined) and.push({ impersonation: req.impersonation });
     if (req.search) and.push({ name: { contains: req.search, mode: "insensitive" } });
     const where = { AND: and };
     const p = paging(req.page);

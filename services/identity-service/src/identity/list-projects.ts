@@ -63,6 +63,8 @@ export const listProjects =
     const updatedBefore = parseTime(req.updatedBefore, "updated_before");
     if (updatedAfter) and.push({ updatedAt: { gte: updatedAfter } });
     if (updatedBefore) and.push({ updatedAt: { lte: updatedBefore } });
+    // GitLab's CustomAttributesFilter: administrators only, every pair must match.
+    if (actor.isAdmin) for (const ca of req.customAttributes) and.push({ customAttributes: { some: { key: ca.key, value: ca.value } } });
     if (Number(req.idAfter)) and.push({ id: { gt: Number(req.idAfter) } });
     if (Number(req.idBefore)) and.push({ id: { lt: Number(req.idBefore) } });
     const where: Prisma.ProjectWhereInput = { AND: and };

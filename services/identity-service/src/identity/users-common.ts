@@ -69,3 +69,20 @@ export const userInclude = {
   namespace: { select: { id: true } },
   identities: { orderBy: { id: "asc" }, select: { provider: true, externUid: true } },
 } as const satisfies Prisma.UserInclude;
+
+/** GitLab's internal user types (User::INTERNAL_USER_TYPES): never humans, never counted. */
+export const INTERNAL_USER_TYPES = [
+  "ghost",
+  "support_bot",
+  "alert_bot",
+  "visual_review_bot",
+  "migration_bot",
+  "security_bot",
+  "automation_bot",
+  "admin_bot",
+  "suggested_reviewers_bot",
+  "llm_bot",
+  "duo_code_review_bot",
+  "placeholder",
+  "import_user",
+];

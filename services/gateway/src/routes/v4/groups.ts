@@ -9,6 +9,7 @@ import { projectFull, projectSimple } from "../../entities/project.ts";
 import { listProjectsRequest, projectListShape } from "./projects.ts";
 import { keysetBounds, keysetShape, writeKeysetHeaders } from "../../http/keyset.ts";
 import { ctx } from "./context.ts";
+import { customAttributesFilter, customAttributesFor, withCustomAttributes } from "./custom-attributes.ts";
 import { acceptAvatar, avatarParam } from "../avatars.ts";
 
 const visibility = p.enum(VISIBILITIES);
@@ -91,18 +92,26 @@ export function groupsRouter(deps: GatewayDeps): Router {
         parentId,
         idAfter: keyset?.idAfter ?? 0,
         idBefore: keyset?.idBefore ?? 0,
+        customAttributes: customAttributesFilter(req),
       },
       c.call,
     );
     if (keyset) writeKeysetHeaders(deps, req, res, result.groups, Number(result.pageInfo?.total), keyset.page.perPage, keyset.sort, "cursor");
     else c.paginate(result.pageInfo);
-    res.json(result.groups.map((g) => groupListItem(g, c.urls)));
+    const custom = await customAttributesFor(
+      deps,
+      req,
+      "group",
+      result.groups.map((g) => g.id),
+      q.with_custom_attributes,
+    );
+    res.json(result.groups.map((g) => ({ ...groupListItem(g, c.urls), ...withCustomAttributes(custom, g.id) })));
   };
   r.get("/groups", scope("read"), list(false));
   r.get("/groups/:id/subgroups", scope("read"), list(true));
 
   r.get("/groups/:id", scope("read"), async (req, res) => {
-    const q = params(req, { id: p.string(), with_projects: p.bool().default(true) });
+    const q = params(req, { id: p.string(), with_projects: p.bool().default(true), with_custom_attributes: p.bool().optional() });
     const c = ctx(deps, req, res);
     const group = await identity.GetGroup({ actor: c.actor, idOrPath: q.id }, c.call);
     let projects: unknown[] | undefined;
@@ -111,7 +120,8 @@ export function groupsRouter(deps: GatewayDeps): Router {
       const result = await identity.ListProjects({ actor: c.actor, namespaceId: group.id, page: { page: 1, perPage: 100 } }, c.call);
       projects = result.projects.map((pr) => projectFull(pr, c.urls));
     }
-    res.json(groupDetail(group, c.urls, projects));
+    const custom = await customAttributesFor(deps, req, "group", [group.id], q.with_custom_attributes);
+    res.json({ ...groupDetail(group, c.urls, projects), ...withCustomAttributes(custom, group.id) });
   });
 
   r.put("/groups/:id", acceptAvatar(), scope("write"), async (req, res) => {

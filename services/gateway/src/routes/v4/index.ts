@@ -45,6 +45,8 @@ import { errorTrackingRouter } from "./error-tracking.ts";
 
 /** Everything under /api/v4, one router per GitLab resource. */
 import { wikisRouter } from "./wikis.ts";
+import { customAttributesRouter } from "./custom-attributes.ts";
+import { impersonationTokensRouter } from "./impersonation-tokens.ts";
 
 export function v4Router(deps: GatewayDeps): Router {
   const r = Router();
@@ -121,5 +123,8 @@ export function v4Router(deps: GatewayDeps): Router {
   // error tracking (settings, client keys, Quarry's errors lists) and its Sentry collector
   r.use(errorTrackingRouter(deps));
   r.use(errorTrackingCollectorRouter(deps));
+  // users administration: impersonation tokens, custom attributes of users, groups and projects
+  r.use(impersonationTokensRouter(deps));
+  r.use(customAttributesRouter(deps));
   return r;
 }

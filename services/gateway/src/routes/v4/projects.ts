@@ -8,6 +8,7 @@ import { LIMITS, p, pageShape, params, type z } from "../../http/params.ts";
 import { projectFull, projectSimple } from "../../entities/project.ts";
 import { keysetBounds, keysetShape, writeKeysetHeaders } from "../../http/keyset.ts";
 import { ctx } from "./context.ts";
+import { customAttributesFilter, customAttributesFor, withCustomAttributes } from "./custom-attributes.ts";
 import { acceptAvatar, avatarParam } from "../avatars.ts";
 import { runnersTokenFor } from "./project-runners-token.ts";
 
@@ -156,11 +157,22 @@ export function projectsRouter(deps: GatewayDeps): Router {
   });
 
   r.get("/projects", scope("read"), async (req, res) => {
-    const q = params(req, { ...projectListShape, membership: p.bool().optional(), search_namespaces: p.bool().optional() });
+    const q = params(req, {
+      ...projectListShape,
+      membership: p.bool().optional(),
+      search_namespaces: p.bool().optional(),
+      with_custom_attributes: p.bool().optional(),
+    });
     const c = ctx(deps, req, res);
     const keyset = q.pagination === "keyset" ? keysetBounds(q, "desc") : null;
     const result = await identity.ListProjects(
-      { ...listProjectsRequest(q, keyset), actor: c.actor, membership: q.membership ?? false, searchNamespaces: q.search_namespaces ?? false },
+      {
+        ...listProjectsRequest(q, keyset),
+        actor: c.actor,
+        membership: q.membership ?? false,
+        searchNamespaces: q.search_namespaces ?? false,
+        customAttributes: customAttributesFilter(req),
+      },
       c.call,
     );
     if (keyset) writeKeysetHeaders(deps, req, res, result.projects, Number(result.pageInfo?.total), keyset.page.perPage, keyset.sort, "id");
@@ -168,18 +180,32 @@ export function projectsRouter(deps: GatewayDeps): Router {
     // Anonymous callers and simple=true get the basic representation, as in GitLab.
     const simple = q.simple || !req.principal;
     const extras = { statistics: q.statistics, admin: req.principal?.isAdmin };
-    res.json(result.projects.map((pr) => (simple ? projectSimple(pr, c.urls) : projectFull(pr, c.urls, extras))));
+    const custom = await customAttributesFor(
+      deps,
+      req,
+      "project",
+      result.projects.map((pr) => pr.id),
+      q.with_custom_attributes,
+    );
+    res.json(
+      result.projects.map((pr) => ({
+        ...(simple ? projectSimple(pr, c.urls) : projectFull(pr, c.urls, extras)),
+        ...withCustomAttributes(custom, pr.id),
+      })),
+    );
   });
 
   r.get("/projects/:id", scope("read"), async (req, res) => {
-    const q = params(req, { id: p.string(), statistics: p.bool().optional(), license: p.bool().optional() });
+    const q = params(req, { id: p.string(), statistics: p.bool().optional(), license: p.bool().optional(), with_custom_attributes: p.bool().optional() });
     const c = ctx(deps, req, res);
     const project = await identity.GetProject({ actor: c.actor, idOrPath: q.id }, c.call);
     const info = await deps.repo.GetRepositoryInfo({ diskPath: project.diskPath }, c.call);
     const runnersToken = await runnersTokenFor(deps, req, project);
-    res.json(
-      projectFull(project, c.urls, { emptyRepo: info.empty, statistics: q.statistics, license: q.license, admin: req.principal?.isAdmin, runnersToken }),
-    );
+    const custom = await customAttributesFor(deps, req, "project", [project.id], q.with_custom_attributes);
+    res.json({
+      ...projectFull(project, c.urls, { emptyRepo: info.empty, statistics: q.statistics, license: q.license, admin: req.principal?.isAdmin, runnersToken }),
+      ...withCustomAttributes(custom, project.id),
+    });
   });
 
   r.put("/projects/:id", acceptAvatar(), scope("write"), async (req, res) => {

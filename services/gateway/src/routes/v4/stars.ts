@@ -9,6 +9,7 @@ import { notFound } from "../../http/errors.ts";
 import { pageRequest } from "../../http/pagination.ts";
 import { p, pageShape, params } from "../../http/params.ts";
 import { ctx } from "./context.ts";
+import { customAttributesFor, withCustomAttributes } from "./custom-attributes.ts";
 import { runnersTokenFor } from "./project-runners-token.ts";
 import { listProjectsRequest, projectListShape } from "./projects.ts";
 
@@ -87,10 +88,19 @@ export function starsRouter(deps: GatewayDeps): Router {
     // Anonymous callers and simple=true get the basic representation, as in GitLab.
     const simple = q.simple || !req.principal;
     const admin = req.principal?.isAdmin;
-    // with_custom_attributes is for administrators; Quarry keeps no custom attributes.
-    const custom = q.with_custom_attributes && admin ? { custom_attributes: [] } : {};
+    // with_custom_attributes is for administrators.
+    const custom = await customAttributesFor(
+      deps,
+      req,
+      "project",
+      result.projects.map((pr) => pr.id),
+      q.with_custom_attributes,
+    );
     res.json(
-      result.projects.map((pr) => ({ ...(simple ? projectSimple(pr, c.urls) : projectFull(pr, c.urls, { statistics: q.statistics, admin })), ...custom })),
+      result.projects.map((pr) => ({
+        ...(simple ? projectSimple(pr, c.urls) : projectFull(pr, c.urls, { statistics: q.statistics, admin })),
+        ...withCustomAttributes(custom, pr.id),
+      })),
     );
   });
 

@@ -4,12 +4,15 @@ import { requireAdmin, requireUser, scope } from "../../http/auth.ts";
 import { ApiError } from "../../http/errors.ts";
 import { pageRequest } from "../../http/pagination.ts";
 import { p, pageShape, params, z } from "../../http/params.ts";
-import { userAdmin, userBasic, userPublicProfile, userSelf } from "../../entities/user.ts";
+import { membership, userAdmin, userBasic, userPublicProfile, userSelf } from "../../entities/user.ts";
 import { projectFull, projectSimple } from "../../entities/project.ts";
 import { listProjectsRequest, projectListShape } from "./projects.ts";
 import { keysetBounds, keysetShape, writeKeysetHeaders } from "../../http/keyset.ts";
 import { ctx } from "./context.ts";
 import { acceptAvatar, avatarParam } from "../avatars.ts";
+import { customAttributesFilter, customAttributesFor, withCustomAttributes } from "./custom-attributes.ts";
+import type { User__Output as User } from "@quarry/proto/types/identity/v1/User";
+import type { Request } from "express";
 
 /** UserDetail's limits: 255 characters, job_title 200, pronouns 50. */
 const profileShape = {
@@ -54,7 +57,18 @@ function profile(q: { [K in keyof typeof profileShape]?: string | boolean }) {
   };
 }
 
-/** Users: /user, /users, /users/:id, /users/:id/projects. */
+/** The users who created these (GitLab's created_by, filled when an administrator made the account). */
+async function creators(deps: GatewayDeps, req: Request, users: User[]): Promise<Map<number, User>> {
+  const ids = [...new Set(users.map((u) => Number(u.createdById)).filter((id) => id > 0))];
+  if (!ids.length) return new Map();
+  const res = await deps.identity.GetUsers({ actor: { userId: req.principal?.userId ?? 0, isAdmin: true }, ids }, { requestId: req.requestId });
+  return new Map(res.users.map((u) => [Number(u.id), u]));
+}
+
+/** The state changes of lib/api/users.rb; GitLab answers 201 with true, false or null. */
+const STATE_ACTIONS = ["block", "unblock", "deactivate", "activate", "ban", "unban"] as const;
+
+/** Users: /user, /users, /users/:id, /users/:id/projects, state changes, memberships. */
 export function usersRouter(deps: GatewayDeps): Router {
   const r = Router();
   const { identity } = deps;
@@ -63,17 +77,27 @@ export function usersRouter(deps: GatewayDeps): Router {
     const me = requireUser(req);
     const c = ctx(deps, req, res);
     const user = await identity.GetUser({ actor: c.actor, id: me.userId }, c.call);
-    res.json(me.isAdmin ? userAdmin(user, c.urls) : userSelf(user, c.urls));
+    res.json(me.isAdmin ? userAdmin(user, c.urls, (await creators(deps, req, [user])).get(Number(user.createdById))) : userSelf(user, c.urls));
   });
 
   r.get("/users", scope("read_user"), async (req, res) => {
     const q = params(req, {
       ...pageShape,
       username: p.searchTerm("username").optional(),
+      public_email: p.searchTerm("public_email").optional(),
       search: p.searchTerm("search").optional(),
       active: p.bool().optional(),
       blocked: p.bool().optional(),
       external: p.bool().optional(),
+      humans: p.bool().optional(),
+      exclude_active: p.bool().optional(),
+      exclude_external: p.bool().optional(),
+      exclude_humans: p.bool().optional(),
+      exclude_internal: p.bool().optional(),
+      without_project_bots: p.bool().optional(),
+      two_factor: p.enum(["enabled", "disabled"]).optional(),
+      without_projects: p.bool().optional(),
+      with_custom_attributes: p.bool().optional(),
       admins: p.bool().optional(),
       order_by: p.enum(["id", "name", "username", "created_at", "updated_at"]).optional(),
       sort: p.enum(["asc", "desc"]).optional(),
@@ -85,8 +109,12 @@ export function usersRouter(deps: GatewayDeps): Router {
     const byIdentity = identityParams(q);
     // Looking a user up by external identity is for administrators (GitLab: authenticated_as_admin!).
     if (byIdentity.provider) requireAdmin(req);
+    // Anonymous callers may only look one user up by username (GitLab: read_users_list).
+    if (!req.principal && !q.username) throw new ApiError(403, { message: "403 Forbidden - Not authorized to access /api/v4/users" });
+    const admin = Boolean(req.principal?.isAdmin);
     const c = ctx(deps, req, res);
-    const keyset = q.pagination === "keyset" ? keysetBounds(q, "desc") : null;
+    // order_by and sort are administrators' (GitLab drops them for everyone else).
+    const keyset = q.pagination === "keyset" ? keysetBounds(admin ? q : { ...q, order_by: undefined, sort: undefined }, "desc") : null;
     const result = await identity.ListUsers(
       {
         actor: c.actor,
@@ -105,20 +133,47 @@ export function usersRouter(deps: GatewayDeps): Router {
         idBefore: keyset?.idBefore ?? 0,
         provider: byIdentity.provider ?? "",
         externUid: byIdentity.externUid ?? "",
+        publicEmail: q.public_email ?? "",
+        humans: q.humans ?? false,
+        excludeActive: q.exclude_active ?? false,
+        excludeExternal: q.exclude_external ?? false,
+        excludeHumans: q.exclude_humans ?? false,
+        excludeInternal: q.exclude_internal ?? false,
+        withoutProjectBots: q.without_project_bots ?? false,
+        twoFactor: q.two_factor ?? "",
+        withoutProjects: q.without_projects ?? false,
+        customAttributes: customAttributesFilter(req),
       },
       c.call,
     );
     if (keyset) writeKeysetHeaders(deps, req, res, result.users, Number(result.pageInfo?.total), keyset.page.perPage, keyset.sort, "cursor");
     else c.paginate(result.pageInfo);
-    res.json(result.users.map((u) => (req.principal?.isAdmin ? userAdmin(u, c.urls) : userBasic(u, c.urls))));
+    const custom = await customAttributesFor(
+      deps,
+      req,
+      "user",
+      result.users.map((u) => u.id),
+      q.with_custom_attributes,
+    );
+    const by = admin ? await creators(deps, req, result.users) : new Map<number, User>();
+    res.json(
+      result.users.map((u) => ({
+        ...(admin ? userAdmin(u, c.urls, by.get(Number(u.createdById))) : userBasic(u, c.urls)),
+        ...withCustomAttributes(custom, u.id),
+      })),
+    );
   });
 
   r.get("/users/:id", scope("read_user"), async (req, res) => {
     requireUser(req);
-    const q = params(req, { id: p.id("User") });
+    const q = params(req, { id: p.id("User"), with_custom_attributes: p.bool().optional() });
     const c = ctx(deps, req, res);
     const user = await identity.GetUser({ actor: c.actor, id: q.id }, c.call);
-    res.json(req.principal!.isAdmin ? userAdmin(user, c.urls) : userPublicProfile(user, c.urls));
+    const custom = await customAttributesFor(deps, req, "user", [user.id], q.with_custom_attributes);
+    const view = req.principal!.isAdmin
+      ? userAdmin(user, c.urls, (await creators(deps, req, [user])).get(Number(user.createdById)))
+      : userPublicProfile(user, c.urls);
+    res.json({ ...view, ...withCustomAttributes(custom, user.id) });
   });
 
   r.post("/users", acceptAvatar(), scope("write"), async (req, res) => {
@@ -159,7 +214,7 @@ export function usersRouter(deps: GatewayDeps): Router {
       },
       c.call,
     );
-    res.status(201).json(userAdmin(user, c.urls));
+    res.status(201).json(userAdmin(user, c.urls, (await creators(deps, req, [user])).get(Number(user.createdById))));
   });
 
   r.put("/users/:id", acceptAvatar(), scope("write"), async (req, res) => {
@@ -198,7 +253,7 @@ export function usersRouter(deps: GatewayDeps): Router {
       },
       c.call,
     );
-    res.json(userAdmin(user, c.urls));
+    res.json(userAdmin(user, c.urls, (await creators(deps, req, [user])).get(Number(user.createdById))));
   });
 
   r.delete("/users/:id", scope("write"), async (req, res) => {
@@ -208,6 +263,27 @@ export function usersRouter(deps: GatewayDeps): Router {
     await identity.DeleteUser({ actor: c.actor, id: q.id }, c.call);
     deps.tokenCache.evictUser(q.id);
     res.status(204).end();
+  });
+
+  for (const action of STATE_ACTIONS) {
+    r.post(`/users/:id/${action}`, scope("write"), async (req, res) => {
+      requireAdmin(req);
+      const q = params(req, { id: p.id("User") });
+      const c = ctx(deps, req, res);
+      const result = await identity.ChangeUserState({ actor: c.actor, id: q.id, action }, c.call);
+      // The user's cached tokens must stop (or may start again) at once.
+      deps.tokenCache.evictUser(q.id);
+      res.status(201).json(result.noop ? null : result.changed);
+    });
+  }
+
+  r.get("/users/:user_id/memberships", scope("read"), async (req, res) => {
+    requireAdmin(req);
+    const q = params(req, { ...pageShape, user_id: p.id("User"), type: p.enum(["Project", "Namespace"]).optional() });
+    const c = ctx(deps, req, res);
+    const result = await identity.ListUserMemberships({ actor: c.actor, userId: q.user_id, type: q.type ?? "", page: pageRequest(q) }, c.call);
+    c.paginate(result.pageInfo);
+    res.json(result.memberships.map(membership));
   });
 
   r.get("/users/:id/projects", scope("read"), async (req, res) => {
