@@ -50,6 +50,9 @@ import { createUpload } from "./identity/create-upload.ts";
 import { deleteUpload } from "./identity/delete-upload.ts";
 import { getUploadFile } from "./identity/get-upload-file.ts";
 import { listUploads } from "./identity/list-uploads.ts";
+// ---------- SSH keys and deploy keys
+import { createSshKey, deleteSshKey, findSshKey, getSshKey, listSshKeys } from "./identity/ssh-keys.ts";
+import { createDeployKey, deleteDeployKey, enableDeployKey, getDeployKey, listDeployKeys, updateDeployKey } from "./identity/deploy-keys.ts";
 
 export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServiceDefinition> {
   return {
@@ -97,6 +100,18 @@ export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServ
     ListUploads: listUploads(deps),
     GetUploadFile: getUploadFile(deps),
     DeleteUpload: deleteUpload(deps),
+    // SSH keys and deploy keys.
+    ListSshKeys: listSshKeys(deps),
+    GetSshKey: getSshKey(deps),
+    CreateSshKey: createSshKey(deps),
+    DeleteSshKey: deleteSshKey(deps),
+    FindSshKey: findSshKey(deps),
+    ListDeployKeys: listDeployKeys(deps),
+    GetDeployKey: getDeployKey(deps),
+    CreateDeployKey: createDeployKey(deps),
+    UpdateDeployKey: updateDeployKey(deps),
+    EnableDeployKey: enableDeployKey(deps),
+    DeleteDeployKey: deleteDeployKey(deps),
   };
 }
 

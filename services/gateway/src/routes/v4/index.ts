@@ -45,6 +45,8 @@ import { errorTrackingRouter } from "./error-tracking.ts";
 
 /** Everything under /api/v4, one router per GitLab resource. */
 import { wikisRouter } from "./wikis.ts";
+import { keysRouter } from "./keys.ts";
+import { deployKeysRouter } from "./deploy-keys.ts";
 
 export function v4Router(deps: GatewayDeps): Router {
   const r = Router();
@@ -121,5 +123,8 @@ export function v4Router(deps: GatewayDeps): Router {
   // error tracking (settings, client keys, Quarry's errors lists) and its Sentry collector
   r.use(errorTrackingRouter(deps));
   r.use(errorTrackingCollectorRouter(deps));
+  // SSH keys and deploy keys
+  r.use(keysRouter(deps));
+  r.use(deployKeysRouter(deps));
   return r;
 }
