@@ -52,6 +52,7 @@ import { getUploadFile } from "./identity/get-upload-file.ts";
 import { listUploads } from "./identity/list-uploads.ts";
 // ---------- SSH keys and deploy keys
 import { createSshKey, deleteSshKey, findSshKey, getSshKey, listSshKeys } from "./identity/ssh-keys.ts";
+import { authorizeSshKey } from "./identity/authorize-ssh-key.ts";
 import { createDeployKey, deleteDeployKey, enableDeployKey, getDeployKey, listDeployKeys, updateDeployKey } from "./identity/deploy-keys.ts";
 
 export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServiceDefinition> {
@@ -112,6 +113,7 @@ export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServ
     UpdateDeployKey: updateDeployKey(deps),
     EnableDeployKey: enableDeployKey(deps),
     DeleteDeployKey: deleteDeployKey(deps),
+    AuthorizeSshKey: authorizeSshKey(deps),
   };
 }
 
