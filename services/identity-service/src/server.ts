@@ -53,6 +53,7 @@ import { listUploads } from "./identity/list-uploads.ts";
 // ---------- SSH keys and deploy keys
 import { createSshKey, deleteSshKey, findSshKey, getSshKey, listSshKeys } from "./identity/ssh-keys.ts";
 import { authorizeSshKey } from "./identity/authorize-ssh-key.ts";
+import { createGroupSshCertificate, deleteGroupSshCertificate, listGroupSshCertificates } from "./identity/group-ssh-certificates.ts";
 import { createDeployKey, deleteDeployKey, enableDeployKey, getDeployKey, listDeployKeys, updateDeployKey } from "./identity/deploy-keys.ts";
 
 export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServiceDefinition> {
@@ -114,6 +115,9 @@ export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServ
     EnableDeployKey: enableDeployKey(deps),
     DeleteDeployKey: deleteDeployKey(deps),
     AuthorizeSshKey: authorizeSshKey(deps),
+    ListGroupSshCertificates: listGroupSshCertificates(deps),
+    CreateGroupSshCertificate: createGroupSshCertificate(deps),
+    DeleteGroupSshCertificate: deleteGroupSshCertificate(deps),
   };
 }
 

@@ -1,6 +1,6 @@
 // Git over SSH with the real `git` and OpenSSH `ssh` clients against repo-service's SSH server:
 // users' keys and deploy keys, the same permission and protected-branch rules as over HTTP.
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -223,5 +223,78 @@ describe("git over SSH", () => {
     const elsewhere = await git(home, readKey, "clone", scpUrl(otherProject), tmp("else"));
     expect(elsewhere.code).not.toBe(0);
     expect(elsewhere.stderr).toContain("The project you were looking for could not be found");
+  });
+});
+
+describe("group SSH certificates", () => {
+  /** `ssh-keygen -s ca -I <id> -n <principal>`: the certificate lands next to the user's key. */
+  function sign(ca: GeneratedKey, user: GeneratedKey, id: string, validity = "+1h") {
+    execFileSync("ssh-keygen", ["-q", "-s", ca.privatePath, "-I", id, "-n", id, "-V", validity, `${user.privatePath}.pub`]);
+  }
+
+  it("lets a top-level group's Owner add, list and remove CAs, with GitLab's refusals", async () => {
+    const g = await jsonBody(await post("/groups", { name: `ca-${Date.now()}`, path: `ca-${Date.now()}` }, owner.token), 201);
+    const ca = generateKey();
+    const created = await jsonBody(await post(`/groups/${g.id}/ssh_certificates`, { title: "corp CA", key: ca.publicKey }, owner.token), 201);
+    expect(created).toEqual({ id: expect.any(Number), title: "corp CA", key: ca.publicKey, created_at: expect.any(String) });
+    expect(await jsonBody(await s.api(`/groups/${g.id}/ssh_certificates`, { token: owner.token }), 200)).toEqual([created]);
+    expect(await jsonBody(await post(`/groups/${g.id}/ssh_certificates`, { title: "again", key: ca.publicKey }, owner.token), 422)).toEqual({
+      message: "Validation failed: Fingerprint must be unique. This CA has already been configured for this namespace.",
+    });
+    expect(await jsonBody(await post(`/groups/${g.id}/ssh_certificates`, { title: "bad", key: "ssh-ed25519 AAAA" }, owner.token), 422)).toEqual({
+      message: "Validation failed: Invalid key",
+    });
+    expect(await jsonBody(await post(`/groups/${g.id}/ssh_certificates`, {}, owner.token), 400)).toEqual({ error: "key is missing, title is missing" });
+    const sub = await jsonBody(await post("/groups", { name: "sub", path: "sub", parent_id: g.id }, owner.token), 201);
+    expect(await jsonBody(await post(`/groups/${sub.id}/ssh_certificates`, { title: "x", key: generateKey().publicKey }, owner.token), 403)).toEqual({
+      message: "403 Forbidden - Group",
+    });
+    const member = await createUserWithToken(s);
+    await jsonBody(await post(`/groups/${g.id}/members`, { user_id: member.id, access_level: 40 }, owner.token), 201);
+    expect((await s.api(`/groups/${g.id}/ssh_certificates`, { token: member.token })).status).toBe(403);
+    expect((await s.api(`/groups/${g.id}/ssh_certificates/${created.id}`, { method: "DELETE", token: member.token })).status).toBe(403);
+    expect((await s.api(`/groups/${g.id}/ssh_certificates/${created.id}`, { method: "DELETE", token: owner.token })).status).toBe(204);
+    expect(await jsonBody(await s.api(`/groups/${g.id}/ssh_certificates/${created.id}`, { method: "DELETE", token: owner.token }), 404)).toEqual({
+      message: "404 SSH Certificate Not Found",
+    });
+  });
+
+  it("takes user certificates the group's CA signed for that group's projects only", async () => {
+    const suffix = Date.now();
+    const g = await jsonBody(await post("/groups", { name: `certs-${suffix}`, path: `certs-${suffix}` }, owner.token), 201);
+    const other = await jsonBody(await post("/groups", { name: `nocert-${suffix}`, path: `nocert-${suffix}` }, owner.token), 201);
+    const inGroup = await jsonBody(await post("/projects", { name: "inside", namespace_id: g.id, initialize_with_readme: true }, owner.token), 201);
+    const outside = await jsonBody(await post("/projects", { name: "outside", namespace_id: other.id, initialize_with_readme: true }, owner.token), 201);
+    const ca = generateKey();
+    const cert = await jsonBody(await post(`/groups/${g.id}/ssh_certificates`, { title: "CA", key: ca.publicKey }, owner.token), 201);
+
+    // A key the user never registered, certified by the group's CA for their username.
+    const userKey = generateKey();
+    sign(ca, userKey, owner.username);
+    const dir = tmp("cert");
+    await gitOk(home, userKey, "clone", scpUrl(inGroup), dir);
+    const pushed = await commitAndPush(dir, userKey, "main", "by-cert.txt");
+    expect(pushed.code, pushed.stderr).toBe(0);
+    // The owner may reach the other group's project with a key, not with this certificate.
+    const refused = await git(home, userKey, "clone", scpUrl(outside), tmp("out"));
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("The project you were looking for could not be found");
+
+    // Signed by another CA, or for someone unknown: refused at authentication.
+    const rogue = generateKey();
+    const rogueKey = generateKey();
+    sign(rogue, rogueKey, owner.username);
+    expect((await git(home, rogueKey, "ls-remote", scpUrl(inGroup))).stderr).toContain("Permission denied (publickey)");
+    const nobodyKey = generateKey();
+    sign(ca, nobodyKey, "no-such-user");
+    expect((await git(home, nobodyKey, "ls-remote", scpUrl(inGroup))).stderr).toContain("Permission denied (publickey)");
+    // An expired certificate.
+    const oldKey = generateKey();
+    sign(ca, oldKey, owner.username, "20200101:20200102");
+    expect((await git(home, oldKey, "ls-remote", scpUrl(inGroup))).stderr).toContain("Permission denied (publickey)");
+
+    // Removing the CA ends it.
+    expect((await s.api(`/groups/${g.id}/ssh_certificates/${cert.id}`, { method: "DELETE", token: owner.token })).status).toBe(204);
+    expect((await git(home, userKey, "ls-remote", scpUrl(inGroup))).stderr).toContain("Permission denied (publickey)");
   });
 });

@@ -1,3 +1,4 @@
+import type { GroupSshCertificate__Output as GroupSshCertificate } from "@quarry/proto/types/identity/v1/GroupSshCertificate";
 import type { SshKey__Output as SshKey } from "@quarry/proto/types/identity/v1/SshKey";
 import type { SshKeyProject__Output as SshKeyProject } from "@quarry/proto/types/identity/v1/SshKeyProject";
 import { orNull, type Urls } from "./urls.ts";
@@ -69,4 +70,9 @@ export function deployKey(k: SshKey, o: { withProjects?: boolean } = {}) {
 /** Entities::DeployKeysProject: a deploy key read through a project, with its write access there. */
 export function deployKeysProject(k: SshKey) {
   return { ...deployKey(k), can_push: k.canPush };
+}
+
+/** A group's SSH certificate authority (GET/POST /groups/:id/ssh_certificates). */
+export function groupSshCertificate(c: GroupSshCertificate) {
+  return { id: Number(c.id), title: c.title, key: c.key, created_at: c.createdAt };
 }

@@ -18,6 +18,7 @@ const LAST_USED_GRANULARITY_MS = 10 * 60 * 1000;
 export const authorizeSshKey =
   (deps: IdentityDeps) =>
   async (req: AuthorizeSshKeyRequest__Output): Promise<AuthorizeSshKeyResponse> => {
+    if (req.caFingerprint) return authorizeCertificate(deps, req);
     const fingerprint = req.fingerprint.replace(/^SHA256:/, "").replace(/=+$/, "");
     const key = fingerprint
       ? await deps.prisma.key.findUnique({ where: { fingerprintSha256: fingerprint }, include: { user: { include: userInclude } } })
@@ -49,3 +50,34 @@ export const authorizeSshKey =
     const accessLevel = link.canPush ? AccessLevel.DEVELOPER : AccessLevel.NO_ACCESS;
     return { ...base, project: projectToProto(project, { projectLevel: accessLevel, groupLevel: 0 }), accessLevel };
   };
+
+/**
+ * An OpenSSH user certificate (GitLab's group SSH certificates, /internal/authorized_certs): the
+ * caller checked its signature, validity and type; here its CA must be a top-level group's and its
+ * key id must name an active user (username, or primary e-mail). The user then reaches only that
+ * group's projects, with Authorize's rules.
+ */
+async function authorizeCertificate(deps: IdentityDeps, req: AuthorizeSshKeyRequest__Output): Promise<AuthorizeSshKeyResponse> {
+  const fingerprint = req.caFingerprint.replace(/^SHA256:/, "").replace(/=+$/, "");
+  const certificates = await deps.prisma.groupSshCertificate.findMany({ where: { fingerprint }, orderBy: { id: "asc" } });
+  const identifier = req.userIdentifier.trim().toLowerCase();
+  const user =
+    certificates.length && identifier
+      ? await deps.prisma.user.findFirst({ where: { OR: [{ usernameLower: identifier }, { email: identifier }] }, include: userInclude })
+      : null;
+  if (user?.state !== "active") throw unauthenticated();
+  const groupIds = certificates.map((c) => c.namespaceId);
+  const base = { keyId: 0, deployKey: false, user: userToProto(user), certificateGroupId: groupIds[0]! };
+  if (!req.project) return base;
+  if (!ACTIONS.has(req.action)) throw paramError("action does not have a valid value");
+  const project = await findProject(deps.prisma, req.project);
+  const topLevel = project?.namespace.kind === "group" ? project.namespace.traversalIds[0] : undefined;
+  if (!project || topLevel === undefined || !groupIds.includes(topLevel)) throw notFound("Project");
+  const res = await authorize(deps)({
+    actor: { userId: user.id, isAdmin: user.isAdmin, system: "" },
+    action: req.action,
+    project: String(project.id),
+    group: "",
+  });
+  return { ...base, certificateGroupId: topLevel, project: res.project, accessLevel: res.accessLevel };
+}

@@ -18,6 +18,7 @@ import { gitEnvironment } from "../git/git.ts";
 import { gitProtocolEnv, runGitService, UPLOAD_PACK_CONFIG, type ChunkWriter } from "../git/smart-http.ts";
 import { receivePush } from "../rpc/receive-pack.ts";
 import { repositoryPath } from "../validate.ts";
+import { ED25519_CERT, parseUserCertificate, verifyCertifiedSignature } from "./certificate.ts";
 import { loadOrCreateHostKey } from "./host-key.ts";
 
 const { Server, utils } = ssh2;
@@ -58,7 +59,8 @@ export interface RunningGitSshServer {
 type Identity = PromiseClient<IdentityServiceDefinition>;
 
 interface Session {
-  fingerprint: string;
+  /** The key's fingerprint, or the certificate's CA and key id. */
+  credentials: { fingerprint: string } | { caFingerprint: string; userIdentifier: string };
   auth: AuthorizeSshKeyResponse__Output;
 }
 
@@ -112,13 +114,30 @@ export async function startGitSshServer(o: GitSshServerOptions): Promise<Running
     client.on("error", (err) => log.debug({ err }, "ssh connection error"));
     client.on("authentication", (ctx) => {
       if (ctx.method !== "publickey") return ctx.reject(["publickey"]);
+      if (ctx.key.algo === ED25519_CERT) {
+        // A group SSH certificate: checked here, its CA and key id looked up by identity-service.
+        const cert = parseUserCertificate(ctx.key.data);
+        if (!cert) return ctx.reject(["publickey"]);
+        const credentials = { caFingerprint: cert.caFingerprint, userIdentifier: cert.keyId };
+        identity.AuthorizeSshKey({ ...credentials, fingerprint: "", project: "", action: "" }).then(
+          (auth) => {
+            if (ctx.signature) {
+              if (!ctx.blob || !verifyCertifiedSignature(cert, ctx.blob, ctx.signature)) return ctx.reject(["publickey"]);
+              session = { credentials, auth };
+            }
+            ctx.accept();
+          },
+          () => ctx.reject(["publickey"]),
+        );
+        return;
+      }
       const fingerprint = keyFingerprint(ctx.key.data);
       identity.AuthorizeSshKey({ fingerprint, project: "", action: "" }).then(
         (auth) => {
           if (ctx.signature) {
             const key = utils.parseKey(`${ctx.key.algo} ${ctx.key.data.toString("base64")}`);
             if (key instanceof Error || !ctx.blob || key.verify(ctx.blob, ctx.signature, ctx.hashAlgo) !== true) return ctx.reject(["publickey"]);
-            session = { fingerprint, auth };
+            session = { credentials: { fingerprint }, auth };
           }
           ctx.accept();
         },
@@ -206,7 +225,7 @@ async function serveCommand(
   const action = service === "git-upload-pack" ? "download_code" : "push_code";
   let auth: AuthorizeSshKeyResponse__Output;
   try {
-    auth = await identity.AuthorizeSshKey({ fingerprint: session.fingerprint, project: path, action });
+    auth = await identity.AuthorizeSshKey({ ...session.credentials, project: path, action });
   } catch (err) {
     const code = (err as { code?: number }).code;
     if (code === status.NOT_FOUND) return finish(channel, 1, refusal(SshMessages.projectNotFound));

@@ -2,7 +2,7 @@
 // fingerprint (lib/api/keys.rb). Keys are validated, fingerprinted and stored by identity-service.
 import { Router, type Request } from "express";
 import type { GatewayDeps } from "../../deps.ts";
-import { sshKey, sshKeyWithUser } from "../../entities/ssh-key.ts";
+import { groupSshCertificate, sshKey, sshKeyWithUser } from "../../entities/ssh-key.ts";
 import { requireAdmin, requireUser, scope } from "../../http/auth.ts";
 import { pageRequest } from "../../http/pagination.ts";
 import { p, pageShape, params, z } from "../../http/params.ts";
@@ -109,6 +109,32 @@ export function keysRouter(deps: GatewayDeps): Router {
     const q = params(req, { fingerprint: z.string() });
     const c = ctx(deps, req, res);
     res.json(sshKeyWithUser(await identity.FindSshKey({ actor: c.actor, fingerprint: q.fingerprint }, c.call), c.urls));
+  });
+
+  // Group SSH certificates (a top-level group's CAs; Owner).
+  r.get("/groups/:id/ssh_certificates", scope("read"), async (req, res) => {
+    requireUser(req);
+    const q = params(req, pageShape);
+    const c = ctx(deps, req, res);
+    const out = await identity.ListGroupSshCertificates({ actor: c.actor, group: String(req.params.id), page: pageRequest(q) }, c.call);
+    c.paginate(out.pageInfo);
+    res.json(out.certificates.map(groupSshCertificate));
+  });
+
+  r.post("/groups/:id/ssh_certificates", scope("write"), async (req, res) => {
+    requireUser(req);
+    const q = params(req, { key: z.string(), title: z.string() });
+    const c = ctx(deps, req, res);
+    const cert = await identity.CreateGroupSshCertificate({ actor: c.actor, group: String(req.params.id), key: q.key, title: q.title }, c.call);
+    res.status(201).json(groupSshCertificate(cert));
+  });
+
+  r.delete("/groups/:id/ssh_certificates/:certificate_id", scope("write"), async (req, res) => {
+    requireUser(req);
+    const q = params(req, { certificate_id: p.id("SSH Certificate") });
+    const c = ctx(deps, req, res);
+    await identity.DeleteGroupSshCertificate({ actor: c.actor, group: String(req.params.id), certificateId: q.certificate_id }, c.call);
+    res.status(204).end();
   });
 
   return r;
