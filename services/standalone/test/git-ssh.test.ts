@@ -135,6 +135,9 @@ describe("git over SSH", () => {
     await gitOk(home, ownerKey, "-c", "protocol.version=0", "clone", scpUrl(priv), v0);
     expect(fs.existsSync(path.join(v0, "from-ssh.txt"))).toBe(true);
     await gitOk(again, ownerKey, "fetch", "origin");
+    // The key's last use is recorded.
+    const [listed] = await jsonBody(await s.api("/user/keys", { token: owner.token }), 200);
+    expect(Date.parse(listed.last_used_at)).toBeGreaterThan(Date.parse(listed.created_at) - 1);
   });
 
   it("refuses unknown keys, non-members of a private project, blocked users and other commands", async () => {
