@@ -10,7 +10,16 @@ describe("sshCloneUrl", () => {
 });
 
 describe("buildPushContext", () => {
-  const project = { id: "7", name: "P", description: "", pathWithNamespace: "g/p", namespace: { name: "G" }, visibility: "internal", defaultBranch: "main", ciConfigPath: "" };
+  const project = {
+    id: "7",
+    name: "P",
+    description: "",
+    pathWithNamespace: "g/p",
+    namespace: { name: "G" },
+    visibility: "internal",
+    defaultBranch: "main",
+    ciConfigPath: "",
+  };
   const pusher = { userId: 3, name: "Ada", username: "ada", email: "ada@example.com", isAdmin: false };
 
   it("carries the project's facts, its URLs and the pusher", () => {
