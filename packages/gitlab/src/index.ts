@@ -5,3 +5,4 @@ export * from "./refs.ts";
 export * from "./ids.ts";
 export * from "./messages.ts";
 export * from "./colors.ts";
+export * from "./push-context.ts";

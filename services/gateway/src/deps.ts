@@ -41,5 +41,8 @@ export interface GatewayDeps {
     jobRequestWaitMs: number;
     version: string;
     revision: string;
+    /** Git over SSH's host and port for ssh_url_to_repo (empty / 0: the external URL's host, port 22). */
+    sshHost: string;
+    sshPort: number;
   };
 }

@@ -6,6 +6,10 @@ export const gatewayEnvShape = {
   HOST: z.string().default("0.0.0.0"),
   /** Base URL clients use to reach this server (web_url, clone URLs, Link headers). */
   QUARRY_EXTERNAL_URL: z.string().url().optional(),
+  /** Git over SSH's host in ssh_url_to_repo (default: the external URL's host). */
+  QUARRY_SSH_HOST: z.string().optional(),
+  /** Git over SSH's port in ssh_url_to_repo (default 22; `ssh://git@host:port/…` when not 22). */
+  QUARRY_SSH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   IDENTITY_SERVICE_ADDRESS: envAddress("127.0.0.1:50051"),
   REPO_SERVICE_ADDRESS: envAddress("127.0.0.1:50052"),
   CI_SERVICE_ADDRESS: envAddress("127.0.0.1:50053"),

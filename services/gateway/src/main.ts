@@ -13,6 +13,8 @@ const gateway = await startGateway({
   host: env.HOST,
   port: env.PORT,
   externalUrl: env.QUARRY_EXTERNAL_URL,
+  sshHost: env.QUARRY_SSH_HOST,
+  sshPort: env.QUARRY_SSH_PORT,
   identityServiceAddress: env.IDENTITY_SERVICE_ADDRESS,
   repoServiceAddress: env.REPO_SERVICE_ADDRESS,
   ciServiceAddress: env.CI_SERVICE_ADDRESS,

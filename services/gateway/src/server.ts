@@ -50,6 +50,9 @@ export interface GatewayOptions {
   log: Logger;
   version: string;
   revision: string;
+  /** Git over SSH's address in ssh_url_to_repo: host (default the external URL's) and port (default 22). */
+  sshHost?: string;
+  sshPort?: number;
 }
 
 export interface RunningGateway {
@@ -91,6 +94,8 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
       maxAttachmentBytes: o.maxAttachmentBytes ?? 100 * 1024 * 1024,
       version: o.version,
       revision: o.revision,
+      sshHost: o.sshHost ?? "",
+      sshPort: o.sshPort ?? 0,
     },
   };
   // Each gateway instance needs every revocation, so its consumer is its own: ephemeral, deleted on stop.

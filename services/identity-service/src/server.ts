@@ -54,6 +54,11 @@ import { deleteCustomAttribute, getCustomAttribute, listCustomAttributes, setCus
 import { getUploadFile } from "./identity/get-upload-file.ts";
 import { listUploads } from "./identity/list-uploads.ts";
 import { subscribeToStatistics } from "./identity/project-statistics.ts";
+// ---------- SSH keys and deploy keys
+import { createSshKey, deleteSshKey, findSshKey, getSshKey, listSshKeys } from "./identity/ssh-keys.ts";
+import { authorizeSshKey } from "./identity/authorize-ssh-key.ts";
+import { createGroupSshCertificate, deleteGroupSshCertificate, listGroupSshCertificates } from "./identity/group-ssh-certificates.ts";
+import { createDeployKey, deleteDeployKey, enableDeployKey, getDeployKey, listDeployKeys, updateDeployKey } from "./identity/deploy-keys.ts";
 
 export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServiceDefinition> {
   return {
@@ -107,6 +112,22 @@ export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServ
     GetCustomAttribute: getCustomAttribute(deps),
     SetCustomAttribute: setCustomAttribute(deps),
     DeleteCustomAttribute: deleteCustomAttribute(deps),
+    // SSH keys and deploy keys.
+    ListSshKeys: listSshKeys(deps),
+    GetSshKey: getSshKey(deps),
+    CreateSshKey: createSshKey(deps),
+    DeleteSshKey: deleteSshKey(deps),
+    FindSshKey: findSshKey(deps),
+    ListDeployKeys: listDeployKeys(deps),
+    GetDeployKey: getDeployKey(deps),
+    CreateDeployKey: createDeployKey(deps),
+    UpdateDeployKey: updateDeployKey(deps),
+    EnableDeployKey: enableDeployKey(deps),
+    DeleteDeployKey: deleteDeployKey(deps),
+    AuthorizeSshKey: authorizeSshKey(deps),
+    ListGroupSshCertificates: listGroupSshCertificates(deps),
+    CreateGroupSshCertificate: createGroupSshCertificate(deps),
+    DeleteGroupSshCertificate: deleteGroupSshCertificate(deps),
   };
 }
 

@@ -10,6 +10,11 @@ it("applies the defaults", () => {
     GIT_CATFILE_POOL_SIZE: 64,
     QUARRY_DEFAULT_BRANCH_PROTECTION: 2,
     LOG_LEVEL: "info",
+    QUARRY_SSH_PORT: 0,
+    QUARRY_SSH_LISTEN: "0.0.0.0",
+    QUARRY_SSH_HOST_KEY: "./data/ssh_host_ed25519_key",
+    IDENTITY_SERVICE_ADDRESS: "127.0.0.1:50051",
+    QUARRY_EXTERNAL_URL: "http://localhost:8080",
   });
   expect(loadRepoEnv({ DATABASE_URL: "postgresql://u@h/db", GIT_CATFILE_POOL_SIZE: "0" }).GIT_CATFILE_POOL_SIZE).toBe(0);
 });

@@ -12,6 +12,18 @@ export const repoEnvShape = {
   /** Most long-lived `git cat-file` processes kept for reads; 0 = one process per read (no pool). */
   GIT_CATFILE_POOL_SIZE: envInt(64),
   LOG_LEVEL: z.string().default("info"),
+  /** Git over SSH: the port of the SSH server (ssh/git-ssh.ts); 0 (default here) = off. */
+  QUARRY_SSH_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /** The SSH server's listen address. */
+  QUARRY_SSH_LISTEN: z.string().default("0.0.0.0"),
+  /** The SSH host the push events' ssh_url shows (default: the external URL's host). */
+  QUARRY_SSH_HOST: z.string().optional(),
+  /** The host key file (ed25519, generated on first start). */
+  QUARRY_SSH_HOST_KEY: z.string().default("./data/ssh_host_ed25519_key"),
+  /** identity-service, which the SSH server asks about keys and permissions (needed with QUARRY_SSH_PORT). */
+  IDENTITY_SERVICE_ADDRESS: envAddress("127.0.0.1:50051"),
+  /** The gateway's external URL, for the URLs in push events of SSH pushes. */
+  QUARRY_EXTERNAL_URL: z.string().url().default("http://localhost:8080"),
 };
 
 export type RepoEnv = ReturnType<typeof loadRepoEnv>;

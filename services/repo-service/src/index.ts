@@ -1,2 +1,3 @@
 export { startRepoService, type RepoServiceOptions, type RunningRepoService } from "./server.ts";
 export { loadRepoEnv, repoEnvShape, type RepoEnv } from "./env.ts";
+export { startGitSshServer, type GitSshServerOptions, type RunningGitSshServer } from "./ssh/git-ssh.ts";

@@ -185,6 +185,7 @@ export function pushContext(projectId: number, overrides: Partial<PushContext__O
     userEmail: "ada@example.com",
     userAvatar: "",
     accessLevel: 40,
+    deployKey: false,
     ...overrides,
   };
 }

@@ -53,6 +53,10 @@ export const standaloneEnvShape = {
   /** GitLab's notes_create_limit: notes one user may create per minute; 0 = unlimited. */
   QUARRY_NOTES_CREATE_LIMIT: envInt(300),
   LOG_LEVEL: z.string().default("info"),
+  /** Git over SSH: the port repo-service's SSH server listens on (default 2222); 0 = off. */
+  QUARRY_SSH_PORT: z.coerce.number().int().min(0).max(65535).default(2222),
+  /** The SSH host in ssh_url_to_repo (default: the external URL's host); the port shown is QUARRY_SSH_PORT. */
+  QUARRY_SSH_HOST: z.string().optional(),
   ...minioShape,
 };
 

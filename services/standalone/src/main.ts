@@ -35,6 +35,7 @@ const stack = await startStack({
   smtpUrl: env.QUARRY_SMTP_URL,
   emailFrom: env.QUARRY_EMAIL_FROM,
   notesCreateLimit: env.QUARRY_NOTES_CREATE_LIMIT,
+  ssh: env.QUARRY_SSH_PORT ? { port: env.QUARRY_SSH_PORT, host: env.HOST, sshHost: env.QUARRY_SSH_HOST } : undefined,
   ciSettings: { runnerRegistrationToken: env.QUARRY_RUNNER_REGISTRATION_TOKEN, artifactsDirectDownload: env.QUARRY_ARTIFACTS_DIRECT_DOWNLOAD },
   log,
 });
@@ -45,6 +46,7 @@ if (stack.generatedRootToken) {
 } else {
   lines.push(`Administrator: root   (token: QUARRY_ROOT_TOKEN, or the one printed on first start)`);
 }
+if (stack.sshPort) lines.push(`Git over SSH on port ${stack.sshPort} (host key in ${path.join(dataDir, "ssh_host_ed25519_key")})`);
 lines.push(`Try: curl -H "PRIVATE-TOKEN: <token>" ${stack.url}/api/v4/user`, ``);
 process.stdout.write(lines.join("\n") + "\n");
 

@@ -12,7 +12,7 @@ import type { Logger } from "@quarry/logger";
 import { startErrorTrackingService } from "@quarry/error-tracking-service";
 import { startMirrorService } from "@quarry/mirror-service";
 import { createObjectStore, type ObjectStore } from "@quarry/object-store";
-import { startRepoService } from "@quarry/repo-service";
+import { startGitSshServer, startRepoService } from "@quarry/repo-service";
 import { startBuiltinRunner } from "./builtin-runner.ts";
 
 export interface StackOptions {
@@ -67,6 +67,12 @@ export interface StackOptions {
   emailFrom?: string;
   /** collab-service: notes one user may create per minute (GitLab's notes_create_limit, default 300); 0 = unlimited. */
   notesCreateLimit?: number;
+  /**
+   * Git over SSH (repo-service's SSH server): the port to listen on (0: any free port) and the
+   * address to listen on (default 0.0.0.0); `sshHost` is the host ssh_url_to_repo shows (default
+   * the external URL's). Absent: no SSH server. The host key is <dataDir>/ssh_host_ed25519_key.
+   */
+  ssh?: { port: number; host?: string; sshHost?: string };
   log: Logger;
 }
 
@@ -80,6 +86,8 @@ export interface RunningStack {
   bus: EventBus;
   /** One pass of collab-service's issue_due scheduler as of `at` (announces open issues due the next day; tests). */
   issueDueTick(at: Date): Promise<number>;
+  /** The port git over SSH answers on, when it runs. */
+  sshPort?: number;
   stop(): Promise<void>;
 }
 
@@ -262,6 +270,26 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
     stops.push(() => gateway.stop());
     // X-Service-Instance: known once the gateway listens.
     hook.deps.settings.instanceUrl = gateway.url;
+    let sshPort: number | undefined;
+    if (o.ssh) {
+      // After the gateway: push events carry its external URL; the gateway then shows the bound port.
+      const addresses: { base: string; sshHost?: string; sshPort?: number } = { base: gateway.url, sshHost: o.ssh.sshHost };
+      const ssh = await startGitSshServer({
+        deps: repo.deps,
+        identityServiceAddress: identity.address,
+        deadlineMs,
+        host: o.ssh.host,
+        port: o.ssh.port,
+        hostKeyPath: path.join(o.dataDir, "ssh_host_ed25519_key"),
+        addresses,
+        log: log("repo-service"),
+      });
+      stops.push(() => ssh.stop());
+      sshPort = ssh.port;
+      addresses.sshPort = ssh.port;
+      gateway.deps.config.sshPort = ssh.port;
+      gateway.deps.config.sshHost = o.ssh.sshHost ?? "";
+    }
     if (o.runner ?? true) {
       // Local address: the runner need not go through QUARRY_EXTERNAL_URL.
       const local = `http://${o.host === "0.0.0.0" || o.host === "::" ? "127.0.0.1" : o.host}:${gateway.port}`;
@@ -289,6 +317,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       },
       bus,
       issueDueTick: (at: Date) => collab.issueDue?.tick(at) ?? Promise.resolve(0),
+      sshPort,
       stop: stopAll,
     };
   } catch (err) {

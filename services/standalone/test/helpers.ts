@@ -38,6 +38,7 @@ export async function startTestStack(
     | "hookSettings"
     | "notesCreateLimit"
     | "smtpUrl"
+    | "ssh"
   > = {},
 ): Promise<TestStack> {
   const serverUrl = reuse?.serverUrl ?? (await testPostgresServer());

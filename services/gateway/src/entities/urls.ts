@@ -1,12 +1,17 @@
+import { sshCloneUrl as gitlabSshCloneUrl } from "@quarry/gitlab";
 /** Absolute URLs of web pages and clone addresses, from the configured external URL. */
 export interface Urls {
   base: string;
+  /** The SSH server's host and port (QUARRY_SSH_HOST / QUARRY_SSH_PORT) for ssh_url_to_repo. */
+  sshHost?: string;
+  sshPort?: number;
 }
 
 export const webUrl = (u: Urls, path: string) => `${u.base}/${path}`;
 export const apiUrl = (u: Urls, path: string) => `${u.base}/api/v4/${path}`;
 export const httpCloneUrl = (u: Urls, fullPath: string) => `${u.base}/${fullPath}.git`;
-export const sshCloneUrl = (u: Urls, fullPath: string) => `git@${new URL(u.base).hostname}:${fullPath}.git`;
+/** `git@host:path.git`, or `ssh://git@host:port/path.git` when the SSH port is not 22 (@quarry/gitlab). */
+export const sshCloneUrl = (u: Urls, fullPath: string) => gitlabSshCloneUrl(u, fullPath);
 
 /**
  * GitLab's avatar_url: `<external_url>/uploads/-/system/<model>/avatar/<id>/<file>` (served by

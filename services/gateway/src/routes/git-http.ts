@@ -129,7 +129,11 @@ export function gitHttpRouter(deps: GatewayDeps): Router {
       const first =
         service === "git-upload-pack"
           ? { diskPath, gitProtocol }
-          : { diskPath, gitProtocol, context: pushContext(auth, req, { base: deps.config.externalUrl }) };
+          : {
+              diskPath,
+              gitProtocol,
+              context: pushContext(auth, req, { base: deps.config.externalUrl, sshHost: deps.config.sshHost, sshPort: deps.config.sshPort }),
+            };
       await Promise.all([sendBody(call, first, requestBody(req)), relay(call, res, `application/x-${service}-result`, Buffer.alloc(0))]);
     });
   });

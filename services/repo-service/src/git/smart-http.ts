@@ -22,8 +22,16 @@ export type GitService = (typeof GIT_SERVICES)[number];
  */
 export const UPLOAD_PACK_CONFIG = ["-c", "uploadpack.allowFilter=true", "-c", "uploadpack.allowAnySHA1InWant=true"];
 
-/** A call whose responses are `{ data }` chunks. */
-export type ChunkWriter = grpc.ServerWritableStream<unknown, { data: Buffer }> | grpc.ServerDuplexStream<unknown, { data: Buffer }>;
+/**
+ * Where a git service's output goes as `{ data }` chunks: a gRPC call, or anything with the same
+ * write / "drain" / "cancelled" behaviour (the SSH server's channel adapter, ssh/channel.ts).
+ */
+export interface ChunkWriter {
+  write(chunk: { data: Buffer }): boolean;
+  once(event: "drain", listener: () => void): unknown;
+  on(event: "cancelled", listener: () => void): unknown;
+  off(event: "cancelled", listener: () => void): unknown;
+}
 
 /**
  * The client's protocol request for GIT_PROTOCOL: only `version=N` entries separated by ":"
@@ -38,7 +46,11 @@ export function gitProtocolEnv(header: string): Record<string, string> {
  * A raw grpc-js streaming handler around `run`: resolves → OK status; a ServiceError → its
  * status and GitLab body; anything else is logged and answered with a bare INTERNAL.
  */
-export function streamingHandler<C extends ChunkWriter>(name: string, log: Logger, run: (call: C) => Promise<void>): (call: C) => void {
+export function streamingHandler<C extends grpc.ServerWritableStream<unknown, { data: Buffer }> | grpc.ServerDuplexStream<unknown, { data: Buffer }>>(
+  name: string,
+  log: Logger,
+  run: (call: C) => Promise<void>,
+): (call: C) => void {
   return (call) => {
     const requestId = call.metadata.get("x-request-id")[0]?.toString();
     const callLog = log.child({ rpc: `quarry.repo.v1.GitHttpService/${name}`, requestId });

@@ -26,6 +26,12 @@ const facts = (o: Partial<PushFacts> & { rules?: ProtectionRule[] } = {}): PushF
 const update = (ref: string, oldSha = A, newSha = B) => ({ oldSha, newSha, ref });
 
 describe("checkPush", () => {
+  it("keeps deploy keys off protected branches, even those Developers may push to", () => {
+    const devPush = facts({ rules: [rule("main", AccessLevel.DEVELOPER)], deployKey: true });
+    expect(checkPush([update("refs/heads/main")], devPush).denied).toBe(PushMessages.pushProtectedBranch);
+    expect(checkPush([update("refs/heads/topic")], devPush).denied).toBe("");
+  });
+
   it("lets Developers push to unprotected branches and tags, and no one below Developer", () => {
     expect(checkPush([update("refs/heads/topic"), update("refs/tags/v1", ZERO)], facts())).toEqual({ denied: "", fastForwardOnly: [] });
     expect(checkPush([update("refs/heads/topic")], facts({ accessLevel: 20 })).denied).toBe(PushMessages.pushCode);

@@ -30,6 +30,8 @@ export interface PushFacts {
   /** "namespace/project" and the project's web URL, for the empty-repository message. */
   pathWithNamespace: string;
   webUrl: string;
+  /** A deploy key pushes: protected branches refuse it. */
+  deployKey?: boolean;
 }
 
 export interface PushVerdict {
@@ -59,7 +61,7 @@ function checkBranch(c: RefCommand, f: PushFacts, fastForwardOnly: string[]): st
   if (!deletion && /^[0-9a-fA-F]{40}(-\/|\/|$)/.test(branch)) return PushMessages.hexBranchName;
   if (!f.protection.isProtected(branch)) return "";
   if (!creation && !deletion && !f.protection.matching(branch).some((r) => r.allowForcePush)) fastForwardOnly.push(c.ref);
-  const canPush = f.protection.allows("push", branch, f.accessLevel);
+  const canPush = !f.deployKey && f.protection.allows("push", branch, f.accessLevel);
   if (f.emptyRepository) return canPush ? "" : emptyRepositoryMessage(f);
   if (creation) {
     if (canPush) return "";

@@ -12,7 +12,7 @@ import { BranchProtection } from "../protection/protection.ts";
 import { parseRefUpdates, pushEventInput, recordPushEvents } from "../events/push-events.ts";
 import type { PushEventInput } from "@quarry/bus";
 import { checkPush } from "../protection/push-rules.ts";
-import { gitProtocolEnv, readFirst, runGitService, streamingHandler } from "../git/smart-http.ts";
+import { gitProtocolEnv, readFirst, runGitService, streamingHandler, type ChunkWriter } from "../git/smart-http.ts";
 import { repositoryPath } from "../validate.ts";
 import { isWikiDiskPath, receiveWikiPush } from "../wiki/receive-wiki-push.ts";
 
@@ -29,51 +29,66 @@ export const receivePack = (deps: RepoDeps) =>
   streamingHandler<grpc.ServerDuplexStream<ReceivePackRequest__Output, ReceivePackResponse>>("ReceivePack", deps.log, async (call) => {
     const { first, body } = await readFirst<ReceivePackRequest__Output>(call);
     if (isWikiDiskPath(first.diskPath)) return receiveWikiPush(deps, call, first, body);
-    const dir = repositoryPath(deps.storageRoot, first.diskPath);
-    const context = requireContext(first.context);
-    if (!(await isRepository(dir))) throw notFound("Repository");
-    const { commands, input } = await readCommands(body);
-    const [protection, { branches }] = await Promise.all([BranchProtection.load(deps, context.projectId), readHeadAndBranches(dir)]);
-    const wasEmpty = branches.length === 0;
-    const verdict = checkPush(commands, {
-      protection,
-      accessLevel: context.accessLevel,
-      defaultBranch: context.defaultBranch,
-      emptyRepository: wasEmpty,
-      pathWithNamespace: context.pathWithNamespace,
-      webUrl: context.webUrl,
-    });
-
-    const hooks = await installPushHooks(deps.storageRoot);
-    try {
-      const failure = await runGitService({
-        args: ["-c", `core.hooksPath=${hooks.dir}`, "receive-pack", "--stateless-rpc", dir],
-        env: {
-          ...gitProtocolEnv(first.gitProtocol),
-          QUARRY_DENY: verdict.denied,
-          QUARRY_FF_ONLY: verdict.fastForwardOnly.join("\n"),
-          QUARRY_UPDATED_REFS: hooks.updatedRefsFile,
-        },
-        input,
-        call,
-        log: deps.log,
-      }).then(
-        () => null,
-        (err: unknown) => err,
-      );
-      // Refs git moved get their events even when the call failed afterwards.
-      const updates = parseRefUpdates(await readFile(hooks.updatedRefsFile, "utf8").catch(() => ""));
-      const inputs: PushEventInput[] = [];
-      for (const u of updates) {
-        const i = await pushEventInput(dir, u, { context, protection, wasEmpty });
-        if (i) inputs.push(i);
-      }
-      await recordPushEvents(deps, inputs);
-      if (failure) throw failure;
-    } finally {
-      await hooks.remove();
-    }
+    await receivePush(deps, first, body, call);
   });
+
+/**
+ * A project push from `body` (the ref-update commands, then the pack), its output to `call`:
+ * shared by smart HTTP (above) and git over SSH (ssh/git-ssh.ts), so both apply the same
+ * protected-branch rules and record the same push events.
+ */
+export async function receivePush(
+  deps: RepoDeps,
+  first: Pick<ReceivePackRequest__Output, "diskPath" | "gitProtocol" | "context">,
+  body: AsyncIterable<Buffer>,
+  call: ChunkWriter,
+): Promise<void> {
+  const dir = repositoryPath(deps.storageRoot, first.diskPath);
+  const context = requireContext(first.context);
+  if (!(await isRepository(dir))) throw notFound("Repository");
+  const { commands, input } = await readCommands(body);
+  const [protection, { branches }] = await Promise.all([BranchProtection.load(deps, context.projectId), readHeadAndBranches(dir)]);
+  const wasEmpty = branches.length === 0;
+  const verdict = checkPush(commands, {
+    protection,
+    accessLevel: context.accessLevel,
+    defaultBranch: context.defaultBranch,
+    emptyRepository: wasEmpty,
+    pathWithNamespace: context.pathWithNamespace,
+    webUrl: context.webUrl,
+    deployKey: context.deployKey,
+  });
+
+  const hooks = await installPushHooks(deps.storageRoot);
+  try {
+    const failure = await runGitService({
+      args: ["-c", `core.hooksPath=${hooks.dir}`, "receive-pack", "--stateless-rpc", dir],
+      env: {
+        ...gitProtocolEnv(first.gitProtocol),
+        QUARRY_DENY: verdict.denied,
+        QUARRY_FF_ONLY: verdict.fastForwardOnly.join("\n"),
+        QUARRY_UPDATED_REFS: hooks.updatedRefsFile,
+      },
+      input,
+      call,
+      log: deps.log,
+    }).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    // Refs git moved get their events even when the call failed afterwards.
+    const updates = parseRefUpdates(await readFile(hooks.updatedRefsFile, "utf8").catch(() => ""));
+    const inputs: PushEventInput[] = [];
+    for (const u of updates) {
+      const i = await pushEventInput(dir, u, { context, protection, wasEmpty });
+      if (i) inputs.push(i);
+    }
+    await recordPushEvents(deps, inputs);
+    if (failure) throw failure;
+  } finally {
+    await hooks.remove();
+  }
+}
 
 /** Buffers the body until its command list is complete; `input` replays the buffered bytes and the rest. */
 async function readCommands(body: AsyncIterable<Buffer>): Promise<{ commands: RefCommand[]; input: AsyncIterable<Buffer> }> {

@@ -6,7 +6,7 @@ import type { Urls } from "../../entities/urls.ts";
 
 /** Small per-request conveniences shared by the routers. */
 export function ctx(deps: GatewayDeps, req: Request, res: Response) {
-  const urls: Urls = { base: deps.config.externalUrl };
+  const urls: Urls = { base: deps.config.externalUrl, sshHost: deps.config.sshHost, sshPort: deps.config.sshPort };
   return {
     urls,
     actor: actor(req),

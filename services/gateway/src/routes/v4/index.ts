@@ -47,6 +47,8 @@ import { errorTrackingRouter } from "./error-tracking.ts";
 import { wikisRouter } from "./wikis.ts";
 import { customAttributesRouter } from "./custom-attributes.ts";
 import { impersonationTokensRouter } from "./impersonation-tokens.ts";
+import { keysRouter } from "./keys.ts";
+import { deployKeysRouter } from "./deploy-keys.ts";
 
 export function v4Router(deps: GatewayDeps): Router {
   const r = Router();
@@ -126,5 +128,8 @@ export function v4Router(deps: GatewayDeps): Router {
   // users administration: impersonation tokens, custom attributes of users, groups and projects
   r.use(impersonationTokensRouter(deps));
   r.use(customAttributesRouter(deps));
+  // SSH keys and deploy keys
+  r.use(keysRouter(deps));
+  r.use(deployKeysRouter(deps));
   return r;
 }

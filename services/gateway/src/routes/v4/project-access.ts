@@ -1,12 +1,12 @@
 import type { PushPayloadContext } from "@quarry/bus";
-import { AccessLevel, VISIBILITY_LEVEL } from "@quarry/gitlab";
+import { AccessLevel, buildPushContext } from "@quarry/gitlab";
 import type { Project__Output as Project } from "@quarry/proto/types/identity/v1/Project";
 import type { PushContext } from "@quarry/proto/types/repo/v1/PushContext";
 import type { Request } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { actor, requireUser } from "../../http/auth.ts";
 import { assertJobTokenScope } from "../../http/job-token.ts";
-import { httpCloneUrl, sshCloneUrl, webUrl, type Urls } from "../../entities/urls.ts";
+import type { Urls } from "../../entities/urls.ts";
 
 const READ_ACTIONS = ["read_repository", "download_code", "read_build"] as const;
 export type ProjectAction = (typeof READ_ACTIONS)[number] | "push_code" | "admin_project" | "update_build" | "create_pipeline" | "destroy_pipeline";
@@ -27,28 +27,13 @@ export function ruleLevel(req: Request, accessLevel: number): number {
   return req.principal?.isAdmin ? Math.max(accessLevel, AccessLevel.ADMIN) : accessLevel;
 }
 
-/** The facts a push event needs about the project and the acting user, and the user's level. */
+/** The facts a push event needs about the project and the acting user, and the user's level (@quarry/gitlab's buildPushContext, shared with git over SSH). */
 export function pushContext(auth: { project: Project; accessLevel: number }, req: Request, urls: Urls): PushContext & PushPayloadContext {
-  const { project } = auth;
   const p = requireUser(req);
-  const full = project.pathWithNamespace;
-  return {
-    projectId: project.id,
-    projectName: project.name,
-    projectDescription: project.description,
-    pathWithNamespace: full,
-    namespaceName: project.namespace?.name ?? "",
-    visibilityLevel: VISIBILITY_LEVEL[project.visibility] ?? 0,
-    defaultBranch: project.defaultBranch,
-    webUrl: webUrl(urls, full),
-    httpUrl: httpCloneUrl(urls, full),
-    sshUrl: sshCloneUrl(urls, full),
-    ciConfigPath: project.ciConfigPath,
-    userId: p.userId,
-    userName: p.name,
-    userUsername: p.username,
-    userEmail: p.email,
-    userAvatar: "",
-    accessLevel: ruleLevel(req, auth.accessLevel),
-  };
+  return buildPushContext(
+    auth.project,
+    { userId: p.userId, name: p.name, username: p.username, email: p.email, isAdmin: Boolean(p.isAdmin) },
+    auth.accessLevel,
+    urls,
+  );
 }
