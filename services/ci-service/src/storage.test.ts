@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { loadCiEnv } from "./env.ts";
 import { objectStoreFromEnv, storageKind } from "./storage.ts";
 
-const base = { DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/ci" };
+const base = { DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/ci", QUARRY_CI_ENCRYPTION_KEY: "k".repeat(32) };
 
 describe("objectStoreFromEnv", () => {
   it("uses the local disk under QUARRY_OBJECT_STORE_DIR without MINIO_ENDPOINT", () => {
