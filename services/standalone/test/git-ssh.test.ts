@@ -4,7 +4,6 @@ import { execFile, execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserWithToken, jsonBody, jsonRequests, startTestStack, type TestStack } from "./helpers.ts";
 import { type GeneratedKey, generateKey } from "./ssh-keygen.ts";
@@ -66,19 +65,6 @@ async function gitOk(cwd: string, key: GeneratedKey | undefined, ...args: string
 
 /** git@127.0.0.1:<path>.git (the port comes from GIT_SSH_COMMAND). */
 const scpUrl = (p: { path_with_namespace: string }) => `git@127.0.0.1:${p.path_with_namespace}.git`;
-
-/** Runs one statement on the stack's identity-service database. */
-async function identitySql(sql: string): Promise<void> {
-  const url = new URL(s.options.serverUrl);
-  url.pathname = `/${s.options.prefix}_identity`;
-  const client = new pg.Client({ connectionString: url.toString() });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 function tmp(name: string): string {
   return fs.mkdtempSync(path.join(home, `${name}-`));
@@ -159,14 +145,13 @@ describe("git over SSH", () => {
     expect(command.code).toBe(1);
     expect(command.stderr).toContain("Disallowed command");
 
-    // A blocked user's key no longer authenticates (set in identity-service's database: the
-    // block endpoint is another branch's work).
+    // A blocked user's key no longer authenticates.
     const blockedUser = await createUserWithToken(s);
     const blockedKey = generateKey();
     await jsonBody(await post("/user/keys", { title: "b", key: blockedKey.publicKey }, blockedUser.token), 201);
     await jsonBody(await post(`/projects/${priv.id}/members`, { user_id: blockedUser.id, access_level: 30 }, owner.token), 201);
     await gitOk(home, blockedKey, "ls-remote", scpUrl(priv));
-    await identitySql(`UPDATE users SET state = 'blocked' WHERE id = ${Number(blockedUser.id)}`);
+    expect(await jsonBody(await post(`/users/${blockedUser.id}/block`, {}), 201)).toBe(true);
     const denied = await git(home, blockedKey, "ls-remote", scpUrl(priv));
     expect(denied.code).not.toBe(0);
     expect(denied.stderr).toContain("Permission denied (publickey)");
