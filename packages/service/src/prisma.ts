@@ -8,7 +8,15 @@ export interface PrismaLike extends OutboxDb {
 }
 
 /** A service's generated `PrismaClient` class (`src/generated/prisma/client.ts`), constructed on the pg adapter. */
-export type PrismaClientClass<C> = new (options: { adapter: PrismaPg }) => C;
+export type PrismaClientClass<C> = new (options: { adapter: PrismaPg; transactionOptions?: { maxWait?: number; timeout?: number } }) => C;
+
+/**
+ * Interactive transactions' limits. Prisma's defaults (2 s to get a connection, 5 s to finish)
+ * abort legitimate work on a busy machine (a pipeline with its environments and deployments took
+ * 5.1 s under a loaded test run): a transaction may wait 10 s for a connection and run 30 s.
+ * Calls that need more still pass their own.
+ */
+export const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 30_000 } as const;
 
 /**
  * The client handed to an interactive transaction's callback (Prisma's `TransactionClient`) of the
@@ -18,5 +26,5 @@ export type TransactionClient<C extends { $transaction: (...args: never[]) => un
 
 /** A Prisma client of the service's own generated class on a pg pool of at most `max` connections. */
 export function createPrisma<C>(Client: PrismaClientClass<C>, databaseUrl: string, max = 10): C {
-  return new Client({ adapter: new PrismaPg({ connectionString: databaseUrl, max }) });
+  return new Client({ adapter: new PrismaPg({ connectionString: databaseUrl, max }), transactionOptions: TRANSACTION_OPTIONS });
 }
