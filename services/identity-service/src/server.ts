@@ -54,6 +54,16 @@ import { deleteCustomAttribute, getCustomAttribute, listCustomAttributes, setCus
 import { getUploadFile } from "./identity/get-upload-file.ts";
 import { listUploads } from "./identity/list-uploads.ts";
 import { subscribeToStatistics } from "./identity/project-statistics.ts";
+import { confirmEmail, createEmail, deleteEmail, getEmail, listEmails } from "./identity/emails.ts";
+import {
+  createServiceAccount,
+  createServiceAccountToken,
+  deleteServiceAccount,
+  listServiceAccounts,
+  listServiceAccountTokens,
+  revokeServiceAccountToken,
+  updateServiceAccount,
+} from "./identity/service-accounts.ts";
 
 export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServiceDefinition> {
   return {
@@ -107,6 +117,20 @@ export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServ
     GetCustomAttribute: getCustomAttribute(deps),
     SetCustomAttribute: setCustomAttribute(deps),
     DeleteCustomAttribute: deleteCustomAttribute(deps),
+    // ---------- service accounts
+    CreateServiceAccount: createServiceAccount(deps),
+    ListServiceAccounts: listServiceAccounts(deps),
+    UpdateServiceAccount: updateServiceAccount(deps),
+    DeleteServiceAccount: deleteServiceAccount(deps),
+    CreateServiceAccountToken: createServiceAccountToken(deps),
+    ListServiceAccountTokens: listServiceAccountTokens(deps),
+    RevokeServiceAccountToken: revokeServiceAccountToken(deps),
+    // ---------- e-mail addresses
+    ListEmails: listEmails(deps),
+    GetEmail: getEmail(deps),
+    CreateEmail: createEmail(deps),
+    DeleteEmail: deleteEmail(deps),
+    ConfirmEmail: confirmEmail(deps),
   };
 }
 
