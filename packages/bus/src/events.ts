@@ -44,8 +44,8 @@ export const Subjects = {
   repositoryStatistics: "quarry.repo.statistics",
   /** A project's job artifacts were totalled after an upload or removal (ci-service): identity-service keeps it in project_statistics. */
   artifactsStatistics: "quarry.ci.artifacts_statistics",
-  /** An e-mail address awaits confirmation (a secondary address, or a service account's custom e-mail): hook-service mails the link. */
-  emailConfirmation: "quarry.identity.email_confirmation",
+  /** An e-mail address awaits confirmation (a secondary address, or a service account's custom e-mail): hook-service mails the link. Outside quarry.identity.> so that the clear token is not recorded with the webhook events. */
+  emailConfirmation: "quarry.mail.email_confirmation",
 } as const;
 
 export type Subject = (typeof Subjects)[keyof typeof Subjects];

@@ -10,7 +10,7 @@ afterAll(() => f?.close());
 /** The clear confirmation token queued for `email` (the outbox keeps published rows). */
 async function tokenFor(email: string): Promise<string> {
   const rows = await f.deps.prisma.$queryRawUnsafe<{ payload: { email: string; confirmation_token: string } }[]>(
-    `SELECT payload FROM outbox_events WHERE subject = 'quarry.identity.email_confirmation' ORDER BY id DESC`,
+    `SELECT payload FROM outbox_events WHERE subject = 'quarry.mail.email_confirmation' ORDER BY id DESC`,
   );
   const row = rows.find((r) => r.payload.email === email);
   if (!row) throw new Error(`no confirmation for ${email}`);

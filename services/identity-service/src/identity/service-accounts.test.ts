@@ -28,7 +28,7 @@ describe("instance service accounts", () => {
     const custom = await f.deps.prisma.user.findUniqueOrThrow({ where: { id: Number(b.id) } });
     expect(custom.confirmedAt).toBeNull();
     expect(custom.confirmationDigest).toMatch(/^[0-9a-f]{64}$/);
-    expect((await outboxPayloads("quarry.identity.email_confirmation")).map((p) => p.email)).toContain("deployer@example.com");
+    expect((await outboxPayloads("quarry.mail.email_confirmation")).map((p) => p.email)).toContain("deployer@example.com");
 
     expect(await failure(f.c.CreateServiceAccount({ actor: f.admin, email: "deployer@example.com" }))).toEqual({
       status: 400,

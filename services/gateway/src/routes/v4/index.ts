@@ -47,6 +47,8 @@ import { errorTrackingRouter } from "./error-tracking.ts";
 import { wikisRouter } from "./wikis.ts";
 import { customAttributesRouter } from "./custom-attributes.ts";
 import { impersonationTokensRouter } from "./impersonation-tokens.ts";
+import { emailsRouter } from "./emails.ts";
+import { serviceAccountsRouter } from "./service-accounts.ts";
 
 export function v4Router(deps: GatewayDeps): Router {
   const r = Router();
@@ -126,5 +128,8 @@ export function v4Router(deps: GatewayDeps): Router {
   // users administration: impersonation tokens, custom attributes of users, groups and projects
   r.use(impersonationTokensRouter(deps));
   r.use(customAttributesRouter(deps));
+  // service accounts (instance and group) and users' e-mail addresses
+  r.use(serviceAccountsRouter(deps));
+  r.use(emailsRouter(deps));
   return r;
 }
