@@ -10,7 +10,22 @@ describe("embedded proto descriptor", () => {
     expect(methods).toEqual(expect.arrayContaining(["CreateUpload", "ListUploads", "GetUploadFile", "DeleteUpload"]));
     const usersAdmin = ["ChangeUserState", "ListUserMemberships", "ListCustomAttributes", "GetCustomAttribute", "SetCustomAttribute", "DeleteCustomAttribute"];
     expect(methods).toEqual(expect.arrayContaining(usersAdmin));
-    expect(methods).toHaveLength(47);
+    const accounts = [
+      "CreateServiceAccount",
+      "ListServiceAccounts",
+      "UpdateServiceAccount",
+      "DeleteServiceAccount",
+      "CreateServiceAccountToken",
+      "ListServiceAccountTokens",
+      "RevokeServiceAccountToken",
+      "ListEmails",
+      "GetEmail",
+      "CreateEmail",
+      "DeleteEmail",
+      "ConfirmEmail",
+    ];
+    expect(methods).toEqual(expect.arrayContaining(accounts));
+    expect(methods).toHaveLength(59);
     const def = identityV1.IdentityService.service.CreateProject;
     const bytes = def.requestSerialize({ name: "x", initializeWithReadme: true, namespaceId: 7 });
     const back = def.requestDeserialize(bytes) as { name: string; initializeWithReadme: boolean; namespaceId: number; path: string };
