@@ -56,7 +56,8 @@ describe("e-mail addresses", () => {
     expect((await f.c.ListEmails({ actor: f.admin, userId: other.userId })).emails.map((e) => e.email)).toEqual(["mailother@example.com", "third@example.com"]);
 
     // The primary cannot be deleted; deleting a secondary resets notification mail to the primary.
-    const primary = first.emails[0];
+    const [primary] = first.emails;
+    if (!primary) throw new Error("no primary address");
     expect(await failure(f.c.DeleteEmail({ actor: u, emailId: primary.id }))).toEqual({
       status: 400,
       body: { message: "400 Bad request - Cannot delete primary email" },

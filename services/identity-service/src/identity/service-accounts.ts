@@ -70,7 +70,7 @@ async function scopeOf(db: Db, actor: ActorInfo, groupRef: string, topLevelOnly:
 /** The service account `userId` of the scope (provisioned by the group, or an instance one): 404 otherwise. */
 async function accountOf(db: Db, group: Namespace | null, userId: number): Promise<User> {
   const user = await db.user.findUnique({ where: { id: userId } });
-  if (!user || user.userType !== "service_account" || (group && user.provisionedByGroupId !== group.id)) throw notFound("User");
+  if (user?.userType !== "service_account" || (group && user.provisionedByGroupId !== group.id)) throw notFound("User");
   return user;
 }
 
