@@ -21,9 +21,8 @@ export async function emailTaken(tx: Tx, email: string, exceptUserId = 0): Promi
  * exists, so that lists show it first and it has an id.
  */
 export async function ensurePrimaryEmail(tx: Tx, user: { id: number; email: string; confirmedAt: Date | null }): Promise<void> {
-  const existing = await tx.email.findUnique({ where: { email: user.email } });
-  if (existing) return;
-  await tx.email.create({ data: { userId: user.id, email: user.email, confirmedAt: user.confirmedAt } });
+  // ON CONFLICT DO NOTHING: two first reads at once both pass.
+  await tx.email.createMany({ data: [{ userId: user.id, email: user.email, confirmedAt: user.confirmedAt }], skipDuplicates: true });
 }
 
 /** A new confirmation token: its digest for the row, and the event that mails the link. */

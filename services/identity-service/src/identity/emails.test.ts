@@ -69,6 +69,18 @@ describe("e-mail addresses", () => {
     expect((await f.c.ListEmails({ actor: other })).emails.map((e) => e.email)).toEqual(["mailother@example.com"]);
   });
 
+  it("another user's secondary address cannot become a primary; one's own can", async () => {
+    const u = await f.user("secowner");
+    const other = await f.user("secother");
+    await f.c.CreateEmail({ actor: f.admin, userId: u.userId, email: "kept@example.com", skipConfirmation: true });
+    expect(await failure(f.c.CreateUser({ actor: f.admin, username: "thief", email: "kept@example.com", name: "Thief", password: "password-123" }))).toEqual({
+      status: 409,
+      body: { message: "Email has already been taken" },
+    });
+    expect(await failure(f.c.UpdateUser({ actor: f.admin, id: other.userId, email: "kept@example.com" }))).toMatchObject({ status: 409 });
+    expect((await f.c.UpdateUser({ actor: f.admin, id: u.userId, email: "kept@example.com" })).email).toBe("kept@example.com");
+  });
+
   it("confirms a service account's pending e-mail, which then becomes its primary", async () => {
     const sa = await f.c.CreateServiceAccount({ actor: f.admin, host: "quarry.test" });
     await f.c.UpdateServiceAccount({ actor: f.admin, userId: sa.id, email: "sa-mail@example.com" });
