@@ -424,7 +424,9 @@ describe("notification e-mails", () => {
     await f.bus.publish(Subjects.emailConfirmation, confirmation);
     await waitFor(() => expect(received(smtp)).toEqual(["second@mail.test"]));
     expect(smtp.mails[0]?.headers).toMatchObject({ subject: "Confirmation instructions" });
-    expect(smtp.mails[0]?.body).toContain("You can confirm your email (second@mail.test) through the link below:\n\nhttps://quarry.test/users/confirmation?confirmation_token=tok%2Ben%2F1");
+    expect(smtp.mails[0]?.body).toContain(
+      "You can confirm your email (second@mail.test) through the link below:\n\nhttps://quarry.test/users/confirmation?confirmation_token=tok%2Ben%2F1",
+    );
     const notifier = createNotifier(smtp.url, "gitlab@quarry.test");
     expect(await handleNotifyMessage(f.svc.deps, notifier, { subject: Subjects.emailConfirmation, id: "again", data: confirmation } as never)).toBe(0);
   });
