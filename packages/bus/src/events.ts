@@ -44,6 +44,8 @@ export const Subjects = {
   repositoryStatistics: "quarry.repo.statistics",
   /** A project's job artifacts were totalled after an upload or removal (ci-service): identity-service keeps it in project_statistics. */
   artifactsStatistics: "quarry.ci.artifacts_statistics",
+  /** An e-mail address awaits confirmation (a secondary address, or a service account's custom e-mail): hook-service mails the link. Outside quarry.identity.> so that the clear token is not recorded with the webhook events. */
+  emailConfirmation: "quarry.mail.email_confirmation",
 } as const;
 
 export type Subject = (typeof Subjects)[keyof typeof Subjects];
@@ -483,6 +485,7 @@ export interface EventPayloads {
   [Subjects.projectRename]: ProjectRenameEvent;
   [Subjects.repositoryStatistics]: RepositoryStatisticsEvent;
   [Subjects.artifactsStatistics]: ArtifactsStatisticsEvent;
+  [Subjects.emailConfirmation]: EmailConfirmationEvent;
 }
 
 /**
@@ -510,4 +513,23 @@ export interface ArtifactsStatisticsEvent {
   measured_at: string;
   /** Bytes of all the project's stored job artifacts. */
   job_artifacts_size: number;
+}
+
+/**
+ * An e-mail address awaits confirmation (Devise's confirmation_instructions): hook-service mails
+ * the link `<external URL>/users/confirmation?confirmation_token=<token>` to `email`. The clear token
+ * travels only in this event; identity-service stores its digest.
+ */
+export interface EmailConfirmationEvent {
+  event_id: string;
+  event_name: "email_confirmation";
+  created_at: string;
+  updated_at: string;
+  user_id: number;
+  name: string;
+  username: string;
+  /** The address to confirm (where the mail goes). */
+  email: string;
+  /** The confirmation token in clear. */
+  confirmation_token: string;
 }

@@ -12,7 +12,22 @@ describe("embedded proto descriptor", () => {
     expect(methods).toEqual(expect.arrayContaining(usersAdmin));
     const sshKeys = ["ListSshKeys", "CreateSshKey", "FindSshKey", "ListDeployKeys", "EnableDeployKey", "AuthorizeSshKey", "CreateGroupSshCertificate"];
     expect(methods).toEqual(expect.arrayContaining(sshKeys));
-    expect(methods).toHaveLength(62);
+    const accounts = [
+      "CreateServiceAccount",
+      "ListServiceAccounts",
+      "UpdateServiceAccount",
+      "DeleteServiceAccount",
+      "CreateServiceAccountToken",
+      "ListServiceAccountTokens",
+      "RevokeServiceAccountToken",
+      "ListEmails",
+      "GetEmail",
+      "CreateEmail",
+      "DeleteEmail",
+      "ConfirmEmail",
+    ];
+    expect(methods).toEqual(expect.arrayContaining(accounts));
+    expect(methods).toHaveLength(74);
     const def = identityV1.IdentityService.service.CreateProject;
     const bytes = def.requestSerialize({ name: "x", initializeWithReadme: true, namespaceId: 7 });
     const back = def.requestDeserialize(bytes) as { name: string; initializeWithReadme: boolean; namespaceId: number; path: string };

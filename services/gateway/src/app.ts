@@ -1,3 +1,4 @@
+import { emailConfirmationRouter } from "./routes/v4/emails.ts";
 import { randomUUID } from "node:crypto";
 import express, { type Express } from "express";
 import type { GatewayDeps } from "./deps.ts";
@@ -48,6 +49,7 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(healthRouter(deps));
   app.use(avatarsRouter(deps));
   app.use(uploadsWebRouter(deps));
+  app.use(emailConfirmationRouter(deps));
   const v4 = v4Router(deps);
   app.use("/api/v4", authenticate(deps, v4), v4);
   app.use(gitHttpRouter(deps));

@@ -59,6 +59,16 @@ import { createSshKey, deleteSshKey, findSshKey, getSshKey, listSshKeys } from "
 import { authorizeSshKey } from "./identity/authorize-ssh-key.ts";
 import { createGroupSshCertificate, deleteGroupSshCertificate, listGroupSshCertificates } from "./identity/group-ssh-certificates.ts";
 import { createDeployKey, deleteDeployKey, enableDeployKey, getDeployKey, listDeployKeys, updateDeployKey } from "./identity/deploy-keys.ts";
+import { confirmEmail, createEmail, deleteEmail, getEmail, listEmails } from "./identity/emails.ts";
+import {
+  createServiceAccount,
+  createServiceAccountToken,
+  deleteServiceAccount,
+  listServiceAccounts,
+  listServiceAccountTokens,
+  revokeServiceAccountToken,
+  updateServiceAccount,
+} from "./identity/service-accounts.ts";
 
 export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServiceDefinition> {
   return {
@@ -128,6 +138,20 @@ export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServ
     ListGroupSshCertificates: listGroupSshCertificates(deps),
     CreateGroupSshCertificate: createGroupSshCertificate(deps),
     DeleteGroupSshCertificate: deleteGroupSshCertificate(deps),
+    // ---------- service accounts
+    CreateServiceAccount: createServiceAccount(deps),
+    ListServiceAccounts: listServiceAccounts(deps),
+    UpdateServiceAccount: updateServiceAccount(deps),
+    DeleteServiceAccount: deleteServiceAccount(deps),
+    CreateServiceAccountToken: createServiceAccountToken(deps),
+    ListServiceAccountTokens: listServiceAccountTokens(deps),
+    RevokeServiceAccountToken: revokeServiceAccountToken(deps),
+    // ---------- e-mail addresses
+    ListEmails: listEmails(deps),
+    GetEmail: getEmail(deps),
+    CreateEmail: createEmail(deps),
+    DeleteEmail: deleteEmail(deps),
+    ConfirmEmail: confirmEmail(deps),
   };
 }
 

@@ -2,6 +2,7 @@
 // (smtp-server); identity-service is stubbed with members and resolved settings.
 import { randomUUID } from "node:crypto";
 import {
+  type EmailConfirmationEvent,
   type IssueEvent,
   type MergeRequestEvent,
   type NoteEvent,
@@ -407,5 +408,26 @@ describe("notification e-mails", () => {
     // Redelivered: nobody twice.
     const notifier = createNotifier(smtp.url, "gitlab@quarry.test");
     expect(await handleNotifyMessage(f.svc.deps, notifier, { subject: Subjects.projectRename, id: "again", data: moved } as never)).toBe(0);
+  });
+  it("an e-mail confirmation mails the link to the address being confirmed, once", async () => {
+    const confirmation: EmailConfirmationEvent = {
+      event_id: randomUUID(),
+      event_name: "email_confirmation",
+      created_at: "2026-11-26T08:00:00.000Z",
+      updated_at: "2026-11-26T08:00:00.000Z",
+      user_id: 3,
+      name: "Watcher",
+      username: "watcher",
+      email: "second@mail.test",
+      confirmation_token: "tok+en/1",
+    };
+    await f.bus.publish(Subjects.emailConfirmation, confirmation);
+    await waitFor(() => expect(received(smtp)).toEqual(["second@mail.test"]));
+    expect(smtp.mails[0]?.headers).toMatchObject({ subject: "Confirmation instructions" });
+    expect(smtp.mails[0]?.body).toContain(
+      "You can confirm your email (second@mail.test) through the link below:\n\nhttps://quarry.test/users/confirmation?confirmation_token=tok%2Ben%2F1",
+    );
+    const notifier = createNotifier(smtp.url, "gitlab@quarry.test");
+    expect(await handleNotifyMessage(f.svc.deps, notifier, { subject: Subjects.emailConfirmation, id: "again", data: confirmation } as never)).toBe(0);
   });
 });

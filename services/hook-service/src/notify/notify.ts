@@ -3,6 +3,7 @@
 // notification_deliveries before sending and marked sent once the SMTP server accepts the mail:
 // a redelivered event mails nobody twice; a crash between acceptance and marking resends that
 // one mail (at least once).
+import { type EmailConfirmationEvent, Subjects } from "@quarry/bus";
 import type {
   BusMessage,
   EventBus,
@@ -21,6 +22,7 @@ import { absolute, type Deps, deliver, effectiveSettings, type Notifier, project
 import { issueMail } from "./issue-mail.ts";
 import { notifyPipeline } from "./pipeline.ts";
 import { notifyProjectMoved } from "./project-moved.ts";
+import { notifyEmailConfirmation } from "./confirmation.ts";
 import { buildRecipients, type NotifyAction } from "./recipients.ts";
 
 const DEVELOPER = 30;
@@ -31,6 +33,8 @@ export const NOTIFY_DURABLE = "hook-service-notify";
 export const NOTIFY_CI_DURABLE = "hook-service-notify-ci";
 /** Durable consumer name for the identity events' mails (project_was_moved). */
 export const NOTIFY_IDENTITY_DURABLE = "hook-service-notify-identity";
+/** Durable consumer name for the e-mail confirmation links (quarry.mail.email_confirmation). */
+export const NOTIFY_MAIL_DURABLE = "hook-service-notify-mail";
 
 const ids = (v: unknown): number[] => (Array.isArray(v) ? v.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0) : []);
 
@@ -301,6 +305,7 @@ export async function handleNotifyMessage(deps: Deps, n: Notifier, msg: BusMessa
   if (data.object_kind === "notification") return notifyNotification(deps, n, data as NotificationEvent);
   const named = data as { event_name?: unknown };
   if (named.event_name === "project_rename" || named.event_name === "project_transfer") return notifyProjectMoved(deps, n, data as ProjectRenameEvent);
+  if (named.event_name === "email_confirmation") return notifyEmailConfirmation(deps, n, data as EmailConfirmationEvent);
   return 0;
 }
 
@@ -320,6 +325,7 @@ export async function subscribeNotifications(
     subs.push(await bus.subscribe(subjects.collab, handler, { durable: NOTIFY_DURABLE }));
     subs.push(await bus.subscribe(subjects.ci, handler, { durable: NOTIFY_CI_DURABLE }));
     subs.push(await bus.subscribe(subjects.identity, handler, { durable: NOTIFY_IDENTITY_DURABLE }));
+    subs.push(await bus.subscribe(Subjects.emailConfirmation, handler, { durable: NOTIFY_MAIL_DURABLE }));
     return subs;
   } catch (err) {
     await Promise.all(subs.map((s) => s.unsubscribe()));

@@ -62,9 +62,11 @@ export function validateLevel(level: string): void {
  * GitLab's User#notification_email rule: blank (the primary e-mail) or one of the user's verified
  * e-mails; Quarry keeps one e-mail per user, so only the primary one qualifies.
  */
-export function validateNotificationEmail(email: string, user: { email: string }): void {
+export function validateNotificationEmail(email: string, user: { email: string }, confirmedEmails: string[] = []): void {
   if (email === "") return;
-  if (email.toLowerCase() !== user.email.toLowerCase()) throw badRequest({ notification_email: ["must be an email you have verified"] });
+  const lower = email.toLowerCase();
+  // The primary, or a confirmed secondary address (GitLab's verified_emails).
+  if (lower !== user.email.toLowerCase() && !confirmedEmails.includes(lower)) throw badRequest({ notification_email: ["must be an email you have verified"] });
 }
 
 /** The message for a stored row, or the default when there is none. */

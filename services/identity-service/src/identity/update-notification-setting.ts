@@ -21,7 +21,12 @@ export const updateNotificationSetting =
     if (req.notificationEmail !== undefined) {
       // Only the global setting has an e-mail (GitLab's API takes it on /notification_settings only).
       if (key.sourceType !== "global") throw paramError("notification_email does not have a valid value");
-      validateNotificationEmail(req.notificationEmail, user);
+      const confirmed = await deps.prisma.email.findMany({ where: { userId: actor.userId, confirmedAt: { not: null } }, select: { email: true } });
+      validateNotificationEmail(
+        req.notificationEmail,
+        user,
+        confirmed.map((e) => e.email),
+      );
       data.notificationEmail = req.notificationEmail || null;
     }
     for (const f of EVENT_FIELDS) {

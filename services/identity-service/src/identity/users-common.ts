@@ -22,6 +22,9 @@ export async function assertUsernameFree(tx: Tx, username: string, exceptUserId 
 export async function assertEmailFree(tx: Tx, email: string, exceptUserId = 0): Promise<void> {
   const found = await tx.user.findUnique({ where: { email: email.toLowerCase() }, select: { id: true } });
   if (found && found.id !== exceptUserId) throw conflict("Email has already been taken");
+  // Another user's secondary address is taken too (GitLab's unique_email validations).
+  const secondary = await tx.email.findFirst({ where: { email: email.toLowerCase(), NOT: { userId: exceptUserId } }, select: { id: true } });
+  if (secondary) throw conflict("Email has already been taken");
 }
 
 /** Only the profile fields that were sent, so that updates leave the rest untouched. */

@@ -49,6 +49,8 @@ import { customAttributesRouter } from "./custom-attributes.ts";
 import { impersonationTokensRouter } from "./impersonation-tokens.ts";
 import { keysRouter } from "./keys.ts";
 import { deployKeysRouter } from "./deploy-keys.ts";
+import { emailsRouter } from "./emails.ts";
+import { serviceAccountsRouter } from "./service-accounts.ts";
 
 export function v4Router(deps: GatewayDeps): Router {
   const r = Router();
@@ -131,5 +133,8 @@ export function v4Router(deps: GatewayDeps): Router {
   // SSH keys and deploy keys
   r.use(keysRouter(deps));
   r.use(deployKeysRouter(deps));
+  // service accounts (instance and group) and users' e-mail addresses
+  r.use(serviceAccountsRouter(deps));
+  r.use(emailsRouter(deps));
   return r;
 }
