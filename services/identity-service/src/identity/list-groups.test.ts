@@ -77,3 +77,19 @@ describe("ListGroups filters of document 3", () => {
     expect(forOwner.every((g) => g.statistics === null)).toBe(true);
   });
 });
+
+describe("ListGroups keyset in name order", () => {
+  it("continues after (name_after, name_after_id), ties broken by id", async () => {
+    const a = await f.user();
+    const t = `ks${a.userId}`;
+    const x1 = await f.c.CreateGroup({ actor: a, name: `${t} same`, path: `${t}-x1` });
+    const x2 = await f.c.CreateGroup({ actor: a, name: `${t} same`, path: `${t}-x2` });
+    const y = await f.c.CreateGroup({ actor: a, name: `${t} later`, path: `${t}-y` });
+    const after = async (name: string, id: number) =>
+      (await f.c.ListGroups({ actor: a, orderBy: "name", nameAfter: name, nameAfterId: id })).groups.map((g) => g.path);
+    expect(await after(`${t} later`, 0)).toEqual([`${t}-y`, `${t}-x1`, `${t}-x2`]);
+    expect(await after(`${t} later`, Number(y.id))).toEqual([`${t}-x1`, `${t}-x2`]);
+    expect(await after(`${t} same`, Number(x1.id))).toEqual([`${t}-x2`]);
+    expect(await after(`${t} same`, Number(x2.id))).toEqual([]);
+  });
+});

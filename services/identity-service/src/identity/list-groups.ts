@@ -46,6 +46,9 @@ export const listGroups =
     if (req.active === false || req.archived === true) and.push({ id: -1 });
     if (Number(req.idAfter)) and.push({ id: { gt: Number(req.idAfter) } });
     if (Number(req.idBefore)) and.push({ id: { lt: Number(req.idBefore) } });
+    if (req.nameAfter !== undefined) {
+      and.push({ OR: [{ name: { gt: req.nameAfter } }, { name: req.nameAfter, id: { gt: Number(req.nameAfterId) } }] });
+    }
     const where: Prisma.NamespaceWhereInput = { AND: and };
     const dir = req.sort === "desc" ? "desc" : "asc";
     const p = paging(req.page);
