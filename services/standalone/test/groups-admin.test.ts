@@ -1,6 +1,8 @@
 // Groups administration end to end (document 3 "Groups"): GET /groups filters, statistics and
 // keyset pages (also anonymously), GET /groups/:id with with_projects and the Owner-only fields,
 // /groups/:id/descendant_groups, group and project transfers, over fetch and @gitbeaker/rest.
+import { databaseUrlFor } from "@quarry/database";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserWithToken, jsonBody, jsonRequests, startTestStack, type TestStack } from "./helpers.ts";
 
@@ -11,6 +13,17 @@ beforeAll(async () => {
 afterAll(() => s?.destroy());
 
 const { post, put } = jsonRequests(() => s);
+
+/** Reads ci-service's database. */
+async function ciSql(sql: string, values: unknown[]): Promise<Record<string, unknown>[]> {
+  const client = new pg.Client({ connectionString: databaseUrlFor(s.options.serverUrl, `${s.options.prefix}_ci`) });
+  await client.connect();
+  try {
+    return (await client.query(sql, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
 const paths = async (path: string, token?: string | null) => ((await jsonBody(await s.api(path, { token }), 200)) as { path: string }[]).map((g) => g.path);
 
 describe("GET /groups", () => {
@@ -107,6 +120,38 @@ describe("GET /groups/:id and descendant groups", () => {
     expect(await paths(`/groups/${g.id}/subgroups`, null)).toEqual(["mid"]);
     expect(await paths(`/groups/${g.id}/descendant_groups?search=lea`, reader.token)).toEqual(["leaf"]);
     expect(await jsonBody(await s.api("/groups/999999/descendant_groups"), 404)).toEqual({ message: "404 Group Not Found" });
+  });
+});
+
+describe("group runner registration tokens", () => {
+  it("shows runners_token to Owners and administrators, resets it, and registers a group runner with it", async () => {
+    const tag = `gr${Date.now().toString(36)}`;
+    const owner = await createUserWithToken(s);
+    const maintainer = await createUserWithToken(s);
+    const g = await jsonBody(await post("/groups", { name: tag, path: tag }, owner.token), 201);
+    await jsonBody(await post(`/groups/${g.id}/members`, { user_id: maintainer.id, access_level: 40 }, owner.token), 201);
+    const token = (await jsonBody(await s.api(`/groups/${g.id}`, { token: owner.token }), 200)).runners_token;
+    expect(token).toMatch(/^GR1348941[A-Za-z0-9_-]{20}$/);
+    expect((await jsonBody(await s.api(`/groups/${g.id}`), 200)).runners_token).toBe(token);
+    expect(await jsonBody(await s.api(`/groups/${g.id}`, { token: maintainer.token }), 200)).not.toHaveProperty("runners_token");
+
+    const register = (registrationToken: string) =>
+      fetch(`${s.url}/api/v4/runners`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ token: registrationToken, description: "group box" }),
+      });
+    const registered = await jsonBody(await register(token), 201);
+    expect(registered.token).toMatch(/^glrt-/);
+    // No runner read API yet: ci-service's row shows what was registered.
+    const rows = await ciSql("SELECT runner_type, group_id, project_id, description FROM runners WHERE id = $1", [registered.id]);
+    expect(rows).toEqual([{ runner_type: "group_type", group_id: g.id, project_id: null, description: "group box" }]);
+
+    expect(await jsonBody(await post(`/groups/${g.id}/runners/reset_registration_token`, {}, maintainer.token), 403)).toEqual({ message: "403 Forbidden" });
+    const reset = await jsonBody(await post(`/groups/${g.id}/runners/reset_registration_token`, {}, owner.token), 201);
+    expect(reset).toEqual({ token: expect.stringMatching(/^GR1348941/), token_expires_at: null });
+    expect(await jsonBody(await register(token), 403)).toEqual({ message: "403 Forbidden" });
+    expect((await jsonBody(await s.api(`/groups/${g.id}`, { token: owner.token }), 200)).runners_token).toBe(reset.token);
   });
 });
 

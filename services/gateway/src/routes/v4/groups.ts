@@ -49,6 +49,11 @@ function decodeNameCursor(cursor: string): { name: string; id: number } | null {
   }
 }
 
+/** GitLab's user_can_admin_group (admin_group): the group's Owners and administrators. */
+function canAdminGroup(req: Request, group: Group): boolean {
+  return Boolean(req.principal?.isAdmin) || group.callerAccessLevel >= AccessLevel.OWNER;
+}
+
 /** Groups: CRUD, listing, subgroups and a group's projects. Members live in members.ts. */
 export function groupsRouter(deps: GatewayDeps): Router {
   const r = Router();
@@ -163,8 +168,10 @@ export function groupsRouter(deps: GatewayDeps): Router {
       const result = await identity.ListProjects({ actor: c.actor, namespaceId: group.id, page: { page: 1, perPage: 100 } }, c.call);
       projects = result.projects.map((pr) => projectFull(pr, c.urls));
     }
-    const canAdmin = Boolean(req.principal?.isAdmin) || group.callerAccessLevel >= AccessLevel.OWNER;
-    return groupDetail(group, c.urls, projects, { canAdmin });
+    const canAdmin = canAdminGroup(req, group);
+    // ci-service keeps the group's registration token (created on first request).
+    const runnersToken = canAdmin ? (await deps.ci.GetGroupRunnersTokens({ groupIds: [group.id] }, c.call)).tokens[0]?.token : undefined;
+    return groupDetail(group, c.urls, projects, { canAdmin, runnersToken });
   };
 
   r.get("/groups/:id", scope("read"), async (req, res) => {
@@ -223,10 +230,22 @@ export function groupsRouter(deps: GatewayDeps): Router {
     const q = params(req, { id: p.string(), group_id: p.int().optional() });
     const c = ctx(deps, req, res);
     const group = await identity.GetGroup({ actor: c.actor, idOrPath: q.id }, c.call);
-    if (!req.principal?.isAdmin && group.callerAccessLevel < AccessLevel.OWNER) throw new ApiError(403, { message: "403 Forbidden" });
+    if (!canAdminGroup(req, group)) throw new ApiError(403, { message: "403 Forbidden" });
     if (q.group_id) await identity.GetGroup({ actor: c.actor, idOrPath: String(q.group_id) }, c.call);
     const moved = await identity.TransferGroup({ actor: c.actor, idOrPath: String(group.id), parentId: q.group_id ?? 0 }, c.call);
     res.status(201).json(await detail(req, c, moved, true));
+  });
+
+  // A new registration token for the group (GitLab's update_runners_registration_token: Owners,
+  // administrators); the old one stops working at once.
+  r.post("/groups/:id/runners/reset_registration_token", scope("write"), async (req, res) => {
+    requireUser(req);
+    const q = params(req, { id: p.string() });
+    const c = ctx(deps, req, res);
+    const group = await identity.GetGroup({ actor: c.actor, idOrPath: q.id }, c.call);
+    if (!canAdminGroup(req, group)) throw new ApiError(403, { message: "403 Forbidden" });
+    const token = await deps.ci.ResetGroupRunnersToken({ groupId: group.id }, c.call);
+    res.status(201).json({ token: token.token, token_expires_at: token.tokenExpiresAt || null });
   });
 
   r.get("/groups/:id/projects", scope("read"), async (req, res) => {
