@@ -2,15 +2,22 @@
 // keyset pages (also anonymously), GET /groups/:id with with_projects and the Owner-only fields,
 // /groups/:id/descendant_groups, group and project transfers, over fetch and @gitbeaker/rest.
 import { databaseUrlFor } from "@quarry/database";
+import { startTestSmtp, type TestSmtp } from "@quarry/hook-service/testing";
+import { waitFor } from "@quarry/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserWithToken, jsonBody, jsonRequests, startTestStack, type TestStack } from "./helpers.ts";
 
 let s: TestStack;
+let smtp: TestSmtp;
 beforeAll(async () => {
-  s = await startTestStack();
+  smtp = await startTestSmtp();
+  s = await startTestStack(undefined, { smtpUrl: smtp.url });
 }, 60_000);
-afterAll(() => s?.destroy());
+afterAll(async () => {
+  await s?.destroy();
+  await smtp?.close();
+});
 
 const { post, put } = jsonRequests(() => s);
 
@@ -188,6 +195,9 @@ describe("transfers", () => {
     const project = await jsonBody(await post("/projects", { name: "travel", initialize_with_readme: true }, owner.token), 201);
     const moved = await jsonBody(await put(`/projects/${project.id}/transfer`, { namespace: tag }, owner.token), 200);
     expect(moved).toMatchObject({ id: project.id, path_with_namespace: `${tag}/travel`, namespace: { id: g.id, full_path: tag } });
+    // The members get GitLab's moved_project mail (project_transfer event).
+    await waitFor(() => expect(smtp.mails.filter((m) => m.headers.subject === "travel | Project was moved").map((m) => m.to.join(","))).toEqual([`${owner.username}@example.com`]));
+    expect(smtp.mails.find((m) => m.headers.subject === "travel | Project was moved")?.body).toContain(`${s.url}/${tag}/travel`);
     // Hashed storage: the repository did not move; its README is still there.
     const file = await jsonBody(await s.api(`/projects/${encodeURIComponent(`${tag}/travel`)}/repository/files/README.md?ref=main`, { token: owner.token }), 200);
     expect(file.file_name).toBe("README.md");
