@@ -114,7 +114,13 @@ describe("GET /groups/:id and descendant groups", () => {
     await jsonBody(await post("/projects", { name: "inside", namespace_id: g.id, visibility: "public" }, owner.token), 201);
 
     const asOwner = await jsonBody(await s.api(`/groups/${g.id}`, { token: owner.token }), 200);
-    expect(asOwner).toMatchObject({ full_path: tag, shared_with_groups: [], shared_projects: [], enabled_git_access_protocol: "all", prevent_sharing_groups_outside_hierarchy: false });
+    expect(asOwner).toMatchObject({
+      full_path: tag,
+      shared_with_groups: [],
+      shared_projects: [],
+      enabled_git_access_protocol: "all",
+      prevent_sharing_groups_outside_hierarchy: false,
+    });
     expect(asOwner.projects.map((p: { path: string }) => p.path)).toEqual(["inside"]);
     const asReader = await jsonBody(await s.api(`/groups/${g.id}`, { token: reader.token }), 200);
     expect(asReader).not.toHaveProperty("enabled_git_access_protocol");
@@ -184,7 +190,9 @@ describe("transfers", () => {
     // @gitbeaker/rest: Groups.transfer without a target makes it top-level again.
     const top = await s.gitlab(owner.token).Groups.transfer(src.id);
     expect(top).toMatchObject({ parent_id: null, full_path: `${tag}-src` });
-    expect(await jsonBody(await post(`/groups/${src.id}/transfer`, {}, owner.token), 400)).toEqual({ message: "Transfer failed: Group is already a root group." });
+    expect(await jsonBody(await post(`/groups/${src.id}/transfer`, {}, owner.token), 400)).toEqual({
+      message: "Transfer failed: Group is already a root group.",
+    });
   });
 
   it("PUT /projects/:id/transfer moves a project by namespace id or path, keeps its repository, with GitLab's errors", async () => {
@@ -196,10 +204,17 @@ describe("transfers", () => {
     const moved = await jsonBody(await put(`/projects/${project.id}/transfer`, { namespace: tag }, owner.token), 200);
     expect(moved).toMatchObject({ id: project.id, path_with_namespace: `${tag}/travel`, namespace: { id: g.id, full_path: tag } });
     // The members get GitLab's moved_project mail (project_transfer event).
-    await waitFor(() => expect(smtp.mails.filter((m) => m.headers.subject === "travel | Project was moved").map((m) => m.to.join(","))).toEqual([`${owner.username}@example.com`]));
+    await waitFor(() =>
+      expect(smtp.mails.filter((m) => m.headers.subject === "travel | Project was moved").map((m) => m.to.join(","))).toEqual([
+        `${owner.username}@example.com`,
+      ]),
+    );
     expect(smtp.mails.find((m) => m.headers.subject === "travel | Project was moved")?.body).toContain(`${s.url}/${tag}/travel`);
     // Hashed storage: the repository did not move; its README is still there.
-    const file = await jsonBody(await s.api(`/projects/${encodeURIComponent(`${tag}/travel`)}/repository/files/README.md?ref=main`, { token: owner.token }), 200);
+    const file = await jsonBody(
+      await s.api(`/projects/${encodeURIComponent(`${tag}/travel`)}/repository/files/README.md?ref=main`, { token: owner.token }),
+      200,
+    );
     expect(file.file_name).toBe("README.md");
 
     expect(await jsonBody(await put(`/projects/${project.id}/transfer`, { namespace: g.id }, owner.token), 400)).toEqual({

@@ -85,11 +85,11 @@ describe("ListGroups keyset in name order", () => {
     const x1 = await f.c.CreateGroup({ actor: a, name: `${t} same`, path: `${t}-x1` });
     const x2 = await f.c.CreateGroup({ actor: a, name: `${t} same`, path: `${t}-x2` });
     const y = await f.c.CreateGroup({ actor: a, name: `${t} later`, path: `${t}-y` });
-    const after = async (name: string, id: number) =>
+    const pageAfter = async (name: string, id: number) =>
       (await f.c.ListGroups({ actor: a, orderBy: "name", nameAfter: name, nameAfterId: id })).groups.map((g) => g.path);
-    expect(await after(`${t} later`, 0)).toEqual([`${t}-y`, `${t}-x1`, `${t}-x2`]);
-    expect(await after(`${t} later`, Number(y.id))).toEqual([`${t}-x1`, `${t}-x2`]);
-    expect(await after(`${t} same`, Number(x1.id))).toEqual([`${t}-x2`]);
-    expect(await after(`${t} same`, Number(x2.id))).toEqual([]);
+    expect(await pageAfter(`${t} later`, 0)).toEqual([`${t}-y`, `${t}-x1`, `${t}-x2`]);
+    expect(await pageAfter(`${t} later`, Number(y.id))).toEqual([`${t}-x1`, `${t}-x2`]);
+    expect(await pageAfter(`${t} same`, Number(x1.id))).toEqual([`${t}-x2`]);
+    expect(await pageAfter(`${t} same`, Number(x2.id))).toEqual([]);
   });
 });

@@ -72,8 +72,14 @@ export const listGroups =
     }
     const groups = await Promise.all(rows.map(async (g) => groupToProto(g, await namespaceLevel(db, actor.userId, g))));
     if (req.statistics && actor.isAdmin) {
-      const own = await groupStatistics(db, rows.map((g) => g.id));
-      const root = await rootStorageStatistics(db, rows.filter((g) => g.parentId === null).map((g) => g.id));
+      const own = await groupStatistics(
+        db,
+        rows.map((g) => g.id),
+      );
+      const root = await rootStorageStatistics(
+        db,
+        rows.filter((g) => g.parentId === null).map((g) => g.id),
+      );
       for (const g of groups) {
         g.statistics = own.get(Number(g.id)) ?? null;
         g.rootStorageStatistics = root.get(Number(g.id)) ?? null;

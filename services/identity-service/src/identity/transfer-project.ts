@@ -48,16 +48,12 @@ export const transferProject =
         const { ns, level } = await targetNamespace(tx, actor, req.namespace);
         if (ns.id === project.namespaceId) throw failed("Project is already in this namespace.");
         const mayCreate =
-          actor.isAdmin ||
-          (ns.kind === "group"
-            ? level >= (CREATION_LEVEL[ns.projectCreationLevel] ?? AccessLevel.DEVELOPER)
-            : ns.ownerId === actor.userId);
+          actor.isAdmin || (ns.kind === "group" ? level >= (CREATION_LEVEL[ns.projectCreationLevel] ?? AccessLevel.DEVELOPER) : ns.ownerId === actor.userId);
         if (!mayCreate) throw failed("You don't have permission to transfer projects into that namespace.");
         const clash = await tx.project.findFirst({ where: { namespaceId: ns.id, pathLower: project.pathLower }, select: { id: true } });
         if (clash) throw failed("Project with same path in target namespace already exists");
         // A project may not be more open than its group (GitLab's visibility_level_allowed_by_group?).
-        const visibility =
-          ns.kind === "group" && VISIBILITY_LEVEL[project.visibility]! > VISIBILITY_LEVEL[ns.visibility]! ? ns.visibility : project.visibility;
+        const visibility = ns.kind === "group" && VISIBILITY_LEVEL[project.visibility]! > VISIBILITY_LEVEL[ns.visibility]! ? ns.visibility : project.visibility;
         const row = await tx.project.update({ where: { id: project.id }, data: { namespaceId: ns.id, visibility }, include: projectInclude });
         await enqueueProjectRename(tx, row, `${project.namespace.fullPath}/${project.path}`, "project_transfer");
         return { row, levels: await projectLevels(tx, actor.userId, row) };

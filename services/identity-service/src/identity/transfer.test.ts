@@ -18,7 +18,11 @@ describe("TransferGroup", () => {
     // Descendants follow; the more open ones are lowered to the new parent's visibility.
     expect(await f.c.GetGroup({ actor: a, idOrPath: `dst-${a.userId}/src-${a.userId}/child` })).toMatchObject({ id: child.id, visibility: "internal" });
     const p = await f.c.GetProject({ actor: a, idOrPath: String(project.id) });
-    expect(p).toMatchObject({ pathWithNamespace: `dst-${a.userId}/src-${a.userId}/child/deep`, visibility: "internal", diskPath: diskPathFor(Number(project.id)) });
+    expect(p).toMatchObject({
+      pathWithNamespace: `dst-${a.userId}/src-${a.userId}/child/deep`,
+      visibility: "internal",
+      diskPath: diskPathFor(Number(project.id)),
+    });
     expect((await f.c.ListGroups({ actor: a, parentId: dst.id, descendants: true })).groups.map((g) => g.id).sort()).toEqual([src.id, child.id].sort());
     // Back to the top level.
     const top = await f.c.TransferGroup({ actor: a, idOrPath: String(src.id), parentId: 0 });
@@ -42,8 +46,12 @@ describe("TransferGroup", () => {
     expect(await msg(f.c.TransferGroup({ actor: a, idOrPath: String(sub.id), parentId: other.id }))).toBe(
       "Transfer failed: The parent group already has a subgroup or a project with the same path.",
     );
-    expect(await msg(f.c.TransferGroup({ actor: a, idOrPath: String(g.id), parentId: sub.id }))).toBe("Transfer failed: Cannot transfer group to one of its subgroup.");
-    expect(await msg(f.c.TransferGroup({ actor: a, idOrPath: String(g.id), parentId: foreign.id }))).toBe("Transfer failed: You don't have enough permissions.");
+    expect(await msg(f.c.TransferGroup({ actor: a, idOrPath: String(g.id), parentId: sub.id }))).toBe(
+      "Transfer failed: Cannot transfer group to one of its subgroup.",
+    );
+    expect(await msg(f.c.TransferGroup({ actor: a, idOrPath: String(g.id), parentId: foreign.id }))).toBe(
+      "Transfer failed: You don't have enough permissions.",
+    );
     expect((await failure(f.c.TransferGroup({ actor: b, idOrPath: String(foreign.id), parentId: g.id }))).status).toBe(404);
     expect((await failure(f.c.TransferGroup({ actor: a, idOrPath: String(g.id), parentId: 999999 }))).body).toEqual({ message: "404 Group Not Found" });
   });
@@ -52,7 +60,7 @@ describe("TransferGroup", () => {
 describe("TransferProject", () => {
   it("moves a project to a group by path, keeps its disk path, and publishes project_transfer", async () => {
     const a = await f.user();
-    const g = await f.c.CreateGroup({ actor: a, name: "Target", path: `target-${a.userId}` });
+    await f.c.CreateGroup({ actor: a, name: "Target", path: `target-${a.userId}` });
     const p = await f.c.CreateProject({ actor: a, name: "movable", visibility: "public" });
     const moved = await f.c.TransferProject({ actor: a, idOrPath: String(p.id), namespace: `target-${a.userId}` });
     expect(moved).toMatchObject({ pathWithNamespace: `target-${a.userId}/movable`, visibility: "private", diskPath: p.diskPath });
@@ -60,7 +68,11 @@ describe("TransferProject", () => {
       .map((e) => e.payload as Record<string, unknown>)
       .filter((e) => e.project_id === Number(p.id));
     expect(events).toEqual([
-      expect.objectContaining({ event_name: "project_transfer", path_with_namespace: `target-${a.userId}/movable`, old_path_with_namespace: p.pathWithNamespace }),
+      expect.objectContaining({
+        event_name: "project_transfer",
+        path_with_namespace: `target-${a.userId}/movable`,
+        old_path_with_namespace: p.pathWithNamespace,
+      }),
     ]);
     // And back to the user's namespace by id.
     expect((await f.c.TransferProject({ actor: a, idOrPath: String(p.id), namespace: String(a.namespaceId) })).pathWithNamespace).toBe(p.pathWithNamespace);
