@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { descriptor } from "./generated/descriptor.ts";
-import { commonV1, hookV1, identityV1, repoV1 } from "./index.ts";
+import { ciV1, commonV1, hookV1, identityV1, repoV1 } from "./index.ts";
 
 describe("embedded proto descriptor", () => {
   it("exposes every RPC of the identity contract with camelCase fields", () => {
@@ -10,7 +10,8 @@ describe("embedded proto descriptor", () => {
     expect(methods).toEqual(expect.arrayContaining(["CreateUpload", "ListUploads", "GetUploadFile", "DeleteUpload"]));
     const usersAdmin = ["ChangeUserState", "ListUserMemberships", "ListCustomAttributes", "GetCustomAttribute", "SetCustomAttribute", "DeleteCustomAttribute"];
     expect(methods).toEqual(expect.arrayContaining(usersAdmin));
-    expect(methods).toHaveLength(47);
+    expect(methods).toEqual(expect.arrayContaining(["TransferGroup", "TransferProject"]));
+    expect(methods).toHaveLength(49);
     const def = identityV1.IdentityService.service.CreateProject;
     const bytes = def.requestSerialize({ name: "x", initializeWithReadme: true, namespaceId: 7 });
     const back = def.requestDeserialize(bytes) as { name: string; initializeWithReadme: boolean; namespaceId: number; path: string };
@@ -30,6 +31,7 @@ describe("embedded proto descriptor", () => {
     const snippetRpcs = ["CreateSnippetRepository", "CommitSnippetFiles", "ListSnippetFiles", "ReadSnippetFile", "DeleteSnippetRepository"];
     expect(Object.keys(repoV1.RepoService.service)).toEqual(expect.arrayContaining(snippetRpcs));
     expect(Object.keys(hookV1.HookService.service)).toContain("ListRecordedEvents");
+    expect(Object.keys(ciV1.CiService.service)).toEqual(expect.arrayContaining(["GetGroupRunnersTokens", "ResetGroupRunnersToken"]));
   });
 });
 
