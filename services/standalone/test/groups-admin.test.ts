@@ -232,5 +232,11 @@ describe("transfers", () => {
     // @gitbeaker/rest: Projects.transfer back to the owner's namespace.
     const back = await s.gitlab(owner.token).Projects.transfer(project.id, owner.username);
     expect(back.path_with_namespace).toBe(`${owner.username}/travel`);
+
+    // Administrators' POST /groups/:id/projects/:project_id moves it into the group (GroupDetail).
+    expect(await jsonBody(await post(`/groups/${g.id}/projects/${project.id}`, {}, owner.token), 403)).toEqual({ message: "403 Forbidden" });
+    const into = await jsonBody(await post(`/groups/${g.id}/projects/${project.id}`, {}), 201);
+    expect(into).toMatchObject({ id: g.id, full_path: tag });
+    expect(into.projects.map((p: { path_with_namespace: string }) => p.path_with_namespace)).toEqual([`${tag}/travel`]);
   });
 });

@@ -2,7 +2,7 @@ import { AccessLevel, PROJECT_CREATION_LEVELS, SUBGROUP_CREATION_LEVELS, VISIBIL
 import type { Group__Output as Group } from "@quarry/proto/types/identity/v1/Group";
 import { type Request, Router } from "express";
 import type { GatewayDeps } from "../../deps.ts";
-import { requireUser, scope } from "../../http/auth.ts";
+import { requireAdmin, requireUser, scope } from "../../http/auth.ts";
 import { ApiError } from "../../http/errors.ts";
 import { pageRequest, setNextPageLink } from "../../http/pagination.ts";
 import { p, pageShape, params, z } from "../../http/params.ts";
@@ -234,6 +234,16 @@ export function groupsRouter(deps: GatewayDeps): Router {
     if (q.group_id) await identity.GetGroup({ actor: c.actor, idOrPath: String(q.group_id) }, c.call);
     const moved = await identity.TransferGroup({ actor: c.actor, idOrPath: String(group.id), parentId: q.group_id ?? 0 }, c.call);
     res.status(201).json(await detail(req, c, moved, true));
+  });
+
+  // POST /groups/:id/projects/:project_id: administrators move a project into the group (201 GroupDetail).
+  r.post("/groups/:id/projects/:project_id", scope("write"), async (req, res) => {
+    requireAdmin(req);
+    const q = params(req, { id: p.string(), project_id: p.string() });
+    const c = ctx(deps, req, res);
+    const group = await identity.GetGroup({ actor: c.actor, idOrPath: q.id }, c.call);
+    await identity.TransferProject({ actor: c.actor, idOrPath: q.project_id, namespace: String(group.id) }, c.call);
+    res.status(201).json(await detail(req, c, group, true));
   });
 
   // A new registration token for the group (GitLab's update_runners_registration_token: Owners,
