@@ -58,6 +58,7 @@ describe("GET /groups", () => {
     expect(await paths(`/groups?search=${tag}&archived=true`, owner.token)).toEqual([]);
     expect(await paths(`/groups?search=${tag}-beta&order_by=similarity`, owner.token)).toEqual([`${tag}-beta`]);
     expect(await jsonBody(await s.api("/groups?order_by=size"), 400)).toEqual({ error: "order_by does not have a valid value" });
+    expect(await jsonBody(await s.api("/groups?min_access_level=31"), 400)).toEqual({ error: "min_access_level does not have a valid value" });
 
     const listed = (await jsonBody(await s.api(`/groups?search=${tag}&statistics=true`), 200)) as Record<string, unknown>[];
     const alpha = listed.find((g) => g.id === a.id)!;

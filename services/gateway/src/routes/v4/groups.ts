@@ -23,7 +23,11 @@ const listShape = {
   order_by: p.enum(["name", "path", "id", "similarity"]).optional(),
   sort: p.enum(["asc", "desc"]).optional(),
   owned: p.bool().optional(),
-  min_access_level: p.int().optional(),
+  // Gitlab::Access.all_values (with EE's minimal access and the planner role).
+  min_access_level: p
+    .int()
+    .refine((v) => [5, 10, 15, 20, 30, 40, 50].includes(v))
+    .optional(),
   top_level_only: p.bool().optional(),
   all_available: p.bool().optional(),
   visibility: visibility.optional(),
