@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { descriptor } from "./generated/descriptor.ts";
-import { commonV1, hookV1, identityV1, repoV1 } from "./index.ts";
+import { ciV1, commonV1, hookV1, identityV1, repoV1 } from "./index.ts";
 
 describe("embedded proto descriptor", () => {
   it("exposes every RPC of the identity contract with camelCase fields", () => {
@@ -27,7 +27,8 @@ describe("embedded proto descriptor", () => {
       "ConfirmEmail",
     ];
     expect(methods).toEqual(expect.arrayContaining(accounts));
-    expect(methods).toHaveLength(74);
+    expect(methods).toEqual(expect.arrayContaining(["TransferGroup", "TransferProject"]));
+    expect(methods).toHaveLength(76);
     const def = identityV1.IdentityService.service.CreateProject;
     const bytes = def.requestSerialize({ name: "x", initializeWithReadme: true, namespaceId: 7 });
     const back = def.requestDeserialize(bytes) as { name: string; initializeWithReadme: boolean; namespaceId: number; path: string };
@@ -47,6 +48,7 @@ describe("embedded proto descriptor", () => {
     const snippetRpcs = ["CreateSnippetRepository", "CommitSnippetFiles", "ListSnippetFiles", "ReadSnippetFile", "DeleteSnippetRepository"];
     expect(Object.keys(repoV1.RepoService.service)).toEqual(expect.arrayContaining(snippetRpcs));
     expect(Object.keys(hookV1.HookService.service)).toContain("ListRecordedEvents");
+    expect(Object.keys(ciV1.CiService.service)).toEqual(expect.arrayContaining(["GetGroupRunnersTokens", "ResetGroupRunnersToken"]));
   });
 });
 

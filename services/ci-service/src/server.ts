@@ -1,3 +1,4 @@
+import { getGroupRunnersTokens, resetGroupRunnersToken } from "./ci/group-runners-tokens.ts";
 import type { EventBus } from "@quarry/bus";
 import { clientStream, type AsyncHandlers } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
@@ -106,6 +107,8 @@ export function ciHandlers(deps: CiDeps): AsyncHandlers<CiServiceDefinition> {
     GetProjectRunnersTokens: getProjectRunnersTokens(deps),
     ResetProjectRunnersToken: resetProjectRunnersToken(deps),
     ListProjectRunners: listProjectRunners(deps),
+    GetGroupRunnersTokens: getGroupRunnersTokens(deps),
+    ResetGroupRunnersToken: resetGroupRunnersToken(deps),
   };
 }
 

@@ -17,6 +17,8 @@ import { logSystemActors } from "./identity/system-actor.ts";
 import { createGroup } from "./identity/create-group.ts";
 import { createPersonalAccessToken } from "./identity/create-personal-access-token.ts";
 import { createProject } from "./identity/create-project.ts";
+import { transferGroup } from "./identity/transfer-group.ts";
+import { transferProject } from "./identity/transfer-project.ts";
 import { createUser } from "./identity/create-user.ts";
 import { deleteGroup } from "./identity/delete-group.ts";
 import { deleteProject } from "./identity/delete-project.ts";
@@ -152,6 +154,8 @@ export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServ
     CreateEmail: createEmail(deps),
     DeleteEmail: deleteEmail(deps),
     ConfirmEmail: confirmEmail(deps),
+    TransferGroup: transferGroup(deps),
+    TransferProject: transferProject(deps),
   };
 }
 

@@ -722,9 +722,11 @@ export function destroysFixtures(req: HostileRequest, f: Fixtures): boolean {
   const path = req.path.split("?")[0]!.split("/").map(segment).join("/");
   // Revoking `self` or a token by a small id could revoke the callers' own tokens.
   if (/^\/api\/v4\/personal_access_tokens\/(self|\d{1,5})$/.test(path)) return req.method === "DELETE";
-  if (req.method !== "DELETE" && req.method !== "PUT") return false;
   const projects = [`/api/v4/projects/${f.projectId}`, `/api/v4/projects/${f.projectPath.toLowerCase()}`];
   const groups = [`/api/v4/groups/${f.groupId}`, `/api/v4/groups/${f.groupPath.toLowerCase()}`];
+  // A transfer (PUT for projects, POST for groups) would move the records under the other routes.
+  if ([...projects, ...groups].some((base) => path === `${base}/transfer`)) return true;
+  if (req.method !== "DELETE" && req.method !== "PUT") return false;
   // The records themselves, the user (PUT could rename them, which moves their project), and
   // the user's own membership (removing or demoting it would lock them out of the rest).
   const fixtures = [

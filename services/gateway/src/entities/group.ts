@@ -2,8 +2,49 @@ import { AccessLevel } from "@quarry/gitlab";
 import type { Group__Output as Group } from "@quarry/proto/types/identity/v1/Group";
 import { avatarUrl, orNull, webUrl, type Urls } from "./urls.ts";
 
-/** A group as listed (GitLab's API::Entities::Group). */
-export function groupListItem(g: Group, urls: Urls) {
+type Statistics = Group["statistics"];
+
+/** GitLab's group statistics (the sums of the group's own projects' statistics). */
+function groupStatistics(s: Statistics) {
+  const n = (v: number | string | undefined | null) => Number(v ?? 0);
+  return {
+    storage_size: n(s?.storageSize),
+    repository_size: n(s?.repositorySize),
+    wiki_size: n(s?.wikiSize),
+    lfs_objects_size: n(s?.lfsObjectsSize),
+    job_artifacts_size: n(s?.jobArtifactsSize),
+    pipeline_artifacts_size: n(s?.pipelineArtifactsSize),
+    packages_size: n(s?.packagesSize),
+    snippets_size: n(s?.snippetsSize),
+    uploads_size: n(s?.uploadsSize),
+  };
+}
+
+/** GitLab's Namespace::RootStorageStatistics entity, over the whole hierarchy of a top-level group. */
+function rootStorageStatistics(s: Statistics) {
+  const n = (v: number | string | undefined | null) => Number(v ?? 0);
+  return {
+    build_artifacts_size: n(s?.jobArtifactsSize),
+    container_registry_size: n(s?.containerRegistrySize),
+    registry_size_estimated: false,
+    dependency_proxy_size: 0,
+    lfs_objects_size: n(s?.lfsObjectsSize),
+    packages_size: n(s?.packagesSize),
+    pipeline_artifacts_size: n(s?.pipelineArtifactsSize),
+    repository_size: n(s?.repositorySize),
+    snippets_size: n(s?.snippetsSize),
+    storage_size: n(s?.storageSize),
+    uploads_size: n(s?.uploadsSize),
+    wiki_size: n(s?.wikiSize),
+  };
+}
+
+/**
+ * A group as listed (GitLab's API::Entities::Group). `statistics` (administrators asked for
+ * statistics=true) adds `statistics` and, for top-level groups, `root_storage_statistics`.
+ */
+export function groupListItem(g: Group, urls: Urls, opts: { statistics?: boolean } = {}) {
+  const topLevel = !Number(g.parentId);
   return {
     id: Number(g.id),
     web_url: webUrl(urls, `groups/${g.fullPath}`),
@@ -40,11 +81,19 @@ export function groupListItem(g: Group, urls: Urls) {
     ldap_access: null,
     wiki_access_level: "enabled",
     marked_for_deletion_on: null,
+    // No group can be archived in Quarry yet.
+    archived: false,
+    ...(opts.statistics ? { statistics: groupStatistics(g.statistics) } : {}),
+    ...(opts.statistics && topLevel ? { root_storage_statistics: rootStorageStatistics(g.rootStorageStatistics) } : {}),
   };
 }
 
-/** GET /groups/:id — adds the detail fields; `projects` are project summaries built by the caller. */
-export function groupDetail(g: Group, urls: Urls, projects: unknown[] | undefined) {
+/**
+ * GET /groups/:id — adds the detail fields; `projects` are project summaries built by the caller.
+ * `canAdmin` (GitLab's user_can_admin_group: Owners and administrators) shows `runners_token`
+ * (when given) and `enabled_git_access_protocol`.
+ */
+export function groupDetail(g: Group, urls: Urls, projects: unknown[] | undefined, admin: { canAdmin?: boolean; runnersToken?: string } = {}) {
   const isTopLevel = !Number(g.parentId);
   return {
     ...groupListItem(g, urls),
@@ -55,7 +104,8 @@ export function groupDetail(g: Group, urls: Urls, projects: unknown[] | undefine
     lock_math_rendering_limits_enabled: false,
     shared_with_groups: [],
     ...(isTopLevel ? { prevent_sharing_groups_outside_hierarchy: false } : {}),
-    ...(g.callerAccessLevel >= AccessLevel.OWNER ? { enabled_git_access_protocol: "all" } : {}),
+    ...(admin.canAdmin && admin.runnersToken ? { runners_token: admin.runnersToken } : {}),
+    ...(admin.canAdmin ? { enabled_git_access_protocol: "all" } : {}),
     ...(projects ? { projects, shared_projects: [] } : {}),
   };
 }

@@ -28,10 +28,13 @@ export function enqueueProjectDestroy(tx: Tx, p: ProjectRow) {
   return enqueueEvent(tx, Subjects.projectDestroy, { event_name: "project_destroy", ...projectEventFields(p) });
 }
 
-/** A path change (GitLab's project_rename system hook, which also drives project_was_moved mails). */
-export function enqueueProjectRename(tx: Tx, p: ProjectRow, oldPathWithNamespace: string) {
+/**
+ * A path change (GitLab's project_rename system hook, which also drives project_was_moved mails);
+ * a move to another namespace is GitLab's project_transfer.
+ */
+export function enqueueProjectRename(tx: Tx, p: ProjectRow, oldPathWithNamespace: string, eventName: "project_rename" | "project_transfer" = "project_rename") {
   return enqueueEvent(tx, Subjects.projectRename, {
-    event_name: "project_rename",
+    event_name: eventName,
     ...projectEventFields(p),
     old_path_with_namespace: oldPathWithNamespace,
   });

@@ -4,7 +4,7 @@ import { Router, type Request, type Response } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { requireAdmin, requireUser, scope } from "../../http/auth.ts";
 import { pageRequest } from "../../http/pagination.ts";
-import { LIMITS, p, pageShape, params, type z } from "../../http/params.ts";
+import { LIMITS, p, pageShape, params, z } from "../../http/params.ts";
 import { projectFull, projectSimple } from "../../entities/project.ts";
 import { keysetBounds, keysetShape, writeKeysetHeaders } from "../../http/keyset.ts";
 import { ctx } from "./context.ts";
@@ -259,6 +259,18 @@ export function projectsRouter(deps: GatewayDeps): Router {
     const c = ctx(deps, req, res);
     await identity.DeleteProject({ actor: c.actor, idOrPath: q.id }, c.call);
     res.status(202).json({ message: "202 Accepted" });
+  });
+
+  // PUT /projects/:id/transfer: GitLab's Projects::TransferService (Owner of the project, who may
+  // create projects in the target namespace, given by id or full path).
+  r.put("/projects/:id/transfer", scope("write"), async (req, res) => {
+    requireUser(req);
+    const q = params(req, { id: p.string(), namespace: z.union([z.string().min(1), z.number().int()]).transform(String) });
+    const c = ctx(deps, req, res);
+    const project = await identity.TransferProject({ actor: c.actor, idOrPath: q.id, namespace: q.namespace }, c.call);
+    const info = await deps.repo.GetRepositoryInfo({ diskPath: project.diskPath }, c.call);
+    const runnersToken = await runnersTokenFor(deps, req, project);
+    res.json(projectFull(project, c.urls, { emptyRepo: info.empty, runnersToken }));
   });
 
   return r;
