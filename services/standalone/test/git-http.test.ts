@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -8,6 +7,7 @@ import { hookV1 } from "@quarry/proto";
 import { waitFor } from "@quarry/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserWithToken, startTestStack, type TestStack } from "./helpers.ts";
+import { gitHttp } from "./git-cli.ts";
 
 let s: TestStack;
 let home: string;
@@ -20,38 +20,8 @@ let priv: { id: number; path_with_namespace: string };
 const ACCESS_DENIED =
   "HTTP Basic: Access denied. If a password was provided for Git authentication, the password was incorrect or you're required to use a token instead of a password. If a token was provided, it was either incorrect, expired, or improperly scoped.";
 
-interface GitResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * Runs the real git CLI asynchronously (the stack serves from this process) with a throwaway
- * HOME, no credential helper and no prompts.
- */
-function git(cwd: string, ...args: string[]): Promise<GitResult> {
-  return new Promise((resolve) => {
-    execFile(
-      "git",
-      ["-c", "credential.helper=", "-c", "init.defaultBranch=main", ...args],
-      {
-        cwd,
-        env: {
-          PATH: process.env.PATH,
-          HOME: home,
-          GIT_CONFIG_NOSYSTEM: "1",
-          GIT_TERMINAL_PROMPT: "0",
-          GIT_AUTHOR_NAME: "Dev",
-          GIT_AUTHOR_EMAIL: "dev@example.com",
-          GIT_COMMITTER_NAME: "Dev",
-          GIT_COMMITTER_EMAIL: "dev@example.com",
-        },
-      },
-      (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+/** Runs the real git CLI (see git-cli.ts). */
+const git = (cwd: string, ...args: string[]) => gitHttp(home, cwd, ...args);
 
 async function gitOk(cwd: string, ...args: string[]): Promise<string> {
   const r = await git(cwd, ...args);

@@ -1,58 +1,37 @@
 // Git over SSH with the real `git` and OpenSSH `ssh` clients against repo-service's SSH server:
 // users' keys and deploy keys, the same permission and protected-branch rules as over HTTP.
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserWithToken, jsonBody, jsonRequests, startTestStack, type TestStack } from "./helpers.ts";
+import { type CliResult, gitEnv, runCli } from "./git-cli.ts";
 import { type GeneratedKey, generateKey } from "./ssh-keygen.ts";
 
 let s: TestStack;
 let home: string;
 const { post } = jsonRequests(() => s);
 
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+/** ssh's options for the test server: no host key checks, only the given key, never a prompt. */
+const SSH_OPTIONS = [
+  "-o",
+  "StrictHostKeyChecking=no",
+  "-o",
+  "UserKnownHostsFile=/dev/null",
+  "-o",
+  "IdentitiesOnly=yes",
+  "-o",
+  "BatchMode=yes",
+  "-o",
+  "LogLevel=ERROR",
+];
 
-/** Runs a command with a throwaway HOME, no prompts and, for git, `key` as its SSH identity. */
-function run(cmd: string, args: string[], cwd: string, key?: GeneratedKey): Promise<Result> {
-  const sshOptions = [
-    "-o",
-    "StrictHostKeyChecking=no",
-    "-o",
-    "UserKnownHostsFile=/dev/null",
-    "-o",
-    "IdentitiesOnly=yes",
-    "-o",
-    "BatchMode=yes",
-    "-o",
-    "LogLevel=ERROR",
-  ];
-  return new Promise((resolve) => {
-    execFile(
-      cmd,
-      cmd === "ssh" ? [...sshOptions, ...(key ? ["-i", key.privatePath] : []), ...args] : args,
-      {
-        cwd,
-        env: {
-          PATH: process.env.PATH,
-          HOME: home,
-          GIT_CONFIG_NOSYSTEM: "1",
-          GIT_TERMINAL_PROMPT: "0",
-          GIT_AUTHOR_NAME: "Dev",
-          GIT_AUTHOR_EMAIL: "dev@example.com",
-          GIT_COMMITTER_NAME: "Dev",
-          GIT_COMMITTER_EMAIL: "dev@example.com",
-          GIT_SSH_COMMAND: `ssh ${sshOptions.join(" ")} -i ${key?.privatePath ?? "/dev/null"} -p ${s.sshPort}`,
-        },
-      },
-      (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+/** Runs a command (see git-cli.ts) with, for git, `key` as its SSH identity. */
+function run(cmd: string, args: string[], cwd: string, key?: GeneratedKey): Promise<CliResult> {
+  const sshArgs = cmd === "ssh" ? [...SSH_OPTIONS, ...(key ? ["-i", key.privatePath] : []), ...args] : args;
+  const env = gitEnv(home, { GIT_SSH_COMMAND: `ssh ${SSH_OPTIONS.join(" ")} -i ${key?.privatePath ?? "/dev/null"} -p ${s.sshPort}` });
+  return runCli(cmd, sshArgs, cwd, env);
 }
 
 const git = (cwd: string, key: GeneratedKey | undefined, ...args: string[]) => run("git", ["-c", "init.defaultBranch=main", ...args], cwd, key);
@@ -71,7 +50,7 @@ function tmp(name: string): string {
 }
 
 /** Clones, commits a file on `branch` and pushes it; answers git's result. */
-async function commitAndPush(dir: string, key: GeneratedKey, branch: string, file: string): Promise<Result> {
+async function commitAndPush(dir: string, key: GeneratedKey, branch: string, file: string): Promise<CliResult> {
   await gitOk(dir, key, "checkout", "-B", branch);
   fs.writeFileSync(path.join(dir, file), `${file}\n`);
   await gitOk(dir, key, "add", file);

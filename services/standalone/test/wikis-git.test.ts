@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -7,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserWithToken, jsonBody, jsonRequests, startTestStack, type TestStack } from "./helpers.ts";
 import { runPythonScript } from "./python-runner.ts";
 import { type Receiver, startReceiver } from "./webhook-receiver.ts";
+import { gitHttp } from "./git-cli.ts";
 
 // Group wikis over git's smart HTTP, wiki page webhooks from git pushes and group wiki writes,
 // and render_html for AsciiDoc and Org.
@@ -28,29 +28,8 @@ const { post, put } = jsonRequests(() => s);
 type User = { id: number; username: string; token: string };
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
-/** Runs the git CLI with a throwaway HOME, no credential helper and no prompts. */
-function git(cwd: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      "git",
-      ["-c", "credential.helper=", "-c", "init.defaultBranch=main", ...args],
-      {
-        cwd,
-        env: {
-          PATH: process.env.PATH,
-          HOME: home,
-          GIT_CONFIG_NOSYSTEM: "1",
-          GIT_TERMINAL_PROMPT: "0",
-          GIT_AUTHOR_NAME: "Dev",
-          GIT_AUTHOR_EMAIL: "dev@example.com",
-          GIT_COMMITTER_NAME: "Dev",
-          GIT_COMMITTER_EMAIL: "dev@example.com",
-        },
-      },
-      (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+/** Runs the git CLI (see git-cli.ts). */
+const git = (cwd: string, ...args: string[]) => gitHttp(home, cwd, ...args);
 
 /** The wiki's smart HTTP URL with a user's token (anonymous without one). */
 function wikiUrl(fullPath: string, u?: { username: string; token: string }): string {
