@@ -3,6 +3,7 @@
 // the hierarchy). Sizes Quarry does not keep (LFS, packages, snippets, registry) are 0.
 import type { GroupStatistics } from "@quarry/proto/types/identity/v1/GroupStatistics";
 import type { PrismaClient, Tx } from "../deps.ts";
+import { storageFigures } from "./project-statistics.ts";
 
 type Db = PrismaClient | Tx;
 
@@ -14,22 +15,13 @@ interface Sums {
 }
 
 function toProto(s: Sums | undefined): GroupStatistics {
-  const repositorySize = Number(s?.repository_size ?? 0);
-  const wikiSize = Number(s?.wiki_size ?? 0);
-  const jobArtifactsSize = Number(s?.job_artifacts_size ?? 0);
-  const uploadsSize = Number(s?.uploads_size ?? 0);
-  return {
-    storageSize: repositorySize + wikiSize + jobArtifactsSize + uploadsSize,
-    repositorySize,
-    wikiSize,
-    lfsObjectsSize: 0,
-    jobArtifactsSize,
-    pipelineArtifactsSize: 0,
-    packagesSize: 0,
-    snippetsSize: 0,
-    uploadsSize,
-    containerRegistrySize: 0,
-  };
+  const n = (v: bigint | null | undefined) => Number(v ?? 0);
+  return storageFigures({
+    repositorySize: n(s?.repository_size),
+    wikiSize: n(s?.wiki_size),
+    jobArtifactsSize: n(s?.job_artifacts_size),
+    uploadsSize: n(s?.uploads_size),
+  });
 }
 
 /** Per group id: its own projects' sums. */

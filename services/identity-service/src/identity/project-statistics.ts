@@ -9,16 +9,10 @@ import type { ProjectStatistics } from "../generated/prisma/client.ts";
 /** The durable consumer of repo-service's and ci-service's measurements (replicas share it). */
 export const STATISTICS_DURABLE = "identity-service-statistics";
 
-/** The stored row as the proto message; storage_size is the sum, as GitLab's StorageSize. */
-export function statisticsToProto(s: ProjectStatistics | null | undefined): StatisticsMsg | null {
-  if (!s) return null;
-  const n = (v: bigint) => Number(v);
-  const repositorySize = n(s.repositorySize);
-  const wikiSize = n(s.wikiSize);
-  const jobArtifactsSize = n(s.jobArtifactsSize);
-  const uploadsSize = n(s.uploadsSize);
+/** The sizes of a project's or a group's statistics from the ones Quarry keeps; storage_size is their sum, as GitLab's StorageSize; LFS, packages, snippets and registry are 0. */
+export function storageFigures(kept: { repositorySize: number; wikiSize: number; jobArtifactsSize: number; uploadsSize: number }) {
+  const { repositorySize, wikiSize, jobArtifactsSize, uploadsSize } = kept;
   return {
-    commitCount: n(s.commitCount),
     storageSize: repositorySize + wikiSize + jobArtifactsSize + uploadsSize,
     repositorySize,
     wikiSize,
@@ -29,6 +23,16 @@ export function statisticsToProto(s: ProjectStatistics | null | undefined): Stat
     snippetsSize: 0,
     uploadsSize,
     containerRegistrySize: 0,
+  };
+}
+
+/** The stored row as the proto message. */
+export function statisticsToProto(s: ProjectStatistics | null | undefined): StatisticsMsg | null {
+  if (!s) return null;
+  const n = (v: bigint) => Number(v);
+  return {
+    commitCount: n(s.commitCount),
+    ...storageFigures({ repositorySize: n(s.repositorySize), wikiSize: n(s.wikiSize), jobArtifactsSize: n(s.jobArtifactsSize), uploadsSize: n(s.uploadsSize) }),
   };
 }
 
