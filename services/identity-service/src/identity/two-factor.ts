@@ -25,7 +25,10 @@ export function validCode(secret: string | null, code: string): boolean {
 async function signedIn(deps: IdentityDeps, actorMsg: StartTwoFactorRequest__Output["actor"]) {
   const actor = actorOf(actorMsg);
   if (!actor.userId) throw unauthenticated();
-  const user = await deps.prisma.user.findUnique({ where: { id: actor.userId }, select: { id: true, username: true, twoFactorEnabled: true, otpSecret: true } });
+  const user = await deps.prisma.user.findUnique({
+    where: { id: actor.userId },
+    select: { id: true, username: true, twoFactorEnabled: true, otpSecret: true },
+  });
   if (!user) throw notFound("User");
   return user;
 }
