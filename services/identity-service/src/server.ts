@@ -62,6 +62,7 @@ import { authorizeSshKey } from "./identity/authorize-ssh-key.ts";
 import { createGroupSshCertificate, deleteGroupSshCertificate, listGroupSshCertificates } from "./identity/group-ssh-certificates.ts";
 import { createDeployKey, deleteDeployKey, enableDeployKey, getDeployKey, listDeployKeys, updateDeployKey } from "./identity/deploy-keys.ts";
 import { confirmEmail, createEmail, deleteEmail, getEmail, listEmails } from "./identity/emails.ts";
+import { disableOwnTwoFactor, disableTwoFactor, startTwoFactor, verifyTwoFactor } from "./identity/two-factor.ts";
 import {
   createServiceAccount,
   createServiceAccountToken,
@@ -156,6 +157,10 @@ export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServ
     ConfirmEmail: confirmEmail(deps),
     TransferGroup: transferGroup(deps),
     TransferProject: transferProject(deps),
+    StartTwoFactor: startTwoFactor(deps),
+    VerifyTwoFactor: verifyTwoFactor(deps),
+    DisableOwnTwoFactor: disableOwnTwoFactor(deps),
+    DisableTwoFactor: disableTwoFactor(deps),
   };
 }
 

@@ -51,6 +51,7 @@ import { keysRouter } from "./keys.ts";
 import { deployKeysRouter } from "./deploy-keys.ts";
 import { emailsRouter } from "./emails.ts";
 import { serviceAccountsRouter } from "./service-accounts.ts";
+import { twoFactorRouter } from "./two-factor.ts";
 
 export function v4Router(deps: GatewayDeps): Router {
   const r = Router();
@@ -136,5 +137,6 @@ export function v4Router(deps: GatewayDeps): Router {
   // service accounts (instance and group) and users' e-mail addresses
   r.use(serviceAccountsRouter(deps));
   r.use(emailsRouter(deps));
+  r.use(twoFactorRouter(deps));
   return r;
 }
