@@ -1,24 +1,10 @@
 import { AccessLevel } from "@quarry/gitlab";
 import type { Group__Output as Group } from "@quarry/proto/types/identity/v1/Group";
+import { storageStatistics } from "./storage-statistics.ts";
 import { avatarUrl, orNull, webUrl, type Urls } from "./urls.ts";
 
 type Statistics = Group["statistics"];
 
-/** GitLab's group statistics (the sums of the group's own projects' statistics). */
-function groupStatistics(s: Statistics) {
-  const n = (v: number | string | undefined | null) => Number(v ?? 0);
-  return {
-    storage_size: n(s?.storageSize),
-    repository_size: n(s?.repositorySize),
-    wiki_size: n(s?.wikiSize),
-    lfs_objects_size: n(s?.lfsObjectsSize),
-    job_artifacts_size: n(s?.jobArtifactsSize),
-    pipeline_artifacts_size: n(s?.pipelineArtifactsSize),
-    packages_size: n(s?.packagesSize),
-    snippets_size: n(s?.snippetsSize),
-    uploads_size: n(s?.uploadsSize),
-  };
-}
 
 /** GitLab's Namespace::RootStorageStatistics entity, over the whole hierarchy of a top-level group. */
 function rootStorageStatistics(s: Statistics) {
@@ -83,7 +69,7 @@ export function groupListItem(g: Group, urls: Urls, opts: { statistics?: boolean
     marked_for_deletion_on: null,
     // No group can be archived in Quarry yet.
     archived: false,
-    ...(opts.statistics ? { statistics: groupStatistics(g.statistics) } : {}),
+    ...(opts.statistics ? { statistics: storageStatistics(g.statistics) } : {}),
     ...(opts.statistics && topLevel ? { root_storage_statistics: rootStorageStatistics(g.rootStorageStatistics) } : {}),
   };
 }

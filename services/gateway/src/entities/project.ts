@@ -3,6 +3,7 @@ import type { MergeSettings__Output as MergeSettings } from "@quarry/proto/types
 import type { Project__Output as Project } from "@quarry/proto/types/identity/v1/Project";
 import { namespaceSummary } from "./namespace.ts";
 import { apiUrl, avatarUrl, httpCloneUrl, orNull, sshCloneUrl, webUrl, type Urls } from "./urls.ts";
+import { storageStatistics } from "./storage-statistics.ts";
 
 /** GitLab's defaults, for a project message that carries no settings. */
 const DEFAULT_MERGE_SETTINGS: MergeSettings = {
@@ -72,19 +73,10 @@ export interface ProjectExtras {
  */
 function projectStatistics(p: Project) {
   const s = p.statistics;
-  const n = (v: number | string | undefined | null) => Number(v ?? 0);
   return {
-    commit_count: n(s?.commitCount),
-    storage_size: n(s?.storageSize),
-    repository_size: n(s?.repositorySize),
-    wiki_size: n(s?.wikiSize),
-    lfs_objects_size: n(s?.lfsObjectsSize),
-    job_artifacts_size: n(s?.jobArtifactsSize),
-    pipeline_artifacts_size: n(s?.pipelineArtifactsSize),
-    packages_size: n(s?.packagesSize),
-    snippets_size: n(s?.snippetsSize),
-    uploads_size: n(s?.uploadsSize),
-    container_registry_size: n(s?.containerRegistrySize),
+    commit_count: Number(s?.commitCount ?? 0),
+    ...storageStatistics(s),
+    container_registry_size: Number(s?.containerRegistrySize ?? 0),
   };
 }
 
