@@ -5,7 +5,6 @@ import { avatarUrl, orNull, webUrl, type Urls } from "./urls.ts";
 
 type Statistics = Group["statistics"];
 
-
 /** GitLab's Namespace::RootStorageStatistics entity, over the whole hierarchy of a top-level group. */
 function rootStorageStatistics(s: Statistics) {
   const n = (v: number | string | undefined | null) => Number(v ?? 0);
