@@ -6,16 +6,14 @@ import type { GetGroupRunnersTokensResponse } from "@quarry/proto/types/ci/v1/Ge
 import type { GroupRunnersToken } from "@quarry/proto/types/ci/v1/GroupRunnersToken";
 import type { ResetGroupRunnersTokenRequest__Output } from "@quarry/proto/types/ci/v1/ResetGroupRunnersTokenRequest";
 import type { CiDeps } from "../deps.ts";
-import { tokenDigest } from "../token-digest.ts";
 import { validId } from "./job-token-scope.ts";
-import { newRunnersToken, RUNNERS_TOKEN_PREFIX } from "./project-runners-tokens.ts";
+import { MAX_TOKEN_OWNERS, runnersTokenDigest, runnersTokensOf, sealedRunnersToken } from "./runners-tokens.ts";
 
 /** Most groups one GetGroupRunnersTokens call answers. */
-const MAX_GROUPS = 100;
+const MAX_GROUPS = MAX_TOKEN_OWNERS;
 
 function sealedRow(deps: Pick<CiDeps, "secrets">, groupId: number) {
-  const token = newRunnersToken();
-  return { groupId, tokenSealed: new Uint8Array(deps.secrets.seal(token)), tokenDigest: tokenDigest(token) };
+  return { groupId, ...sealedRunnersToken(deps) };
 }
 
 const toMessage = (deps: Pick<CiDeps, "secrets">, row: { groupId: number; tokenSealed: Uint8Array }): GroupRunnersToken => ({
@@ -29,16 +27,13 @@ export const getGroupRunnersTokens =
   (deps: CiDeps) =>
   async (req: GetGroupRunnersTokensRequest__Output): Promise<GetGroupRunnersTokensResponse> => {
     const ids = [...new Set(req.groupIds.map((id) => validId(id, "group_id")))].slice(0, MAX_GROUPS);
-    if (!ids.length) return { tokens: [] };
-    const find = () => deps.prisma.groupRunnersToken.findMany({ where: { groupId: { in: ids } } });
-    let rows = await find();
-    const missing = ids.filter((id) => !rows.some((r) => r.groupId === id));
-    if (missing.length) {
-      await deps.prisma.groupRunnersToken.createMany({ data: missing.map((id) => sealedRow(deps, id)), skipDuplicates: true });
-      rows = await find();
-    }
-    const byId = new Map(rows.map((r) => [r.groupId, r]));
-    return { tokens: ids.flatMap((id) => (byId.has(id) ? [toMessage(deps, byId.get(id)!)] : [])) };
+    const rows = await runnersTokensOf(
+      ids,
+      (ids) => deps.prisma.groupRunnersToken.findMany({ where: { groupId: { in: ids } } }),
+      (r) => r.groupId,
+      (missing) => deps.prisma.groupRunnersToken.createMany({ data: missing.map((id) => sealedRow(deps, id)), skipDuplicates: true }),
+    );
+    return { tokens: rows.map((r) => toMessage(deps, r)) };
   };
 
 /** Replaces a group's token (GitLab's reset_runners_token!); the old one stops working at once. */
@@ -57,7 +52,8 @@ export const resetGroupRunnersToken =
 
 /** The group a registration token belongs to, or null. */
 export async function groupOfRunnersToken(deps: Pick<CiDeps, "prisma">, token: string): Promise<number | null> {
-  if (!token.startsWith(RUNNERS_TOKEN_PREFIX)) return null;
-  const row = await deps.prisma.groupRunnersToken.findUnique({ where: { tokenDigest: tokenDigest(token) } });
+  const digest = runnersTokenDigest(token);
+  if (!digest) return null;
+  const row = await deps.prisma.groupRunnersToken.findUnique({ where: { tokenDigest: digest } });
   return row?.groupId ?? null;
 }
