@@ -79,7 +79,7 @@ describe("CreateDeployToken", () => {
 });
 
 describe("deploy token permissions", () => {
-  it("needs Maintainer: 404 for invisible projects, 403 below Maintainer, 403 for anonymous callers", async () => {
+  it("needs Maintainer: 404 for invisible projects, 403 below Maintainer (anonymous callers too)", async () => {
     const owner = await f.user();
     const dev = await f.user();
     const stranger = await f.user();
@@ -89,7 +89,9 @@ describe("deploy token permissions", () => {
     expect((await failure(f.c.CreateDeployToken({ actor: stranger, ...req }))).body).toEqual({ message: "404 Project Not Found" });
     expect(await failure(f.c.CreateDeployToken({ actor: dev, ...req }))).toEqual({ status: 403, body: { message: "403 Forbidden" } });
     expect((await failure(f.c.ListDeployTokens({ actor: dev, project: String(p.id) }))).status).toBe(403);
-    expect((await failure(f.c.ListDeployTokens({ actor: f.anonymous, project: String(p.id) }))).status).toBe(403);
+    expect((await failure(f.c.ListDeployTokens({ actor: f.anonymous, project: String(p.id) }))).status).toBe(404);
+    const pub = await f.c.CreateProject({ actor: owner, name: "dtpub", visibility: "public" });
+    expect((await failure(f.c.ListDeployTokens({ actor: f.anonymous, project: String(pub.id) }))).status).toBe(403);
     expect((await f.c.CreateDeployToken({ actor: f.admin, ...req })).name).toBe("x");
   });
 
