@@ -46,4 +46,19 @@ describe("AuthenticateDeployToken", () => {
     await f.deps.prisma.deployToken.update({ where: { id: Number(revoked.id) }, data: { revoked: true } });
     expect((await failure(f.c.AuthenticateDeployToken({ token: revoked.token, username: revoked.username, project: String(p.id) }))).status).toBe(401);
   });
+
+  it("goes with its project or group: deleted holders leave nothing that authenticates or is listed", async () => {
+    const owner = await f.user();
+    const p = await f.c.CreateProject({ actor: owner, name: "a4" });
+    const g = await f.c.CreateGroup({ actor: owner, name: "gone", path: `gone-${owner.userId}` });
+    const inGroup = await f.c.CreateProject({ actor: owner, name: "a5", namespaceId: g.id });
+    const pt = await f.c.CreateDeployToken({ actor: owner, project: String(p.id), name: "p", scopes: ["read_repository"] });
+    const gt = await f.c.CreateDeployToken({ actor: owner, group: String(g.id), name: "g", scopes: ["read_repository"] });
+    await f.c.DeleteProject({ actor: f.admin, idOrPath: String(p.id) });
+    await f.c.DeleteGroup({ actor: f.admin, idOrPath: String(g.id) });
+    expect((await failure(f.c.AuthenticateDeployToken({ token: gt.token, username: gt.username, project: String(inGroup.id) }))).status).toBe(401);
+    const all = await f.c.ListDeployTokens({ actor: f.admin, page: { page: 1, perPage: 100 } });
+    expect(all.tokens.map((t) => t.id)).not.toContain(pt.id);
+    expect(all.tokens.map((t) => t.id)).not.toContain(gt.id);
+  });
 });
