@@ -76,6 +76,15 @@ describe("CreateDeployToken", () => {
     });
     expect(t).toMatchObject({ username: "deployer+1", expiresAt: "2000-01-02T00:00:00.000Z", expired: true });
   });
+
+  it("as GitLab, a token expiring at today's midnight is not expired yet but no longer active", async () => {
+    const owner = await f.user();
+    const p = await f.c.CreateProject({ actor: owner, name: "dtm" });
+    const today = new Date().toISOString().slice(0, 10);
+    const t = await f.c.CreateDeployToken({ actor: owner, project: String(p.id), name: "m", scopes: ["read_repository"], expiresAt: today });
+    expect(t.expired).toBe(false);
+    expect((await f.c.ListDeployTokens({ actor: owner, project: String(p.id), active: true })).tokens).toEqual([]);
+  });
 });
 
 describe("deploy token permissions", () => {

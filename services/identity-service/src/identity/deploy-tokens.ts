@@ -64,7 +64,9 @@ export function deployTokenToProto(t: DeployToken, clearToken = ""): DeployToken
     expiresAt: t.expiresAt ? t.expiresAt.toISOString() : "",
     scopes: DEPLOY_TOKEN_SCOPES.filter((s) => t.scopes.includes(s)),
     revoked: t.revoked,
-    expired: Boolean(t.expiresAt && t.expiresAt.getTime() < Date.now()),
+    // DeployToken#expired?: `expires_at < Date.today` (a token expiring today is not yet expired,
+    // though the `active` scope, `expires_at >= NOW()`, already leaves it out).
+    expired: Boolean(t.expiresAt && t.expiresAt.getTime() < Date.parse(new Date().toISOString().slice(0, 10))),
     token: clearToken,
     deployTokenType: t.deployTokenType,
   };
