@@ -72,6 +72,9 @@ import {
   revokeServiceAccountToken,
   updateServiceAccount,
 } from "./identity/service-accounts.ts";
+// ---------- deploy tokens
+import { createDeployToken, deleteDeployToken, getDeployToken, listDeployTokens } from "./identity/deploy-tokens.ts";
+import { authenticateDeployToken } from "./identity/deploy-tokens-authenticate.ts";
 
 export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServiceDefinition> {
   return {
@@ -161,6 +164,12 @@ export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServ
     VerifyTwoFactor: verifyTwoFactor(deps),
     DisableOwnTwoFactor: disableOwnTwoFactor(deps),
     DisableTwoFactor: disableTwoFactor(deps),
+    // ---------- deploy tokens
+    ListDeployTokens: listDeployTokens(deps),
+    GetDeployToken: getDeployToken(deps),
+    CreateDeployToken: createDeployToken(deps),
+    DeleteDeployToken: deleteDeployToken(deps),
+    AuthenticateDeployToken: authenticateDeployToken(deps),
   };
 }
 

@@ -1,8 +1,8 @@
 // Git over smart HTTP at the root (not under /api/v4), as GitLab serves it:
 //   GET  /<namespace…>/<project>[.git]/info/refs?service=git-upload-pack|git-receive-pack
 //   POST /<namespace…>/<project>[.git]/git-upload-pack | git-receive-pack
-// HTTP Basic with a personal access token as the password (any username); anonymous clones of
-// public projects. Bodies stream through repo-service's GitHttpService, never buffered whole.
+// HTTP Basic with a personal access token as the password (any username), or a deploy token with
+// its username (clones only); anonymous clones of public projects. Bodies stream through repo-service's GitHttpService, never buffered whole.
 import { createGunzip } from "node:zlib";
 import type { Readable } from "node:stream";
 import type * as grpc from "@grpc/grpc-js";
@@ -224,6 +224,8 @@ async function authenticateGit(deps: GatewayDeps, req: Request, service: Service
  * anonymous caller may not fetch), token scopes (403), project visibility (404), role (403).
  */
 async function authorize(deps: GatewayDeps, req: Request, service: Service, projectPath: string) {
+  const deployToken = await authorizeDeployToken(deps, req, service, projectPath);
+  if (deployToken) return deployToken;
   await authenticateGit(deps, req, service);
   const action = service === "git-upload-pack" ? "download_code" : "push_code";
   try {
@@ -240,6 +242,27 @@ async function authorize(deps: GatewayDeps, req: Request, service: Service, proj
     if (code === status.PERMISSION_DENIED) throw new GitHttpError(403, service === "git-upload-pack" ? Messages.download : Messages.push);
     throw err;
   }
+}
+
+/**
+ * A deploy token (`gldt-…` as the password, its username as the user; Gitlab::Auth's
+ * deploy_token_check): 401 unless active and reaching the project, then its scopes decide —
+ * read_repository fetches, nothing pushes (GitLab's auth_download / auth_upload 403s). Undefined
+ * when the credentials are not a deploy token's.
+ */
+async function authorizeDeployToken(deps: GatewayDeps, req: Request, service: Service, projectPath: string) {
+  const creds = basicCredentials(req);
+  if (!creds?.password.startsWith("gldt-") || creds.username === "gitlab-ci-token") return undefined;
+  let res: Awaited<ReturnType<GatewayDeps["identity"]["AuthenticateDeployToken"]>>;
+  try {
+    res = await deps.identity.AuthenticateDeployToken({ token: creds.password, username: creds.username, project: projectPath }, { requestId: req.requestId });
+  } catch (err) {
+    if ((err as { code?: number }).code === status.UNAUTHENTICATED) throw new GitHttpError(401, Messages.accessDenied, true);
+    throw err;
+  }
+  if (service === "git-receive-pack") throw new GitHttpError(403, Messages.authUpload);
+  if (!res.deployToken?.scopes.includes("read_repository")) throw new GitHttpError(403, Messages.authDownload);
+  return { project: res.project!, accessLevel: 0 };
 }
 
 /** What a wiki push tells repo-service: the pusher and the wiki's project (context) or group (group_id), for its wiki_page events. */
