@@ -72,6 +72,9 @@ import {
   revokeServiceAccountToken,
   updateServiceAccount,
 } from "./identity/service-accounts.ts";
+// ---------- GPG keys and signature verification
+import { createGpgKey, deleteGpgKey, getGpgKey, listGpgKeys } from "./identity/gpg-keys.ts";
+import { verifySignature } from "./identity/verify-signature.ts";
 
 export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServiceDefinition> {
   return {
@@ -161,6 +164,12 @@ export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServ
     VerifyTwoFactor: verifyTwoFactor(deps),
     DisableOwnTwoFactor: disableOwnTwoFactor(deps),
     DisableTwoFactor: disableTwoFactor(deps),
+    // ---------- GPG keys and signature verification
+    ListGpgKeys: listGpgKeys(deps),
+    GetGpgKey: getGpgKey(deps),
+    CreateGpgKey: createGpgKey(deps),
+    DeleteGpgKey: deleteGpgKey(deps),
+    VerifySignature: verifySignature(deps),
   };
 }
 
