@@ -120,9 +120,12 @@ export const createGpgKey =
       const errors: Record<string, string[]> = {};
       if (await tx.gpgKey.findUnique({ where: { fingerprint: id.fingerprint } })) errors.fingerprint = ["has already been taken"];
       if (await tx.gpgKey.findUnique({ where: { primaryKeyid: id.primaryKeyid } })) errors.primary_keyid = ["has already been taken"];
-      const taken = await tx.gpgKeySubkey.findFirst({
-        where: { OR: [{ keyid: { in: id.subkeys.map((s) => s.keyid) } }, { fingerprint: { in: id.subkeys.map((s) => s.fingerprint) } }] },
-      });
+      // A subkey already registered under another key (only asked once the primary key is new).
+      const taken = Object.keys(errors).length
+        ? null
+        : await tx.gpgKeySubkey.findFirst({
+            where: { OR: [{ keyid: { in: id.subkeys.map((s) => s.keyid) } }, { fingerprint: { in: id.subkeys.map((s) => s.fingerprint) } }] },
+          });
       if (taken) errors.subkeys = ["is invalid"];
       if (Object.keys(errors).length) throw badRequest(errors);
       const key = await tx.gpgKey.create({

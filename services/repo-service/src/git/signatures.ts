@@ -131,4 +131,3 @@ export function withoutSignatureHeader(object: Buffer): Buffer {
   kept.push(object.subarray(headerEnd));
   return Buffer.concat(kept);
 }
-
