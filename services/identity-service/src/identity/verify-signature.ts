@@ -173,7 +173,10 @@ async function verifySsh(deps: IdentityDeps, req: VerifySignatureRequest__Output
   const sig = parseSshSignature(req.signature);
   if (!sig || !validSshSignature(sig, Buffer.from(req.signedData))) return UNVERIFIED;
   const fingerprint = crypto.createHash("sha256").update(sig.publicKey).digest("base64").replace(/=+$/, "");
-  const key = await deps.prisma.key.findFirst({ where: { fingerprintSha256: fingerprint, type: "Key", usageType: { in: ["signing", "auth_and_signing"] } } });
+  const key = await deps.prisma.key.findFirst({
+    where: { fingerprintSha256: fingerprint, type: "Key", usageType: { in: ["signing", "auth_and_signing"] } },
+    include: { user: true },
+  });
   if (!key?.userId) return { verificationStatus: "unknown_key" };
   const committer = await userByEmail(deps.prisma, req.committerEmail);
   const sshKey = keyToProto(key);
