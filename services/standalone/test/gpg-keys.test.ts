@@ -1,55 +1,36 @@
 // GPG keys (/user/gpg_keys, /users/:id/gpg_keys) over fetch and @gitbeaker/rest, and the
 // verification of commits signed by the real gpg (throwaway GNUPGHOME) and ssh-keygen, pushed
 // over HTTP: GET /projects/:id/repository/commits/:sha/signature.
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gitEnv, runCli } from "./git-cli.ts";
 import { createUserWithToken, jsonBody, jsonRequests, startTestStack, type TestStack } from "./helpers.ts";
+import { gpgKeyring, type GpgKeyring } from "./gpg.ts";
 import { generateKey } from "./ssh-keygen.ts";
 
 let s: TestStack;
 let home: string;
-let gnupg: string;
+let keyring: GpgKeyring;
 const { post, del } = jsonRequests(() => s);
 
 beforeAll(async () => {
   s = await startTestStack();
   home = fs.mkdtempSync(path.join(os.tmpdir(), "quarry-gpg-home-"));
-  gnupg = fs.mkdtempSync(path.join(os.tmpdir(), "gpg-"));
-  fs.chmodSync(gnupg, 0o700);
+  keyring = gpgKeyring();
 }, 60_000);
 afterAll(async () => {
-  if (gnupg) execFileSync("gpgconf", ["--kill", "gpg-agent"], { env: { ...process.env, GNUPGHOME: gnupg } });
+  keyring?.destroy();
   await s?.destroy();
-  for (const d of [home, gnupg]) if (d) fs.rmSync(d, { recursive: true, force: true });
+  if (home) fs.rmSync(home, { recursive: true, force: true });
 });
 
 const KEY_PREFIX = "-----BEGIN PGP PUBLIC KEY BLOCK-----";
 const INVALID_KEY = `is invalid. A valid public GPG key begins with '${KEY_PREFIX}' and ends with '-----END PGP PUBLIC KEY BLOCK-----'`;
 
-const gpg = (...args: string[]) =>
-  execFileSync("gpg", ["--batch", "--pinentry-mode", "loopback", "--passphrase", "", ...args], {
-    env: { ...process.env, GNUPGHOME: gnupg },
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-
-/** A new ed25519 signing key in the throwaway keyring: its armored public key, fingerprint and key id. */
-function gpgKey(name: string, email: string) {
-  gpg("--quick-generate-key", `${name} <${email}>`, "ed25519", "sign", "never");
-  const colons = gpg("--with-colons", "--list-keys", `<${email}>`);
-  const fingerprint = colons
-    .split("\n")
-    .find((l) => l.startsWith("fpr:"))!
-    .split(":")[9]!;
-  return { publicKey: gpg("--armor", "--export", fingerprint).trim(), fingerprint, keyid: fingerprint.slice(-16) };
-}
-
 async function git(cwd: string, env: Record<string, string>, ...args: string[]): Promise<string> {
-  const r = await runCli("git", ["-c", "credential.helper=", ...args], cwd, gitEnv(home, { GNUPGHOME: gnupg, ...env }));
+  const r = await runCli("git", ["-c", "credential.helper=", ...args], cwd, gitEnv(home, { GNUPGHOME: keyring.home, ...env }));
   if (r.code !== 0) throw new Error(`git ${args.join(" ")} failed (${r.code}): ${r.stderr}`);
   return r.stdout.trim();
 }
@@ -57,7 +38,7 @@ async function git(cwd: string, env: Record<string, string>, ...args: string[]):
 describe("GPG keys", () => {
   it("adds, lists, reads, deletes and revokes the caller's keys with GitLab's statuses and bodies", async () => {
     const u = await createUserWithToken(s);
-    const k = gpgKey("Crud User", `${u.username}@example.com`);
+    const k = keyring.newKey("Crud User", `${u.username}@example.com`);
     const created = await jsonBody(await post("/user/gpg_keys", { key: `${k.publicKey}\n` }, u.token), 201);
     expect(created).toEqual({ id: expect.any(Number), key: k.publicKey, created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
     expect(await jsonBody(await s.api("/user/gpg_keys", { token: u.token }), 200)).toEqual([created]);
@@ -90,13 +71,13 @@ describe("GPG keys", () => {
     const u = await createUserWithToken(s);
     expect(await jsonBody(await post("/user/gpg_keys", {}, u.token), 400)).toEqual({ error: "key is missing" });
     expect(await jsonBody(await post("/user/gpg_keys", { key: "hello" }, u.token), 400)).toEqual({ message: { key: [INVALID_KEY] } });
-    const secret = gpg("--armor", "--export-secret-keys", gpgKey("Secret", `${u.username}+secret@example.com`).fingerprint);
+    const secret = keyring.gpg("--armor", "--export-secret-keys", keyring.newKey("Secret", `${u.username}+secret@example.com`).fingerprint);
     expect(await jsonBody(await post("/user/gpg_keys", { key: secret }, u.token), 400)).toEqual({ message: { key: [INVALID_KEY] } });
     expect(await jsonBody(await post("/user/gpg_keys", { key: `${KEY_PREFIX}\n\nbm9wZQ==\n-----END PGP PUBLIC KEY BLOCK-----` }, u.token), 400)).toEqual({
       message: { fingerprint: ["can't be blank"], primary_keyid: ["can't be blank"] },
     });
 
-    const k = gpgKey("Taken", `${u.username}+taken@example.com`);
+    const k = keyring.newKey("Taken", `${u.username}+taken@example.com`);
     await jsonBody(await post("/user/gpg_keys", { key: k.publicKey }, u.token), 201);
     const other = await createUserWithToken(s);
     expect(await jsonBody(await post("/user/gpg_keys", { key: k.publicKey }, other.token), 400)).toEqual({ message: { key: ["has already been taken"] } });
@@ -109,7 +90,7 @@ describe("GPG keys", () => {
 
   it("lets administrators add, delete and revoke other users' keys", async () => {
     const u = await createUserWithToken(s);
-    const k = gpgKey("Admin Managed", `${u.username}@example.com`);
+    const k = keyring.newKey("Admin Managed", `${u.username}@example.com`);
     expect((await post(`/users/${u.id}/gpg_keys`, { key: k.publicKey }, u.token)).status).toBe(403);
     expect(await jsonBody(await post("/users/999999/gpg_keys", { key: k.publicKey }), 404)).toEqual({ message: "404 User Not Found" });
     const created = await jsonBody(await post(`/users/${u.id}/gpg_keys`, { key: k.publicKey }), 201);
@@ -125,7 +106,7 @@ describe("GPG keys", () => {
   it("works through @gitbeaker/rest's UserGPGKeys", async () => {
     const u = await createUserWithToken(s);
     const api = s.gitlab(u.token);
-    const k = gpgKey("Gitbeaker", `${u.username}@example.com`);
+    const k = keyring.newKey("Gitbeaker", `${u.username}@example.com`);
     const created = await api.UserGPGKeys.create(k.publicKey);
     expect(created).toMatchObject({ key: k.publicKey });
     expect((await api.UserGPGKeys.all()).map((x) => x.id)).toEqual([created.id]);
@@ -152,8 +133,8 @@ describe("commit signature verification", () => {
     const dir = path.join(fs.mkdtempSync(path.join(home, "w")), "repo");
     await git(home, {}, "clone", remote.toString(), dir);
 
-    const mine = gpgKey("Author Name", authorEmail);
-    const others = gpgKey("Other Name", `${other.username}@example.com`);
+    const mine = keyring.newKey("Author Name", authorEmail);
+    const others = keyring.newKey("Other Name", `${other.username}@example.com`);
     const asAuthor = { GIT_COMMITTER_EMAIL: authorEmail, GIT_AUTHOR_EMAIL: authorEmail };
     const signedCommit = async (signingKey: string, message: string) => {
       await git(dir, asAuthor, "-c", `user.signingkey=${signingKey}`, "commit", "--allow-empty", "-S", "-m", message);
