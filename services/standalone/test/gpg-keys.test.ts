@@ -122,7 +122,7 @@ describe("GPG keys", () => {
 });
 
 describe("commit signature verification", () => {
-  it("verifies GPG-signed commits pushed over HTTP against the keys on users' accounts", async () => {
+  it("verifies GPG-signed commits and tags pushed over HTTP against the keys on users' accounts", async () => {
     const author = await createUserWithToken(s);
     const other = await createUserWithToken(s);
     const authorEmail = `${author.username}@example.com`;
@@ -142,7 +142,10 @@ describe("commit signature verification", () => {
     };
     const byMine = await signedCommit(mine.fingerprint, "Signed by the author's key");
     const byOthers = await signedCommit(others.fingerprint, "Signed by another user's key");
-    await git(dir, {}, "push", "origin", "main");
+    await git(dir, asAuthor, "-c", `user.signingkey=${mine.fingerprint}`, "tag", "-s", "v1.0", "-m", "Signed release");
+    await git(dir, {}, "push", "origin", "main", "v1.0");
+    const tagStatus = async () =>
+      (await jsonBody(await s.api(`/projects/${project.id}/repository/tags/v1.0/signature`, { token: author.token }), 200)).verification_status;
 
     const signature = async (sha: string) => jsonBody(await s.api(`/projects/${project.id}/repository/commits/${sha}/signature`, { token: author.token }), 200);
     const unknown = {
@@ -156,6 +159,7 @@ describe("commit signature verification", () => {
       commit_source: "gitaly",
     };
     expect(await signature(byMine)).toEqual(unknown);
+    expect(await tagStatus()).toBe("unknown_key");
 
     // On an account without the key's e-mail: the key is not verified.
     const onOther = await jsonBody(await post("/user/gpg_keys", { key: mine.publicKey }, other.token), 201);
@@ -179,6 +183,8 @@ describe("commit signature verification", () => {
     };
     expect(await signature(byMine)).toEqual(verified);
     expect(await s.gitlab(author.token).Commits.showGPGSignature(project.id, byMine)).toEqual(verified);
+    // The signed tag (the tagger's e-mail is the author's) too.
+    expect(await s.gitlab(author.token).Tags.showSignature(project.id, "v1.0")).toEqual({ signature_type: "PGP", verification_status: "verified" });
 
     // Another user's (verified) key signing the author's commit: other_user.
     const othersKey = await jsonBody(await post("/user/gpg_keys", { key: others.publicKey }, other.token), 201);
@@ -194,7 +200,7 @@ describe("commit signature verification", () => {
     expect(await signature(byMine)).toEqual(unknown);
   });
 
-  it("verifies SSH-signed commits against the committer's signing SSH keys", async () => {
+  it("verifies SSH-signed commits and tags against the committer's signing SSH keys", async () => {
     const author = await createUserWithToken(s);
     const other = await createUserWithToken(s);
     const authorEmail = `${author.username}@example.com`;
@@ -219,10 +225,26 @@ describe("commit signature verification", () => {
       "SSH-signed",
     );
     const sha = await git(dir, {}, "rev-parse", "HEAD");
-    await git(dir, {}, "push", "origin", "main");
+    await git(
+      dir,
+      { GIT_COMMITTER_EMAIL: authorEmail },
+      "-c",
+      "gpg.format=ssh",
+      "-c",
+      `user.signingkey=${k.privatePath}`,
+      "tag",
+      "-s",
+      "v1.0",
+      "-m",
+      "SSH-signed tag",
+    );
+    await git(dir, {}, "push", "origin", "main", "v1.0");
+    const tagStatus = async () =>
+      (await jsonBody(await s.api(`/projects/${project.id}/repository/tags/v1.0/signature`, { token: author.token }), 200)).verification_status;
     const signature = async () => jsonBody(await s.api(`/projects/${project.id}/repository/commits/${sha}/signature`, { token: author.token }), 200);
 
     expect(await signature()).toEqual({ signature_type: "SSH", verification_status: "unknown_key", key: null, commit_source: "gitaly" });
+    expect(await tagStatus()).toBe("unknown_key");
     // Another user's key: other_user, with the key.
     const onOther = await jsonBody(await post("/user/keys", { title: "other's", key: k.publicKey, usage_type: "signing" }, other.token), 201);
     expect(await signature()).toEqual({ signature_type: "SSH", verification_status: "other_user", key: onOther, commit_source: "gitaly" });
@@ -233,5 +255,6 @@ describe("commit signature verification", () => {
     expect((await del(`/user/keys/${authOnly.id}`, author.token)).status).toBe(204);
     const signing = await jsonBody(await post("/user/keys", { title: "signing", key: k.publicKey, usage_type: "auth_and_signing" }, author.token), 201);
     expect(await signature()).toEqual({ signature_type: "SSH", verification_status: "verified", key: signing, commit_source: "gitaly" });
+    expect(await tagStatus()).toBe("verified");
   });
 });
