@@ -62,6 +62,11 @@ describe("GPG keys", () => {
       status: 400,
       body: { message: { fingerprint: ["can't be blank"], primary_keyid: ["can't be blank"] } },
     });
+    const withNul = "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nbm9\u0000wZQ==\n-----END PGP PUBLIC KEY BLOCK-----";
+    expect(await failure(f.c.CreateGpgKey({ actor: u, key: withNul }))).toEqual({
+      status: 400,
+      body: { message: { fingerprint: ["can't be blank"], primary_keyid: ["can't be blank"] } },
+    });
     expect(await f.deps.prisma.gpgKey.count({ where: { userId: u.userId } })).toBe(0);
 
     await f.c.CreateGpgKey({ actor: u, key: publicKey });

@@ -114,7 +114,10 @@ export const createGpgKey =
       if (!user) throw notFound("User");
       if (!text) throw badRequest({ key: ["can't be blank", INVALID_KEY_MESSAGE] });
       if (!hasKeyFormat(text)) throw badRequest({ key: [INVALID_KEY_MESSAGE] });
-      if (await tx.gpgKey.findFirst({ where: { key: text }, select: { id: true } })) throw badRequest({ key: ["has already been taken"] });
+      // No stored key holds a NUL (PostgreSQL text cannot), and the database would refuse to compare one.
+      if (!text.includes("\u0000") && (await tx.gpgKey.findFirst({ where: { key: text }, select: { id: true } }))) {
+        throw badRequest({ key: ["has already been taken"] });
+      }
       if (!parsed) throw badRequest({ fingerprint: ["can't be blank"], primary_keyid: ["can't be blank"] });
       const id = keyIdentity(parsed);
       const errors: Record<string, string[]> = {};
