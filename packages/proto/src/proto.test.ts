@@ -32,7 +32,8 @@ describe("embedded proto descriptor", () => {
     expect(methods).toEqual(
       expect.arrayContaining(["ListDeployTokens", "GetDeployToken", "CreateDeployToken", "DeleteDeployToken", "AuthenticateDeployToken"]),
     );
-    expect(methods).toHaveLength(85);
+    expect(methods).toEqual(expect.arrayContaining(["ListGpgKeys", "GetGpgKey", "CreateGpgKey", "DeleteGpgKey", "VerifySignature"]));
+    expect(methods).toHaveLength(90);
     const def = identityV1.IdentityService.service.CreateProject;
     const bytes = def.requestSerialize({ name: "x", initializeWithReadme: true, namespaceId: 7 });
     const back = def.requestDeserialize(bytes) as { name: string; initializeWithReadme: boolean; namespaceId: number; path: string };

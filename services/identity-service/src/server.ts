@@ -75,6 +75,9 @@ import {
 // ---------- deploy tokens
 import { createDeployToken, deleteDeployToken, getDeployToken, listDeployTokens } from "./identity/deploy-tokens.ts";
 import { authenticateDeployToken } from "./identity/deploy-tokens-authenticate.ts";
+// ---------- GPG keys and signature verification
+import { createGpgKey, deleteGpgKey, getGpgKey, listGpgKeys } from "./identity/gpg-keys.ts";
+import { verifySignature } from "./identity/verify-signature.ts";
 
 export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServiceDefinition> {
   return {
@@ -170,6 +173,12 @@ export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServ
     CreateDeployToken: createDeployToken(deps),
     DeleteDeployToken: deleteDeployToken(deps),
     AuthenticateDeployToken: authenticateDeployToken(deps),
+    // ---------- GPG keys and signature verification
+    ListGpgKeys: listGpgKeys(deps),
+    GetGpgKey: getGpgKey(deps),
+    CreateGpgKey: createGpgKey(deps),
+    DeleteGpgKey: deleteGpgKey(deps),
+    VerifySignature: verifySignature(deps),
   };
 }
 

@@ -47,20 +47,44 @@ describe("commit entities", () => {
     expect(commitDetailEntity(commit, null, "http://x/p", 7, pipeline)).toMatchObject({ status: "running", last_pipeline: pipeline });
   });
 
-  it("shapes SSH and X.509 signatures like GitLab, unverified", () => {
-    expect(commitSignatureEntity({ signatureType: "SSH", gpgKeyPrimaryKeyid: "" })).toEqual({
+  const sig = (signatureType: string) => ({ signatureType, gpgKeyPrimaryKeyid: "", signature: "", signedData: Buffer.alloc(0), committerEmail: "" });
+
+  it("shapes SSH and X.509 signatures like GitLab, unverified without a verdict", () => {
+    expect(commitSignatureEntity(sig("SSH"))).toEqual({
       signature_type: "SSH",
       verification_status: "unverified",
       key: null,
       commit_source: "gitaly",
     });
-    expect(commitSignatureEntity({ signatureType: "X509", gpgKeyPrimaryKeyid: "" })).toEqual({
+    expect(commitSignatureEntity(sig("X509"))).toEqual({
       signature_type: "X509",
       verification_status: "unverified",
       x509_certificate: null,
       commit_source: "gitaly",
     });
-    expect(commitSignatureEntity({ signatureType: "PGP", gpgKeyPrimaryKeyid: "" })).toMatchObject({ gpg_key_primary_keyid: null });
+    expect(commitSignatureEntity(sig("PGP"))).toMatchObject({ gpg_key_primary_keyid: null });
+  });
+
+  it("shows identity-service's verdict: the GPG key, its subkey and user id; nulls for what is unset", () => {
+    const verdict = {
+      verificationStatus: "verified",
+      gpgKeyId: 3,
+      gpgKeyPrimaryKeyid: "0123456789ABCDEF",
+      gpgKeyUserName: "Ada",
+      gpgKeyUserEmail: "ada@example.com",
+      gpgKeySubkeyId: 0,
+      sshKey: null,
+    };
+    expect(commitSignatureEntity(sig("PGP"), verdict)).toEqual({
+      signature_type: "PGP",
+      verification_status: "verified",
+      gpg_key_id: 3,
+      gpg_key_primary_keyid: "0123456789ABCDEF",
+      gpg_key_user_name: "Ada",
+      gpg_key_user_email: "ada@example.com",
+      gpg_key_subkey_id: null,
+      commit_source: "gitaly",
+    });
   });
 });
 

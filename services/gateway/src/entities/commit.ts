@@ -1,7 +1,10 @@
 import type { Commit__Output as Commit } from "@quarry/proto/types/repo/v1/Commit";
 import type { CommitSignature__Output as CommitSignature } from "@quarry/proto/types/repo/v1/CommitSignature";
 import type { CommitStats__Output as CommitStats } from "@quarry/proto/types/repo/v1/CommitStats";
+import type { VerifySignatureResponse__Output as VerifySignatureResponse } from "@quarry/proto/types/identity/v1/VerifySignatureResponse";
 import type { pipelineBasic } from "./pipeline.ts";
+import { sshKey } from "./ssh-key.ts";
+import type { Urls } from "./urls.ts";
 
 /**
  * GitLab's Commit#full_title, which the API shows as `title`: the whole first line of the
@@ -63,24 +66,25 @@ export function commitDetailEntity(
 }
 
 /**
- * A commit's signature (API::Entities::CommitSignature). Signatures are not verified, so the
- * status is "unverified" and nothing is known about the key beyond what the signature names.
+ * A commit's signature (API::Entities::CommitSignature) with identity-service's verdict on it
+ * (`verification`): PGP with the matching GPG key and its user id, SSH with the user's signing key.
+ * Without a verdict (X.509 signatures are not verified) the status is "unverified".
  */
-export function commitSignatureEntity(s: CommitSignature) {
-  const common = { signature_type: s.signatureType, verification_status: "unverified" };
+export function commitSignatureEntity(s: CommitSignature, verification?: VerifySignatureResponse | null, urls?: Urls) {
+  const common = { signature_type: s.signatureType, verification_status: verification?.verificationStatus || "unverified" };
   switch (s.signatureType) {
     case "PGP":
       return {
         ...common,
-        gpg_key_id: null,
-        gpg_key_primary_keyid: s.gpgKeyPrimaryKeyid || null,
-        gpg_key_user_name: null,
-        gpg_key_user_email: null,
-        gpg_key_subkey_id: null,
+        gpg_key_id: Number(verification?.gpgKeyId) || null,
+        gpg_key_primary_keyid: verification?.gpgKeyPrimaryKeyid || s.gpgKeyPrimaryKeyid || null,
+        gpg_key_user_name: verification?.gpgKeyUserName || null,
+        gpg_key_user_email: verification?.gpgKeyUserEmail || null,
+        gpg_key_subkey_id: Number(verification?.gpgKeySubkeyId) || null,
         commit_source: "gitaly",
       };
     case "SSH":
-      return { ...common, key: null, commit_source: "gitaly" };
+      return { ...common, key: verification?.sshKey && urls ? sshKey(verification.sshKey, urls) : null, commit_source: "gitaly" };
     default:
       return { ...common, x509_certificate: null, commit_source: "gitaly" };
   }

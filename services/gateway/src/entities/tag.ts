@@ -28,7 +28,7 @@ function serialNumber(decimal: string): number | string {
  * A tag's signature (GitLab's API::Entities::TagSignature): the type and verification status,
  * and for X.509 the signing certificate. Certificates are not stored, so they have no ids.
  */
-export function tagSignatureEntity(s: TagSignature) {
+export function tagSignatureEntity(s: Pick<TagSignature, "signatureType" | "verificationStatus" | "x509Certificate">) {
   const base = { signature_type: s.signatureType, verification_status: s.verificationStatus };
   if (s.signatureType !== "X509") return base;
   const c = s.x509Certificate;

@@ -106,3 +106,28 @@ export function pgpIssuerKeyId(armored: string): string | null {
     return null;
   }
 }
+
+/**
+ * The bytes a commit's signature signs: the commit object without its `gpgsig` (or
+ * `gpgsig-sha256`) header and that header's continuation lines, as git verify-commit feeds gpg.
+ */
+export function withoutSignatureHeader(object: Buffer): Buffer {
+  const end = object.indexOf("\n\n");
+  const headerEnd = end === -1 ? object.length : end + 1;
+  const kept: Buffer[] = [];
+  let skipping = false;
+  for (let pos = 0; pos < headerEnd; ) {
+    const nl = object.indexOf(10, pos);
+    const next = nl === -1 || nl >= headerEnd ? headerEnd : nl + 1;
+    const line = object.subarray(pos, next);
+    if (line[0] === 0x20 && skipping) {
+      pos = next;
+      continue;
+    }
+    skipping = line.subarray(0, 7).toString("latin1") === "gpgsig " || line.subarray(0, 14).toString("latin1") === "gpgsig-sha256 ";
+    if (!skipping) kept.push(line);
+    pos = next;
+  }
+  kept.push(object.subarray(headerEnd));
+  return Buffer.concat(kept);
+}

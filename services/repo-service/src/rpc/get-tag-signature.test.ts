@@ -30,12 +30,26 @@ const get = (name: string) => signature({ diskPath: repo.diskPath, name });
 
 describe("GetTagSignature", () => {
   it("names the type of PGP and SSH signatures, unverified", async () => {
-    expect(await get("pgp")).toEqual({ signatureType: "PGP", verificationStatus: "unverified", x509Certificate: null });
+    expect(await get("pgp")).toMatchObject({ signatureType: "PGP", verificationStatus: "unverified", x509Certificate: null });
     expect(await get("ssh")).toMatchObject({ signatureType: "SSH", verificationStatus: "unverified" });
   });
 
+  it("answers the signature, the bytes it signs (the object before it) and the tagger's e-mail for verification", async () => {
+    const answer = await get("pgp");
+    const block = "-----BEGIN PGP SIGNATURE-----\n\niQEzBAABCAAdFiEE\n=abcd\n-----END PGP SIGNATURE-----\n";
+    expect(answer.signature).toBe(block);
+    const object = gitIn(repo.dir, "cat-file", "tag", "pgp");
+    expect(`${Buffer.from(answer.signedData ?? "").toString("utf8")}${block}`.trim()).toBe(object.trim());
+    expect(
+      Buffer.from(answer.signedData ?? "")
+        .toString("utf8")
+        .endsWith("\n\nSigned\n"),
+    ).toBe(true);
+    expect(answer.taggerEmail).toBe("grace@example.com");
+  });
+
   it("reads the signing certificate of an X.509 signature", async () => {
-    expect(await get("x509")).toEqual({
+    expect(await get("x509")).toMatchObject({
       signatureType: "X509",
       verificationStatus: "unverified",
       x509Certificate: {
@@ -50,7 +64,7 @@ describe("GetTagSignature", () => {
         },
       },
     });
-    expect(await get("x509-garbled")).toEqual({ signatureType: "X509", verificationStatus: "unverified", x509Certificate: null });
+    expect(await get("x509-garbled")).toMatchObject({ signatureType: "X509", verificationStatus: "unverified", x509Certificate: null });
   });
 
   it("answers 404 Signature Not Found for unsigned and lightweight tags, 404 Tag Not Found for missing ones", async () => {

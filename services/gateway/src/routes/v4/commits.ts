@@ -179,7 +179,20 @@ export function commitsRouter(deps: GatewayDeps): Router {
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_repository");
     const signature = await repo.GetCommitSignature({ diskPath: project.diskPath, revision: refParam(req, "sha", "Commit") }, c.call);
-    res.json(commitSignatureEntity(signature));
+    // identity-service owns the keys: it verifies PGP and SSH signatures (X.509 stays unverified).
+    const verification =
+      signature.signatureType === "PGP" || signature.signatureType === "SSH"
+        ? await deps.identity.VerifySignature(
+            {
+              signatureType: signature.signatureType,
+              signature: signature.signature,
+              signedData: signature.signedData,
+              committerEmail: signature.committerEmail,
+            },
+            c.call,
+          )
+        : null;
+    res.json(commitSignatureEntity(signature, verification, c.urls));
   });
 
   r.get(`${base}/*sha`, scope("read_repository"), async (req, res) => {

@@ -50,6 +50,7 @@ import { impersonationTokensRouter } from "./impersonation-tokens.ts";
 import { keysRouter } from "./keys.ts";
 import { deployKeysRouter } from "./deploy-keys.ts";
 import { emailsRouter } from "./emails.ts";
+import { gpgKeysRouter } from "./gpg-keys.ts";
 import { serviceAccountsRouter } from "./service-accounts.ts";
 import { twoFactorRouter } from "./two-factor.ts";
 import { deployTokensRouter } from "./deploy-tokens.ts";
@@ -141,5 +142,7 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(twoFactorRouter(deps));
   // deploy tokens (instance, project and group)
   r.use(deployTokensRouter(deps));
+  // GPG keys (signature verification: commits.ts)
+  r.use(gpgKeysRouter(deps));
   return r;
 }

@@ -38,7 +38,15 @@ export function tagsRouter(deps: GatewayDeps): Router {
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_repository");
     const signature = await repo.GetTagSignature({ diskPath: project.diskPath, name: refParam(req, "tag_name", "Tag") }, c.call);
-    res.json(tagSignatureEntity(signature));
+    // PGP and SSH signatures are verified by identity-service (it owns the keys), with the tagger's e-mail.
+    const verification =
+      signature.signatureType === "PGP" || signature.signatureType === "SSH"
+        ? await deps.identity.VerifySignature(
+            { signatureType: signature.signatureType, signature: signature.signature, signedData: signature.signedData, committerEmail: signature.taggerEmail },
+            c.call,
+          )
+        : null;
+    res.json(tagSignatureEntity(verification ? { ...signature, verificationStatus: verification.verificationStatus } : signature));
   });
 
   r.get(`${base}/*tag_name`, scope("read_repository"), async (req, res) => {
