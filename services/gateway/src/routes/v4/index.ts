@@ -52,6 +52,8 @@ import { deployKeysRouter } from "./deploy-keys.ts";
 import { emailsRouter } from "./emails.ts";
 import { serviceAccountsRouter } from "./service-accounts.ts";
 import { twoFactorRouter } from "./two-factor.ts";
+import { enterpriseUsersRouter } from "./enterprise-users.ts";
+import { verifiedDomainsRouter } from "./verified-domains.ts";
 
 export function v4Router(deps: GatewayDeps): Router {
   const r = Router();
@@ -138,5 +140,8 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(serviceAccountsRouter(deps));
   r.use(emailsRouter(deps));
   r.use(twoFactorRouter(deps));
+  // enterprise users of top-level groups and the verified domains that claim them
+  r.use(enterpriseUsersRouter(deps));
+  r.use(verifiedDomainsRouter(deps));
   return r;
 }
