@@ -3,7 +3,7 @@
 // (verified-domains.ts) or by an administrator's provisioned_by_group_id. The group's Owners list,
 // read, delete them and turn their two-factor authentication off.
 import { AccessLevel } from "@quarry/gitlab";
-import { badRequest, failedPrecondition, notFound, ServiceError, status, unauthenticated } from "@quarry/grpc";
+import { badRequest, failedPrecondition, ServiceError, status, unauthenticated } from "@quarry/grpc";
 import type { DeleteEnterpriseUserRequest__Output } from "@quarry/proto/types/identity/v1/DeleteEnterpriseUserRequest";
 import type { EnterpriseUserRequest__Output } from "@quarry/proto/types/identity/v1/EnterpriseUserRequest";
 import type { ListEnterpriseUsersRequest__Output } from "@quarry/proto/types/identity/v1/ListEnterpriseUsersRequest";
