@@ -115,6 +115,11 @@ describe("verified domains and enterprise users", () => {
       expect(one, field).toHaveProperty(field);
     }
     expect(await jsonBody(await get(`${base}/enterprise_users/${outsider.id}`, owner.token), 404)).toEqual({ message: "404 Not found" });
+    // An identity of provider "scim" is a SCIM identity of the enterprise group.
+    await jsonBody(await put(`/users/${early.id}`, { provider: "scim", extern_uid: "scim-early-1" }), 200);
+    const withScim = await jsonBody(await get(`${base}/enterprise_users/${early.id}`, owner.token), 200);
+    expect(withScim.scim_identities).toEqual([{ extern_uid: "scim-early-1", group_id: group.id, active: true }]);
+    expect(withScim.identities).toEqual([{ provider: "scim", extern_uid: "scim-early-1", saml_provider_id: null }]);
 
     // The administrator's user view shows GitLab EE's fields (read here with @gitbeaker/rest).
     const shown = (await s.gitlab().Users.show(late.id)) as unknown as Record<string, unknown>;

@@ -108,7 +108,7 @@ async function txtRecords(resolver: Resolver, name: string): Promise<string[]> {
 
 /** Whether the domain's TXT records hold its code (GitLab's VerifyPagesDomainService: the record name, or the domain itself). */
 export async function domainProven(servers: string[], domain: string, code: string): Promise<boolean> {
-  const resolver = new Resolver({ timeout: 3_000, tries: 2 });
+  const resolver = new Resolver({ timeout: 2_000, tries: 1 });
   if (servers.length) resolver.setServers(servers);
   const expected = `${VERIFICATION_VALUE_PREFIX}${code}`;
   for (const name of [`${VERIFICATION_RECORD_PREFIX}${domain}`, domain]) {
