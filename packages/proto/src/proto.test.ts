@@ -33,7 +33,19 @@ describe("embedded proto descriptor", () => {
       expect.arrayContaining(["ListDeployTokens", "GetDeployToken", "CreateDeployToken", "DeleteDeployToken", "AuthenticateDeployToken"]),
     );
     expect(methods).toEqual(expect.arrayContaining(["ListGpgKeys", "GetGpgKey", "CreateGpgKey", "DeleteGpgKey", "VerifySignature"]));
-    expect(methods).toHaveLength(90);
+    const enterprise = [
+      "ListEnterpriseUsers",
+      "GetEnterpriseUser",
+      "DeleteEnterpriseUser",
+      "DisableEnterpriseUserTwoFactor",
+      "ListVerifiedDomains",
+      "CreateVerifiedDomain",
+      "DeleteVerifiedDomain",
+      "VerifyVerifiedDomain",
+      "RegenerateRecoveryCodes",
+    ];
+    expect(methods).toEqual(expect.arrayContaining(enterprise));
+    expect(methods).toHaveLength(99);
     const def = identityV1.IdentityService.service.CreateProject;
     const bytes = def.requestSerialize({ name: "x", initializeWithReadme: true, namespaceId: 7 });
     const back = def.requestDeserialize(bytes) as { name: string; initializeWithReadme: boolean; namespaceId: number; path: string };
@@ -46,6 +58,13 @@ describe("embedded proto descriptor", () => {
     expect(absent.username).toBeUndefined();
     const present = def.requestDeserialize(def.requestSerialize({ id: 1, username: "" }));
     expect(present.username).toBe("");
+  });
+
+  it("answers VerifyTwoFactor with recovery codes that an Empty reader still accepts", () => {
+    const def = identityV1.IdentityService.service.VerifyTwoFactor;
+    expect(def.responseDeserialize(def.responseSerialize({ codes: ["a", "b"] }))).toMatchObject({ codes: ["a", "b"] });
+    // The reply used to be Empty: zero bytes still read as a reply without codes.
+    expect(def.responseDeserialize(Buffer.alloc(0))).toMatchObject({ codes: [] });
   });
 
   it("loads the other services", () => {

@@ -31,6 +31,7 @@ export async function setUp(prefix: string) {
     log,
     rootEmail: "admin@example.com",
     avatarStore: createObjectStore({ kind: "local", root: path.join(storageRoot, "objects"), bucket: "uploads" }),
+    encryptionKey: "collab-test-identity-encryption-key-00000",
   });
   await identity.ensureRoot("glpat-collab-test-root-token-0000");
   const svc: RunningCollabService = await startCollabService({

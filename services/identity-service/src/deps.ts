@@ -4,6 +4,7 @@ import type { RepoServiceDefinition } from "@quarry/proto";
 import type { ObjectStore } from "@quarry/object-store";
 import type { OutboxRelay } from "@quarry/bus";
 import type { TransactionClient } from "@quarry/service";
+import type { SecretBox } from "@quarry/secret-box";
 import type { PrismaClient } from "./generated/prisma/client.ts";
 
 export type { PrismaClient };
@@ -19,4 +20,8 @@ export interface IdentityDeps {
   avatars: ObjectStore;
   log: Logger;
   config: { rootEmail: string; rootPassword?: string };
+  /** Seals the TOTP secrets (QUARRY_IDENTITY_ENCRYPTION_KEY, context "identity.otp_secret"). */
+  otpBox: SecretBox;
+  /** DNS servers for verified-domain TXT look-ups ("host" or "host:port"); empty = the system's. */
+  dnsServers: string[];
 }

@@ -20,6 +20,18 @@ export const identityEnvShape = {
   /** Root of the local-disk object store (used only without MINIO_ENDPOINT). */
   QUARRY_OBJECT_STORE_DIR: z.string().default("./data/objects"),
   LOG_LEVEL: z.string().default("info"),
+  /** Seals two-factor (TOTP) secrets at rest; at least 32 characters. */
+  QUARRY_IDENTITY_ENCRYPTION_KEY: z.string().min(32),
+  /** Comma-separated DNS servers ("host" or "host:port") for verified-domain TXT look-ups; unset = the system's. */
+  QUARRY_DNS_SERVERS: z
+    .string()
+    .default("")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
 };
 
 export type IdentityEnv = ReturnType<typeof loadIdentityEnv>;

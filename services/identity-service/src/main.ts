@@ -15,6 +15,8 @@ await runServiceProcess("identity-service", loadIdentityEnv, async ({ env, log, 
     rootEmail: env.QUARRY_ROOT_EMAIL,
     rootPassword: env.QUARRY_ROOT_PASSWORD,
     avatarStore: avatarStoreFromEnv(env),
+    encryptionKey: env.QUARRY_IDENTITY_ENCRYPTION_KEY,
+    dnsServers: env.QUARRY_DNS_SERVERS,
   });
   if (env.QUARRY_BOOTSTRAP_ROOT) {
     const root = await service.ensureRoot(env.QUARRY_ROOT_TOKEN);

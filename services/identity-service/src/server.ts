@@ -62,7 +62,7 @@ import { authorizeSshKey } from "./identity/authorize-ssh-key.ts";
 import { createGroupSshCertificate, deleteGroupSshCertificate, listGroupSshCertificates } from "./identity/group-ssh-certificates.ts";
 import { createDeployKey, deleteDeployKey, enableDeployKey, getDeployKey, listDeployKeys, updateDeployKey } from "./identity/deploy-keys.ts";
 import { confirmEmail, createEmail, deleteEmail, getEmail, listEmails } from "./identity/emails.ts";
-import { disableOwnTwoFactor, disableTwoFactor, startTwoFactor, verifyTwoFactor } from "./identity/two-factor.ts";
+import { disableOwnTwoFactor, disableTwoFactor, OTP_SECRET_CONTEXT, regenerateRecoveryCodes, startTwoFactor, verifyTwoFactor } from "./identity/two-factor.ts";
 import {
   createServiceAccount,
   createServiceAccountToken,
@@ -78,6 +78,10 @@ import { authenticateDeployToken } from "./identity/deploy-tokens-authenticate.t
 // ---------- GPG keys and signature verification
 import { createGpgKey, deleteGpgKey, getGpgKey, listGpgKeys } from "./identity/gpg-keys.ts";
 import { verifySignature } from "./identity/verify-signature.ts";
+// ---------- enterprise users and verified domains
+import { createSecretBox } from "@quarry/secret-box";
+import { deleteEnterpriseUser, disableEnterpriseUserTwoFactor, getEnterpriseUser, listEnterpriseUsers } from "./identity/enterprise-users.ts";
+import { createVerifiedDomain, deleteVerifiedDomain, listVerifiedDomains, verifyVerifiedDomain } from "./identity/verified-domains.ts";
 
 export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServiceDefinition> {
   return {
@@ -179,6 +183,16 @@ export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServ
     CreateGpgKey: createGpgKey(deps),
     DeleteGpgKey: deleteGpgKey(deps),
     VerifySignature: verifySignature(deps),
+    // ---------- enterprise users, verified domains, recovery codes
+    ListEnterpriseUsers: listEnterpriseUsers(deps),
+    GetEnterpriseUser: getEnterpriseUser(deps),
+    DeleteEnterpriseUser: deleteEnterpriseUser(deps),
+    DisableEnterpriseUserTwoFactor: disableEnterpriseUserTwoFactor(deps),
+    ListVerifiedDomains: listVerifiedDomains(deps),
+    CreateVerifiedDomain: createVerifiedDomain(deps),
+    DeleteVerifiedDomain: deleteVerifiedDomain(deps),
+    VerifyVerifiedDomain: verifyVerifiedDomain(deps),
+    RegenerateRecoveryCodes: regenerateRecoveryCodes(deps),
   };
 }
 
@@ -193,6 +207,10 @@ export interface IdentityServiceOptions {
   rootPassword?: string;
   /** Where avatar images go (ensureBucket is called at start). */
   avatarStore: ObjectStore;
+  /** Seals two-factor secrets (QUARRY_IDENTITY_ENCRYPTION_KEY; at least 32 characters). */
+  encryptionKey: string;
+  /** DNS servers for verified-domain look-ups ("host" or "host:port"); absent or empty = the system's. */
+  dnsServers?: string[];
 }
 
 export interface RunningIdentityService {
@@ -218,7 +236,16 @@ export async function startIdentityService(o: IdentityServiceOptions): Promise<R
     deps({ prisma, outbox, onStop }): IdentityDeps {
       const repo = createClient(repoV1.RepoService, o.repoServiceAddress, { deadlineMs: Math.max(o.deadlineMs, 30_000) });
       onStop(() => repo.close());
-      return { prisma, repo, outbox: outbox(), avatars: o.avatarStore, log: o.log, config: { rootEmail: o.rootEmail, rootPassword: o.rootPassword } };
+      return {
+        prisma,
+        repo,
+        outbox: outbox(),
+        avatars: o.avatarStore,
+        log: o.log,
+        config: { rootEmail: o.rootEmail, rootPassword: o.rootPassword },
+        otpBox: createSecretBox(o.encryptionKey, OTP_SECRET_CONTEXT),
+        dnsServers: o.dnsServers ?? [],
+      };
     },
     handlers(server, deps) {
       server.addService("quarry.identity.v1.IdentityService", identityV1.IdentityService.service, logSystemActors(identityHandlers(deps)));

@@ -39,8 +39,10 @@ export const standaloneEnvShape = {
     .enum(["true", "false"])
     .default("false")
     .transform((v) => v === "true"),
-  /** Secret for the credentials hook-, mirror- and ci-service store (≥ 32 characters); unset = generated into <data>/encryption.key. */
+  /** Secret for the credentials identity- (two-factor), hook-, mirror- and ci-service store (≥ 32 characters); unset = generated into <data>/encryption.key. */
   QUARRY_ENCRYPTION_KEY: z.string().min(32).optional(),
+  /** Comma-separated DNS servers ("host" or "host:port") for verified-domain TXT look-ups; unset = the system's. */
+  QUARRY_DNS_SERVERS: z.string().optional(),
   /** Let webhooks and push mirrors reach loopback and private-network addresses. */
   QUARRY_ALLOW_LOCAL_REQUESTS: z
     .enum(["true", "false"])

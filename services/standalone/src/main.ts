@@ -31,6 +31,9 @@ const stack = await startStack({
   maxAttachmentBytes: env.QUARRY_MAX_ATTACHMENT_SIZE,
   runner: env.QUARRY_RUNNER,
   encryptionKey: env.QUARRY_ENCRYPTION_KEY,
+  dnsServers: env.QUARRY_DNS_SERVERS?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean),
   allowLocalRequests: env.QUARRY_ALLOW_LOCAL_REQUESTS,
   smtpUrl: env.QUARRY_SMTP_URL,
   emailFrom: env.QUARRY_EMAIL_FROM,

@@ -53,10 +53,12 @@ export interface StackOptions {
   /** GitLab's default_branch_protection for new projects' default branches (0–4, default 2). */
   defaultBranchProtection?: number;
   /**
-   * Secret that hook-, mirror- and ci-service encrypt stored credentials with (at least 32
+   * Secret that identity- (two-factor secrets), hook-, mirror- and ci-service encrypt stored credentials with (at least 32
    * characters); when absent one is generated once and kept in <dataDir>/encryption.key.
    */
   encryptionKey?: string;
+  /** DNS servers for verified-domain look-ups ("host:port"); absent = the system's (QUARRY_DNS_SERVERS). */
+  dnsServers?: string[];
   /** Let webhooks and mirrors reach loopback and private addresses (default false). */
   allowLocalRequests?: boolean;
   /** hook-service delivery tunables (timeout, retries, rate limit); the instance URL is the gateway's. */
@@ -170,6 +172,8 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
     stops.push(() => repo.stop());
     const objectStore = o.objectStore ?? createObjectStore({ kind: "local", root: path.join(o.dataDir, "objects"), bucket: o.artifactsBucket ?? "artifacts" });
     await objectStore.ensureBucket();
+    // One key seals the secrets of identity (two-factor), ci, hook and mirror services.
+    const encryptionKey = o.encryptionKey ?? loadOrCreateEncryptionKey(o.dataDir);
     const identity = await startIdentityService({
       databaseUrl: await dbUrl("identity"),
       grpcAddress: LOOPBACK,
@@ -180,10 +184,11 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       rootEmail: o.rootEmail ?? "admin@example.com",
       rootPassword: o.rootPassword,
       avatarStore: o.uploadsStore ?? createObjectStore({ kind: "local", root: path.join(o.dataDir, "objects"), bucket: o.uploadsBucket ?? "uploads" }),
+      encryptionKey,
+      dnsServers: o.dnsServers,
     });
     stops.push(() => identity.stop());
     const root = await identity.ensureRoot(o.rootToken);
-    const encryptionKey = o.encryptionKey ?? loadOrCreateEncryptionKey(o.dataDir);
     const ci = await startCiService({
       databaseUrl: await dbUrl("ci"),
       grpcAddress: LOOPBACK,

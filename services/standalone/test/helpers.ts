@@ -39,6 +39,7 @@ export async function startTestStack(
     | "notesCreateLimit"
     | "smtpUrl"
     | "ssh"
+    | "dnsServers"
   > = {},
 ): Promise<TestStack> {
   const serverUrl = reuse?.serverUrl ?? (await testPostgresServer());

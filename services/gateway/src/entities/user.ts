@@ -80,6 +80,10 @@ export function userAdmin(u: User, urls: Urls, createdBy?: User | null) {
     last_sign_in_ip: null,
     created_by: createdBy ? userBasic(createdBy, urls) : null,
     email_reset_offered_at: null,
+    // GitLab EE's administrator fields of enterprise users and provisioned accounts.
+    provisioned_by_group_id: Number(u.provisionedByGroupId) || null,
+    enterprise_group_id: Number(u.enterpriseGroupId) || null,
+    enterprise_group_associated_at: orNull(u.enterpriseGroupAssociatedAt),
   };
 }
 

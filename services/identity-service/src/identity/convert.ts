@@ -43,6 +43,9 @@ export function userToProto(u: User & { namespace?: { id: number } | null; ident
     avatar: u.avatar ?? "",
     twoFactorEnabled: u.twoFactorEnabled,
     userType: u.userType,
+    enterpriseGroupId: u.enterpriseGroupId ?? 0,
+    enterpriseGroupAssociatedAt: iso(u.enterpriseGroupAssociatedAt),
+    provisionedByGroupId: u.provisionedByGroupId ?? 0,
   };
 }
 

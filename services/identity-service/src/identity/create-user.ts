@@ -10,6 +10,7 @@ import { userToProto } from "./convert.ts";
 import { requireAdmin } from "./lookup.ts";
 import { enqueueEvent } from "@quarry/bus";
 import { hashPassword } from "./passwords.ts";
+import { claimByVerifiedDomain } from "./enterprise-users-claim.ts";
 import { assertEmailFree, assertUsernameFree, identityInput, profileData, upsertIdentity } from "./users-common.ts";
 import { validateEmail, validateName } from "./validate.ts";
 
@@ -62,7 +63,9 @@ export async function insertUser(tx: Tx, input: NewUser, extra: Record<string, u
     username: user.username,
     email: user.email,
   });
-  return { ...user, namespace: { id: ns.id } };
+  // A confirmed primary e-mail on a verified domain: the domain's group claims the new user.
+  const claim = await claimByVerifiedDomain(tx, user.id);
+  return { ...user, ...claim, namespace: { id: ns.id } };
 }
 
 export const createUser =

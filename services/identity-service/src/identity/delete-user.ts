@@ -18,29 +18,37 @@ export const deleteUser =
     requireAdmin(actor);
     const id = Number(req.id);
     if (id === actor.userId) throw badRequest("You cannot delete yourself");
-    const removed = await deps.prisma.$transaction(async (tx) => {
-      const user = await tx.user.findUnique({ where: { id }, include: { namespace: true } });
-      if (!user) throw notFound("User");
-      const projects = user.namespace ? await tx.project.findMany({ where: { namespaceId: user.namespace.id }, select: { id: true, avatarKey: true } }) : [];
-      await uncountStarsOf(tx, id);
-      const uploadKeys = await uploadKeysOf(
-        tx,
-        projects.map((p) => p.id),
-      );
-      await tx.user.delete({ where: { id } }); // cascades: tokens, memberships, namespace, its projects
-      await enqueueEvent(tx, Subjects.userDestroy, {
-        event_name: "user_destroy",
-        created_at: user.createdAt.toISOString(),
-        updated_at: new Date().toISOString(),
-        user_id: user.id,
-        name: user.name,
-        username: user.username,
-        email: user.email,
-      });
-      return { projectIds: projects.map((p) => p.id), avatarKeys: [user.avatarKey, ...projects.map((p) => p.avatarKey), ...uploadKeys] };
-    });
-    deps.outbox.kick();
-    await removeRepositories(deps, removed.projectIds);
-    await removeAvatars(deps.avatars, removed.avatarKeys, deps.log);
+    await removeUser(deps, id);
     return {};
   };
+
+/**
+ * Removes a user with their personal namespace and its projects, publishes user_destroy, then
+ * their repositories and avatars (DELETE /users/:id, DELETE /groups/:id/enterprise_users/:user_id).
+ */
+export async function removeUser(deps: IdentityDeps, id: number): Promise<void> {
+  const removed = await deps.prisma.$transaction(async (tx) => {
+    const user = await tx.user.findUnique({ where: { id }, include: { namespace: true } });
+    if (!user) throw notFound("User");
+    const projects = user.namespace ? await tx.project.findMany({ where: { namespaceId: user.namespace.id }, select: { id: true, avatarKey: true } }) : [];
+    await uncountStarsOf(tx, id);
+    const uploadKeys = await uploadKeysOf(
+      tx,
+      projects.map((p) => p.id),
+    );
+    await tx.user.delete({ where: { id } }); // cascades: tokens, memberships, namespace, its projects
+    await enqueueEvent(tx, Subjects.userDestroy, {
+      event_name: "user_destroy",
+      created_at: user.createdAt.toISOString(),
+      updated_at: new Date().toISOString(),
+      user_id: user.id,
+      name: user.name,
+      username: user.username,
+      email: user.email,
+    });
+    return { projectIds: projects.map((p) => p.id), avatarKeys: [user.avatarKey, ...projects.map((p) => p.avatarKey), ...uploadKeys] };
+  });
+  deps.outbox.kick();
+  await removeRepositories(deps, removed.projectIds);
+  await removeAvatars(deps.avatars, removed.avatarKeys, deps.log);
+}

@@ -11,6 +11,7 @@ import type { ListEmailsResponse } from "@quarry/proto/types/identity/v1/ListEma
 import type { IdentityDeps, Tx } from "../deps.ts";
 import { type ActorInfo, actorOf } from "./access.ts";
 import { emailTaken, emailToProto, ensurePrimaryEmail, sendConfirmation } from "./emails-common.ts";
+import { claimByVerifiedDomain } from "./enterprise-users-claim.ts";
 import { requireAdmin } from "./lookup.ts";
 import { pageInfo, paging } from "./paging.ts";
 import { tokenDigest } from "./passwords.ts";
@@ -122,10 +123,12 @@ export const confirmEmail =
           data: { email, unconfirmedEmail: null, confirmationDigest: null, confirmedAt: user.confirmedAt ?? new Date() },
         });
         await tx.email.upsert({ where: { email }, create: { userId: user.id, email, confirmedAt: new Date() }, update: { confirmedAt: new Date() } });
+        await claimByVerifiedDomain(tx, user.id);
         return { userId: user.id, email };
       }
       await tx.user.update({ where: { id: user.id }, data: { confirmedAt: new Date(), confirmationDigest: null } });
       await tx.email.updateMany({ where: { userId: user.id, email: user.email }, data: { confirmedAt: new Date() } });
+      await claimByVerifiedDomain(tx, user.id);
       return { userId: user.id, email: user.email };
     });
   };

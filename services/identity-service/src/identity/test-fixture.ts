@@ -14,7 +14,7 @@ import { startIdentityService } from "../server.ts";
 
 export const ROOT_TOKEN = "glpat-fixture-root-token-000000";
 
-export async function identityFixture() {
+export async function identityFixture(options: { dnsServers?: string[] } = {}) {
   const identityDb = await createTestDatabase("ident");
   const repoDb = await createTestDatabase("identrepo");
   const storageRoot = fs.mkdtempSync(path.join(os.tmpdir(), "ident-repos-"));
@@ -30,6 +30,8 @@ export async function identityFixture() {
     log,
     rootEmail: "admin@example.com",
     avatarStore: createObjectStore({ kind: "local", root: path.join(storageRoot, "objects"), bucket: "uploads" }),
+    encryptionKey: "identity-fixture-encryption-key-0000000000",
+    dnsServers: options.dnsServers,
   });
   await service.ensureRoot(ROOT_TOKEN);
   const c = createClient(identityV1.IdentityService, service.address, { deadlineMs: 20_000 });

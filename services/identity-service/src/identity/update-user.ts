@@ -9,6 +9,7 @@ import { userToProto } from "./convert.ts";
 import { hashPassword } from "./passwords.ts";
 import { assertEmailFree, assertUsernameFree, identityInput, profileData, upsertIdentity, userInclude } from "./users-common.ts";
 import { validateEmail, validateName } from "./validate.ts";
+import { claimByVerifiedDomain, provisioningClaim } from "./enterprise-users-claim.ts";
 
 /** Administrators update anyone (PUT /users/:id is an administrator endpoint in GitLab). */
 export const updateUser =
@@ -55,7 +56,13 @@ export const updateUser =
         const identity = identityInput(req.provider, req.externUid);
         if (identity) await upsertIdentity(tx, id, identity);
         if (avatar) Object.assign(data, await avatars.stage("user", id, avatar, user.avatarKey));
-        return tx.user.update({ where: { id }, data, include: userInclude });
+        if (req.provisionedByGroupId !== undefined && Number(req.provisionedByGroupId)) {
+          Object.assign(data, await provisioningClaim(tx, user, Number(req.provisionedByGroupId)));
+        }
+        const updated = await tx.user.update({ where: { id }, data, include: userInclude });
+        // A new primary e-mail on a verified domain: the domain's group claims the user.
+        if (data.email !== undefined && (await claimByVerifiedDomain(tx, id))) return tx.user.findUniqueOrThrow({ where: { id }, include: userInclude });
+        return updated;
       }),
     );
     return userToProto(updated);

@@ -54,6 +54,8 @@ import { gpgKeysRouter } from "./gpg-keys.ts";
 import { serviceAccountsRouter } from "./service-accounts.ts";
 import { twoFactorRouter } from "./two-factor.ts";
 import { deployTokensRouter } from "./deploy-tokens.ts";
+import { enterpriseUsersRouter } from "./enterprise-users.ts";
+import { verifiedDomainsRouter } from "./verified-domains.ts";
 
 export function v4Router(deps: GatewayDeps): Router {
   const r = Router();
@@ -144,5 +146,8 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(deployTokensRouter(deps));
   // GPG keys (signature verification: commits.ts)
   r.use(gpgKeysRouter(deps));
+  // enterprise users of top-level groups and the verified domains that claim them
+  r.use(enterpriseUsersRouter(deps));
+  r.use(verifiedDomainsRouter(deps));
   return r;
 }

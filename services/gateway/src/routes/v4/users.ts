@@ -58,7 +58,7 @@ function profile(q: { [K in keyof typeof profileShape]?: string | boolean }) {
 }
 
 /** The users who created these (GitLab's created_by, filled when an administrator made the account). */
-async function creators(deps: GatewayDeps, req: Request, users: User[]): Promise<Map<number, User>> {
+export async function creators(deps: GatewayDeps, req: Request, users: User[]): Promise<Map<number, User>> {
   const ids = [...new Set(users.map((u) => Number(u.createdById)).filter((id) => id > 0))];
   if (!ids.length) return new Map();
   const res = await deps.identity.GetUsers({ actor: { userId: req.principal?.userId ?? 0, isAdmin: true }, ids }, { requestId: req.requestId });
@@ -231,6 +231,8 @@ export function usersRouter(deps: GatewayDeps): Router {
       projects_limit: p.int().pipe(z.number().min(0)).optional(),
       ...profileShape,
       ...identityShape,
+      // Quarry extension: the top-level group that provisions the account and claims it (enterprise users).
+      provisioned_by_group_id: p.id("Group").optional(),
     });
     const changedIdentity = identityParams(q);
     const avatar = avatarParam(req);
@@ -250,6 +252,7 @@ export function usersRouter(deps: GatewayDeps): Router {
         projectsLimit: q.projects_limit,
         ...changedIdentity,
         avatar,
+        provisionedByGroupId: q.provisioned_by_group_id,
       },
       c.call,
     );
