@@ -29,7 +29,7 @@ describe("embedded proto descriptor", () => {
     expect(methods).toEqual(expect.arrayContaining(accounts));
     expect(methods).toEqual(expect.arrayContaining(["TransferGroup", "TransferProject"]));
     expect(methods).toEqual(expect.arrayContaining(["StartTwoFactor", "VerifyTwoFactor", "DisableOwnTwoFactor", "DisableTwoFactor"]));
-    expect(methods).toHaveLength(80);
+    expect(methods).toHaveLength(82);
     const def = identityV1.IdentityService.service.CreateProject;
     const bytes = def.requestSerialize({ name: "x", initializeWithReadme: true, namespaceId: 7 });
     const back = def.requestDeserialize(bytes) as { name: string; initializeWithReadme: boolean; namespaceId: number; path: string };

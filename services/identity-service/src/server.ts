@@ -63,6 +63,7 @@ import { createGroupSshCertificate, deleteGroupSshCertificate, listGroupSshCerti
 import { createDeployKey, deleteDeployKey, enableDeployKey, getDeployKey, listDeployKeys, updateDeployKey } from "./identity/deploy-keys.ts";
 import { confirmEmail, createEmail, deleteEmail, getEmail, listEmails } from "./identity/emails.ts";
 import { disableOwnTwoFactor, disableTwoFactor, startTwoFactor, verifyTwoFactor } from "./identity/two-factor.ts";
+import { getApplicationSettings, updateApplicationSettings } from "./identity/application-settings.ts";
 import {
   createServiceAccount,
   createServiceAccountToken,
@@ -161,6 +162,8 @@ export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServ
     VerifyTwoFactor: verifyTwoFactor(deps),
     DisableOwnTwoFactor: disableOwnTwoFactor(deps),
     DisableTwoFactor: disableTwoFactor(deps),
+    GetApplicationSettings: getApplicationSettings(deps),
+    UpdateApplicationSettings: updateApplicationSettings(deps),
   };
 }
 
