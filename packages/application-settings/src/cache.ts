@@ -26,16 +26,18 @@ export interface ApplicationSettingsCacheOptions {
   retryMs?: number;
 }
 
-export class ApplicationSettingsCache {
+export class ApplicationSettingsCache implements Subscription {
   #settings: ApplicationSettings = DEFAULT_APPLICATION_SETTINGS;
   #revision = -1;
   #subscription: Subscription | undefined;
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
   #loaded: Promise<void>;
+  #fetch: () => Promise<ApplicationSettingsSnapshot>;
   #resolveLoaded: () => void = () => {};
 
   constructor(private readonly o: ApplicationSettingsCacheOptions) {
+    this.#fetch = o.fetch;
     this.#loaded = new Promise((resolve) => {
       this.#resolveLoaded = resolve;
     });
@@ -69,10 +71,20 @@ export class ApplicationSettingsCache {
     return this;
   }
 
+  /**
+   * Fetches from identity-service from now on: for a service started before identity-service
+   * (repo-service in the one-process launcher), once identity's address is known.
+   */
+  fetchFrom(identity: SettingsSource): Promise<void> {
+    this.#fetch = fetchFromIdentity(identity, this.o.service);
+    clearTimeout(this.#timer);
+    return this.#fetchOnce();
+  }
+
   async #fetchOnce(): Promise<void> {
     if (this.#stopped) return;
     try {
-      this.apply(await this.o.fetch());
+      this.apply(await this.#fetch());
     } catch (err) {
       this.o.log?.warn({ err }, "application settings not available yet; retrying");
       this.#timer = setTimeout(() => void this.#fetchOnce(), this.o.retryMs ?? 2000);
@@ -85,4 +97,28 @@ export class ApplicationSettingsCache {
     clearTimeout(this.#timer);
     await this.#subscription?.unsubscribe();
   }
+
+  /** The cache is a Subscription too, so services' subscribe hooks stop it with their consumers. */
+  unsubscribe(): Promise<void> {
+    return this.stop();
+  }
+}
+
+/** The part of identity-service's client the cache uses (structural, so this package needs no proto types). */
+export interface SettingsSource {
+  GetApplicationSettings(req: { actor: { system: string } }): Promise<{ settingsJson: string; revision: number | string | { toString(): string } }>;
+}
+
+/** identity-service's GetApplicationSettings, called as `service`'s system actor. */
+function fetchFromIdentity(identity: SettingsSource, service: string): () => Promise<ApplicationSettingsSnapshot> {
+  return async () => {
+    const s = await identity.GetApplicationSettings({ actor: { system: service } });
+    return { settings: JSON.parse(s.settingsJson), revision: Number(String(s.revision)) };
+  };
+}
+
+/** A cache fed by identity-service (`identity` unset: GitLab's defaults until a change arrives on the bus, or fetchFrom). */
+export function applicationSettingsFromIdentity(o: Omit<ApplicationSettingsCacheOptions, "fetch"> & { identity?: SettingsSource }): ApplicationSettingsCache {
+  const fetch = o.identity ? fetchFromIdentity(o.identity, o.service) : async () => ({ settings: {}, revision: -1 });
+  return new ApplicationSettingsCache({ ...o, fetch });
 }

@@ -8,13 +8,8 @@ export type SettingsChangeError = { error: string } | { message: Record<string, 
 
 export type SettingsChangeResult = { ok: true; changes: Partial<ApplicationSettings> } | { ok: false; body: SettingsChangeError };
 
-const VISIBILITY_SETTINGS = new Set<ApplicationSettingName>(["default_project_visibility", "default_group_visibility", "default_snippet_visibility"]);
-const BOOLEAN_SETTINGS = new Set<ApplicationSettingName>([
-  "allow_local_requests_from_web_hooks_and_services",
-  "allow_local_requests_from_system_hooks",
-  "user_default_external",
-  "can_create_group",
-]);
+const VISIBILITY_SETTINGS = new Set<ApplicationSettingName>(["default_project_visibility", "default_group_visibility"]);
+const BOOLEAN_SETTINGS = new Set<ApplicationSettingName>(["allow_local_requests_from_web_hooks_and_services", "user_default_external", "can_create_group"]);
 /** Integer settings and their smallest (and largest) accepted value. */
 const INTEGER_SETTINGS: Partial<Record<ApplicationSettingName, { min: number; max: number }>> = {
   default_branch_protection: { min: 0, max: 4 },
@@ -77,8 +72,10 @@ export function parseSettingsChanges(input: Record<string, unknown>): SettingsCh
       const range = INTEGER_SETTINGS[name];
       const n = integerOf(raw);
       if (!range || n === undefined) return { ok: false, body: { error: `${name} is invalid` } };
-      if (name === "default_branch_protection" && (n < range.min || n > range.max)) return { ok: false, body: { error: `${name} does not have a valid value` } };
-      if (n < range.min) return { ok: false, body: { message: { [name]: [range.min === 0 ? "must be greater than or equal to 0" : "must be greater than 0"] } } };
+      if (name === "default_branch_protection" && (n < range.min || n > range.max))
+        return { ok: false, body: { error: `${name} does not have a valid value` } };
+      if (n < range.min)
+        return { ok: false, body: { message: { [name]: [range.min === 0 ? "must be greater than or equal to 0" : "must be greater than 0"] } } };
       if (n > range.max) return { ok: false, body: { message: { [name]: [`must be less than or equal to ${range.max}`] } } };
       changes[name] = n;
     }

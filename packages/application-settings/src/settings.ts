@@ -12,18 +12,14 @@ export const applicationSettingsShape = {
   default_project_visibility: visibility.default("private"),
   /** identity-service: a group created without `visibility`. */
   default_group_visibility: visibility.default("private"),
-  /** collab-service: a snippet created without `visibility`. */
-  default_snippet_visibility: visibility.default("private"),
   /** identity-service: the default branch of new projects (null: Git's "main"). */
   default_branch_name: z.string().nullable().default(null),
   /** repo-service: how a project's default branch is protected when it is first pushed (0–4, GitLab's Gitlab::Access). */
   default_branch_protection: z.number().int().min(0).max(4).default(2),
   /** collab-service: notes one user may create per minute; 0 = no limit. */
   notes_create_limit: z.number().int().min(0).default(300),
-  /** hook-service and mirror-service: webhooks and mirrors may reach loopback and private networks. */
+  /** hook-service and mirror-service: webhooks and mirrors may reach loopback and private networks (QUARRY_ALLOW_LOCAL_REQUESTS=true allows it whatever this says). */
   allow_local_requests_from_web_hooks_and_services: z.boolean().default(false),
-  /** hook-service: system hooks may reach loopback and private networks. */
-  allow_local_requests_from_system_hooks: z.boolean().default(true),
   /** gateway: largest Markdown upload, in MB. */
   max_attachment_size: z.number().int().min(1).default(100),
   /** identity-service: new users are external unless said otherwise. */

@@ -13,7 +13,9 @@ const settingsOf = (s: { settingsJson: string }) => JSON.parse(s.settingsJson) a
 describe("application settings", () => {
   it("are GitLab's defaults until changed; changes get a new revision and are published", async () => {
     const published: { settings: Record<string, unknown>; revision: number }[] = [];
-    const sub = await f.bus.subscribe<(typeof published)[number]>(Subjects.applicationSettings, async (m) => void published.push(m.data), { durable: "settings-test" });
+    const sub = await f.bus.subscribe<(typeof published)[number]>(Subjects.applicationSettings, async (m) => void published.push(m.data), {
+      durable: "settings-test",
+    });
     const before = await f.c.GetApplicationSettings({ actor: f.admin });
     expect(settingsOf(before)).toMatchObject({ default_project_visibility: "private", notes_create_limit: 300, default_branch_protection: 2 });
     const after = await f.c.UpdateApplicationSettings({ actor: f.admin, changesJson: JSON.stringify({ notes_create_limit: 5, unknown_setting: true }) });
@@ -33,7 +35,11 @@ describe("application settings", () => {
     expect(await failure(f.c.UpdateApplicationSettings({ actor: u, changesJson: "{}" }))).toEqual({ status: 403, body: { message: "403 Forbidden" } });
     expect(settingsOf(await f.c.GetApplicationSettings({ actor: { userId: 0, system: "hook-service" } }))).toHaveProperty("notes_create_limit");
     const before = await f.c.GetApplicationSettings({ actor: f.admin });
-    expect(await failure(f.c.UpdateApplicationSettings({ actor: f.admin, changesJson: JSON.stringify({ notes_create_limit: 1, default_group_visibility: "secret" }) }))).toEqual({
+    expect(
+      await failure(
+        f.c.UpdateApplicationSettings({ actor: f.admin, changesJson: JSON.stringify({ notes_create_limit: 1, default_group_visibility: "secret" }) }),
+      ),
+    ).toEqual({
       status: 400,
       body: { error: "default_group_visibility does not have a valid value" },
     });
@@ -65,10 +71,26 @@ describe("application settings", () => {
     const privateGroup = await f.c.CreateGroup({ actor: f.admin, name: "Closed", path: `closed-${Date.now()}`, visibility: "private" });
     expect((await f.c.CreateProject({ actor: f.admin, name: "inside", namespaceId: privateGroup.id })).visibility).toBe("private");
     expect((await f.c.CreateGroup({ actor: f.admin, name: "Sub", path: "sub", parentId: privateGroup.id })).visibility).toBe("private");
-    expect(await failure(f.c.CreateProject({ actor: f.admin, name: "loud", namespaceId: privateGroup.id, visibility: "public" }))).toMatchObject({ status: 400 });
-    const created = await f.c.CreateUser({ actor: f.admin, username: `def${Date.now()}`, email: `def${Date.now()}@example.com`, name: "Defaults", password: "password-123" });
+    expect(await failure(f.c.CreateProject({ actor: f.admin, name: "loud", namespaceId: privateGroup.id, visibility: "public" }))).toMatchObject({
+      status: 400,
+    });
+    const created = await f.c.CreateUser({
+      actor: f.admin,
+      username: `def${Date.now()}`,
+      email: `def${Date.now()}@example.com`,
+      name: "Defaults",
+      password: "password-123",
+    });
     expect(created).toMatchObject({ external: true, canCreateGroup: false, projectsLimit: 7 });
-    const explicit = await f.c.CreateUser({ actor: f.admin, username: `exp${Date.now()}`, email: `exp${Date.now()}@example.com`, name: "Explicit", password: "password-123", external: false, projectsLimit: 3 });
+    const explicit = await f.c.CreateUser({
+      actor: f.admin,
+      username: `exp${Date.now()}`,
+      email: `exp${Date.now()}@example.com`,
+      name: "Explicit",
+      password: "password-123",
+      external: false,
+      projectsLimit: 3,
+    });
     expect(explicit).toMatchObject({ external: false, projectsLimit: 3 });
   });
 });

@@ -46,6 +46,7 @@ import { errorTrackingRouter } from "./error-tracking.ts";
 /** Everything under /api/v4, one router per GitLab resource. */
 import { wikisRouter } from "./wikis.ts";
 import { customAttributesRouter } from "./custom-attributes.ts";
+import { applicationSettingsRouter } from "./application-settings.ts";
 import { impersonationTokensRouter } from "./impersonation-tokens.ts";
 import { keysRouter } from "./keys.ts";
 import { deployKeysRouter } from "./deploy-keys.ts";
@@ -138,5 +139,7 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(serviceAccountsRouter(deps));
   r.use(emailsRouter(deps));
   r.use(twoFactorRouter(deps));
+  // instance settings (GET/PUT /application/settings)
+  r.use(applicationSettingsRouter(deps));
   return r;
 }
