@@ -46,6 +46,8 @@ export const Subjects = {
   artifactsStatistics: "quarry.ci.artifacts_statistics",
   /** An e-mail address awaits confirmation (a secondary address, or a service account's custom e-mail): hook-service mails the link. Outside quarry.identity.> so that the clear token is not recorded with the webhook events. */
   emailConfirmation: "quarry.mail.email_confirmation",
+  /** The instance settings changed (PUT /application/settings): every service applying one takes the new snapshot. Outside quarry.identity.> so hook-service does not record it as a webhook event. */
+  applicationSettings: "quarry.settings.application",
 } as const;
 
 export type Subject = (typeof Subjects)[keyof typeof Subjects];
@@ -486,6 +488,15 @@ export interface EventPayloads {
   [Subjects.repositoryStatistics]: RepositoryStatisticsEvent;
   [Subjects.artifactsStatistics]: ArtifactsStatisticsEvent;
   [Subjects.emailConfirmation]: EmailConfirmationEvent;
+  [Subjects.applicationSettings]: ApplicationSettingsEvent;
+}
+
+/** The instance settings after a change (identity-service), for every service's settings cache. */
+export interface ApplicationSettingsEvent {
+  /** The settings under GitLab's names (schema: @quarry/application-settings). */
+  settings: Record<string, unknown>;
+  /** Increases with every change: an older snapshot never replaces a newer one. */
+  revision: number;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { ApplicationSettingsCache } from "@quarry/application-settings";
 import type { OutboxRelay } from "@quarry/bus";
 import type { PromiseClient } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
@@ -19,6 +20,8 @@ export interface CollabDeps {
   /** Publishes committed `outbox_events` rows (started and stopped by the service skeleton); kick() after a commit. */
   outbox: OutboxRelay;
   log: Logger;
-  /** Notes one user may create per minute (GitLab's notes_create_limit); 0 = unlimited. */
-  notesCreateLimit: number;
+  /** Pins the notes one user may create per minute (0 = unlimited); unset: the notes_create_limit application setting. */
+  notesCreateLimit: number | undefined;
+  /** The instance settings in force, kept live from the bus. */
+  settings: ApplicationSettingsCache;
 }

@@ -12,8 +12,8 @@ export const collabEnvShape = {
   REPO_SERVICE_ADDRESS: envAddress("127.0.0.1:50052"),
   GRPC_DEADLINE_MS: envInt(10_000),
   LOG_LEVEL: z.string().default("info"),
-  /** GitLab's notes_create_limit: notes one user may create per minute; 0 = unlimited. */
-  QUARRY_NOTES_CREATE_LIMIT: envInt(300),
+  /** Pins GitLab's notes_create_limit (notes one user may create per minute; 0 = unlimited); unset: the application setting. */
+  QUARRY_NOTES_CREATE_LIMIT: z.coerce.number().int().min(0).optional(),
   /** How often the issue_due scheduler looks for open issues due tomorrow, ms (each is announced once per due date). */
   QUARRY_ISSUE_DUE_INTERVAL_MS: envInt(3_600_000),
 };

@@ -1,3 +1,4 @@
+import { applicationSettingsFromIdentity } from "@quarry/application-settings";
 import type { EventBus } from "@quarry/bus";
 import { createClient, type AsyncHandlers } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
@@ -65,9 +66,6 @@ import { updateSnippet } from "./snippet/update-snippet.ts";
 import { approveMergeRequest } from "./merge-request/approve-merge-request.ts";
 import { getMergeRequestApprovals } from "./merge-request/get-merge-request-approvals.ts";
 import { unapproveMergeRequest } from "./merge-request/unapprove-merge-request.ts";
-
-/** GitLab's default notes_create_limit (per user and minute). */
-export const DEFAULT_NOTES_CREATE_LIMIT = 300;
 
 export function collabHandlers(deps: CollabDeps): AsyncHandlers<CollabServiceDefinition> {
   return {
@@ -155,7 +153,7 @@ export interface CollabServiceOptions {
   /** Project and group deletions arrive on it; the outbox relay publishes collab's events (award emoji) to it. */
   bus: EventBus;
   log: Logger;
-  /** Notes one user may create per minute (GitLab's notes_create_limit, default 300); 0 = unlimited. */
+  /** Pins the notes one user may create per minute (0 = unlimited); unset: the notes_create_limit application setting (300 by default). */
   notesCreateLimit?: number;
   /** The issue_due scheduler: its clock and interval (tests); `false` = not started. */
   issueDue?: IssueDueSchedulerOptions | false;
@@ -185,12 +183,15 @@ export async function startCollabService(o: CollabServiceOptions): Promise<Runni
       onStop(() => identity.close());
       const repo = createClient(repoV1.RepoService, o.repoServiceAddress, { deadlineMs: o.deadlineMs });
       onStop(() => repo.close());
-      return { prisma, identity, repo, outbox: outbox(), log: o.log, notesCreateLimit: o.notesCreateLimit ?? DEFAULT_NOTES_CREATE_LIMIT };
+      const settings = applicationSettingsFromIdentity({ service: "collab-service", identity, bus: o.bus, log: o.log });
+      return { prisma, identity, repo, outbox: outbox(), log: o.log, notesCreateLimit: o.notesCreateLimit, settings };
     },
     handlers(server, deps) {
       server.addService("quarry.collab.v1.CollabService", collabV1.CollabService.service, collabHandlers(deps));
     },
     subscribe: async (deps) => [
+      // The instance settings (notes_create_limit) follow PUT /application/settings.
+      await deps.settings.start(),
       ...(await subscribeToProjectDeletions(deps, o.bus)),
       ...(await subscribeToGroupDeletions(deps, o.bus)),
       // merge requests: pushes refresh their diff versions

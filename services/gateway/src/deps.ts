@@ -1,3 +1,4 @@
+import type { ApplicationSettingsCache } from "@quarry/application-settings";
 import type { PromiseClient } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import type {
@@ -28,6 +29,8 @@ export interface GatewayDeps {
   /** Error tracking settings, client keys and collected errors. */
   errorTracking: PromiseClient<ErrorTrackingServiceDefinition>;
   tokenCache: TokenCache;
+  /** The instance settings in force (GET/PUT /application/settings), kept live from the bus. */
+  settings: ApplicationSettingsCache;
   log: Logger;
   config: {
     /** Base URL without trailing slash, e.g. http://localhost:8080 */
@@ -35,8 +38,8 @@ export interface GatewayDeps {
     maxBodyBytes: number;
     /** Largest artifact a runner may upload (GitLab's max_artifacts_size, 100 MB by default). */
     maxArtifactBytes: number;
-    /** Largest Markdown upload (GitLab's max_attachment_size, 100 MB by default). */
-    maxAttachmentBytes: number;
+    /** Largest Markdown upload when pinned by QUARRY_MAX_ATTACHMENT_SIZE; unset: the max_attachment_size application setting. */
+    maxAttachmentBytes: number | undefined;
     /** How long POST /jobs/request waits for a job before answering 204 (long polling). */
     jobRequestWaitMs: number;
     version: string;
@@ -45,4 +48,9 @@ export interface GatewayDeps {
     sshHost: string;
     sshPort: number;
   };
+}
+
+/** Largest Markdown upload in bytes: the pinned value, else GitLab's max_attachment_size (MB). */
+export function attachmentLimitBytes(deps: Pick<GatewayDeps, "config" | "settings">): number {
+  return deps.config.maxAttachmentBytes ?? deps.settings.current.max_attachment_size * 1024 * 1024;
 }

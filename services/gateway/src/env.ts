@@ -24,8 +24,8 @@ export const gatewayEnvShape = {
   AUTH_CACHE_TTL_MS: envInt(10_000),
   /** Largest accepted request body (JSON, form or multipart). */
   QUARRY_MAX_BODY_BYTES: envInt(64 * 1024 * 1024),
-  /** Largest Markdown upload (POST /projects/:id/uploads), GitLab's max_attachment_size: 100 MB. */
-  QUARRY_MAX_ATTACHMENT_SIZE: envInt(100 * 1024 * 1024),
+  /** Pins the largest Markdown upload in bytes (POST /projects/:id/uploads, wiki attachments); unset: the max_attachment_size application setting (100 MB by default). */
+  QUARRY_MAX_ATTACHMENT_SIZE: z.coerce.number().int().positive().optional(),
   /** How long POST /api/v4/jobs/request waits for a job before answering 204 (long polling). */
   QUARRY_JOB_REQUEST_WAIT_MS: envInt(10_000),
   LOG_LEVEL: z.string().default("info"),

@@ -1,3 +1,4 @@
+import { applicationSettingsFromIdentity } from "@quarry/application-settings";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Subjects, type EventBus, type TokenRevokeEvent } from "@quarry/bus";
@@ -41,7 +42,7 @@ export interface GatewayOptions {
   maxBodyBytes: number;
   /** Largest artifact upload, bytes (default 100 MiB). */
   maxArtifactBytes?: number;
-  /** Largest Markdown upload, bytes (default 100 MiB, GitLab's max_attachment_size). */
+  /** Pins the largest Markdown upload, bytes (unset: the max_attachment_size application setting, 100 MB by default). */
   maxAttachmentBytes?: number;
   /** Long polling of POST /jobs/request, milliseconds (default 10 s; 0 = answer at once). */
   jobRequestWaitMs?: number;
@@ -75,6 +76,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
     deadlineMs: o.deadlineMs,
   });
   const tokenCache = new TokenCache(o.authCacheTtlMs);
+  const settings = await applicationSettingsFromIdentity({ service: "gateway", identity, bus: o.bus, log: o.log }).start();
   const deps: GatewayDeps = {
     identity,
     repo,
@@ -85,13 +87,14 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
     collab,
     errorTracking,
     tokenCache,
+    settings,
     log: o.log,
     config: {
       externalUrl: "",
       maxBodyBytes: o.maxBodyBytes,
       jobRequestWaitMs: o.jobRequestWaitMs ?? 10_000,
       maxArtifactBytes: o.maxArtifactBytes ?? 100 * 1024 * 1024,
-      maxAttachmentBytes: o.maxAttachmentBytes ?? 100 * 1024 * 1024,
+      maxAttachmentBytes: o.maxAttachmentBytes,
       version: o.version,
       revision: o.revision,
       sshHost: o.sshHost ?? "",
@@ -120,6 +123,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
     deps,
     async stop() {
       await revocations?.unsubscribe();
+      await settings.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       identity.close();

@@ -1,3 +1,4 @@
+import type { ApplicationSettingsCache } from "@quarry/application-settings";
 import type { PromiseClient } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import type { CollabServiceDefinition, IdentityServiceDefinition, RepoServiceDefinition } from "@quarry/proto";
@@ -6,7 +7,7 @@ import type { PrismaClient } from "./generated/prisma/client.ts";
 
 /** How deliveries are made; tests lower the timings. */
 export interface HookSettings {
-  /** Let hooks reach loopback and private addresses (QUARRY_ALLOW_LOCAL_REQUESTS). */
+  /** Let hooks reach loopback and private addresses whatever the application setting says (QUARRY_ALLOW_LOCAL_REQUESTS=true). */
   allowLocalRequests: boolean;
   /** X-Service-Instance: the instance's external URL (the launcher may set it once the gateway listens). */
   instanceUrl: string;
@@ -46,6 +47,8 @@ export interface HookDeps {
   box: SecretBox;
   /** Mutable: the launcher may set instanceUrl after start. */
   settings: HookSettings;
+  /** The instance settings in force (allow_local_requests_from_web_hooks_and_services), kept live from the bus. */
+  applicationSettings: ApplicationSettingsCache;
   /** identity-service: a project's group ancestry. */
   identity: PromiseClient<IdentityServiceDefinition>;
   /** repo-service: the commits of test deliveries' sample payloads. */
@@ -58,4 +61,9 @@ export interface HookDeps {
   collab?: PromiseClient<CollabServiceDefinition>;
   /** Wakes the delivery worker (new deliveries were queued). */
   wake(): void;
+}
+
+/** Whether hooks may reach loopback and private addresses: pinned by QUARRY_ALLOW_LOCAL_REQUESTS, else the application setting. */
+export function allowLocalRequests(deps: Pick<HookDeps, "settings" | "applicationSettings">): boolean {
+  return deps.settings.allowLocalRequests || deps.applicationSettings.current.allow_local_requests_from_web_hooks_and_services;
 }

@@ -1,3 +1,4 @@
+import { applicationSettingsFromIdentity } from "@quarry/application-settings";
 import type { EventBus } from "@quarry/bus";
 import { createClient, type AsyncHandlers } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
@@ -108,6 +109,7 @@ export async function startHookService(o: HookServiceOptions): Promise<RunningHo
         log: o.log,
         box: createSecretBox(o.encryptionKey, "web_hooks"),
         settings: { ...DEFAULT_HOOK_SETTINGS, ...o.settings, allowLocalRequests: o.allowLocalRequests },
+        applicationSettings: applicationSettingsFromIdentity({ service: "hook-service", identity, bus: o.bus, log: o.log }),
         identity,
         repo,
         // Until the worker runs (it starts after the subscriptions), its first pass finds what was queued.
@@ -121,7 +123,8 @@ export async function startHookService(o: HookServiceOptions): Promise<RunningHo
     },
     async subscribe(deps) {
       const subjects = { ...DEFAULT_SUBJECTS, ...o.subjects };
-      const subs = await subscribeToEvents(o.bus, deps, subjects);
+      // allow_local_requests_from_web_hooks_and_services follows PUT /application/settings.
+      const subs = [await deps.applicationSettings.start(), ...(await subscribeToEvents(o.bus, deps, subjects))];
       if (!o.smtpUrl) return subs;
       try {
         return [...subs, ...(await subscribeNotifications(o.bus, deps, createNotifier(o.smtpUrl, o.emailFrom), subjects))];

@@ -63,6 +63,7 @@ import { createGroupSshCertificate, deleteGroupSshCertificate, listGroupSshCerti
 import { createDeployKey, deleteDeployKey, enableDeployKey, getDeployKey, listDeployKeys, updateDeployKey } from "./identity/deploy-keys.ts";
 import { confirmEmail, createEmail, deleteEmail, getEmail, listEmails } from "./identity/emails.ts";
 import { disableOwnTwoFactor, disableTwoFactor, OTP_SECRET_CONTEXT, regenerateRecoveryCodes, startTwoFactor, verifyTwoFactor } from "./identity/two-factor.ts";
+import { getApplicationSettings, updateApplicationSettings } from "./identity/application-settings.ts";
 import {
   createServiceAccount,
   createServiceAccountToken,
@@ -193,6 +194,8 @@ export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServ
     DeleteVerifiedDomain: deleteVerifiedDomain(deps),
     VerifyVerifiedDomain: verifyVerifiedDomain(deps),
     RegenerateRecoveryCodes: regenerateRecoveryCodes(deps),
+    GetApplicationSettings: getApplicationSettings(deps),
+    UpdateApplicationSettings: updateApplicationSettings(deps),
   };
 }
 

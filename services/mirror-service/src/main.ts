@@ -8,6 +8,7 @@ await runServiceProcess("mirror-service", loadMirrorEnv, ({ env, log, bus }) =>
     databaseUrl: env.DATABASE_URL,
     grpcAddress: env.GRPC_ADDRESS,
     repoServiceAddress: env.REPO_SERVICE_ADDRESS,
+    identityServiceAddress: env.IDENTITY_SERVICE_ADDRESS,
     deadlineMs: env.GRPC_DEADLINE_MS,
     encryptionKey: env.QUARRY_MIRROR_ENCRYPTION_KEY,
     allowLocalRequests: env.QUARRY_ALLOW_LOCAL_REQUESTS,

@@ -1,7 +1,8 @@
+import { type ApplicationSettingsCache, applicationSettingsFromIdentity } from "@quarry/application-settings";
 import type { EventBus } from "@quarry/bus";
 import { createClient, type AsyncHandlers } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
-import { mirrorV1, repoV1, type MirrorServiceDefinition } from "@quarry/proto";
+import { identityV1, mirrorV1, repoV1, type MirrorServiceDefinition } from "@quarry/proto";
 import { createSecretBox } from "@quarry/secret-box";
 import { startService } from "@quarry/service";
 import type { MirrorDeps } from "./deps.ts";
@@ -39,8 +40,13 @@ export interface MirrorServiceOptions {
   deadlineMs: number;
   /** Secret that mirror passwords and SSH private keys are sealed with (≥ 32 characters). */
   encryptionKey: string;
-  /** Let mirrors push to loopback and private addresses (QUARRY_ALLOW_LOCAL_REQUESTS). */
+  /** Let mirrors push to loopback and private addresses whatever the application setting says (QUARRY_ALLOW_LOCAL_REQUESTS=true). */
   allowLocalRequests: boolean;
+  /**
+   * identity-service, for the instance settings at start (allow_local_requests_from_web_hooks_and_services);
+   * unset: GitLab's defaults until a change arrives on the bus.
+   */
+  identityServiceAddress?: string;
   /** Push events schedule syncs; sync requests travel on it as work. */
   bus: EventBus;
   log: Logger;
@@ -62,6 +68,7 @@ export interface RunningMirrorService {
 export async function startMirrorService(o: MirrorServiceOptions): Promise<RunningMirrorService> {
   const pushTimeoutMs = o.pushTimeoutMs ?? 10 * 60_000;
   let worker: SyncWorker | undefined;
+  let settings: ApplicationSettingsCache | undefined;
   const service = await startService({
     name: "mirror-service",
     databaseUrl: o.databaseUrl,
@@ -73,19 +80,29 @@ export async function startMirrorService(o: MirrorServiceOptions): Promise<Runni
     deps({ prisma, onStop }): MirrorDeps {
       const repo = createClient(repoV1.RepoService, o.repoServiceAddress, { deadlineMs: o.deadlineMs });
       onStop(() => repo.close());
+      const identity = o.identityServiceAddress ? createClient(identityV1.IdentityService, o.identityServiceAddress, { deadlineMs: o.deadlineMs }) : undefined;
+      onStop(() => identity?.close());
+      settings = applicationSettingsFromIdentity({ service: "mirror-service", identity, bus: o.bus, log: o.log });
+      const cache = settings;
       return {
         prisma,
         log: o.log,
         box: createSecretBox(o.encryptionKey, "remote_mirrors"),
         bus: o.bus,
         repo,
-        policy: { allowLocal: o.allowLocalRequests },
+        // Read at every check: allow_local_requests_from_web_hooks_and_services applies at once.
+        policy: {
+          get allowLocal() {
+            return o.allowLocalRequests || cache.current.allow_local_requests_from_web_hooks_and_services;
+          },
+        },
         sync: { leaseMs: pushTimeoutMs + 60_000, pushTimeoutMs },
       };
     },
     handlers(server, deps) {
       server.addService("quarry.mirror.v1.MirrorService", mirrorV1.MirrorService.service, mirrorHandlers(deps));
     },
+    subscribe: async () => [await settings!.start()],
     async workers(deps) {
       worker = await startSyncWorker(deps, { sweepIntervalMs: o.sweepIntervalMs ?? 30_000 });
       return [worker];

@@ -1,3 +1,4 @@
+import type { ApplicationSettingsCache } from "@quarry/application-settings";
 import type { EventBus, OutboxRelay } from "@quarry/bus";
 import type { Logger } from "@quarry/logger";
 import type { PrismaClient } from "./generated/prisma/client.ts";
@@ -23,4 +24,6 @@ export interface RepoDeps {
   gitSessions: GitSessionPool;
   /** GitLab's default_branch_protection (0–4) applied when a project's default branch is created. */
   defaultBranchProtection: number;
+  /** The instance settings in force, kept live from the bus. */
+  applicationSettings: ApplicationSettingsCache;
 }

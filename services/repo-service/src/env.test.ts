@@ -8,7 +8,6 @@ it("applies the defaults", () => {
     GRPC_ADDRESS: "0.0.0.0:50052",
     QUARRY_STORAGE_ROOT: "./data/repositories",
     GIT_CATFILE_POOL_SIZE: 64,
-    QUARRY_DEFAULT_BRANCH_PROTECTION: 2,
     LOG_LEVEL: "info",
     QUARRY_SSH_PORT: 0,
     QUARRY_SSH_LISTEN: "0.0.0.0",

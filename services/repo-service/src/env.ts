@@ -7,8 +7,8 @@ export const repoEnvShape = {
   GRPC_ADDRESS: envAddress("0.0.0.0:50052"),
   /** Directory holding the bare repositories (hashed layout); created when missing. */
   QUARRY_STORAGE_ROOT: z.string().default("./data/repositories"),
-  /** GitLab's default_branch_protection for new default branches: 0 none, 1 developers push, 2 full, 3 developers merge, 4 full after the first push. */
-  QUARRY_DEFAULT_BRANCH_PROTECTION: z.coerce.number().int().min(0).max(4).default(2),
+  /** Pins GitLab's default_branch_protection for new default branches (0 none, 1 developers push, 2 full, 3 developers merge, 4 full after the first push); unset: the application setting. */
+  QUARRY_DEFAULT_BRANCH_PROTECTION: z.coerce.number().int().min(0).max(4).optional(),
   /** Most long-lived `git cat-file` processes kept for reads; 0 = one process per read (no pool). */
   GIT_CATFILE_POOL_SIZE: envInt(64),
   LOG_LEVEL: z.string().default("info"),

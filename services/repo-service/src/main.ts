@@ -12,6 +12,7 @@ await runServiceProcess("repo-service", loadRepoEnv, async ({ env, log, bus }) =
     storageRoot: env.QUARRY_STORAGE_ROOT,
     catFilePoolSize: env.GIT_CATFILE_POOL_SIZE,
     defaultBranchProtection: env.QUARRY_DEFAULT_BRANCH_PROTECTION,
+    identityServiceAddress: env.IDENTITY_SERVICE_ADDRESS,
     bus,
     log,
   });

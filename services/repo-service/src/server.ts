@@ -1,11 +1,12 @@
+import { applicationSettingsFromIdentity } from "@quarry/application-settings";
 import { mkdir } from "node:fs/promises";
 import { subscribeToRepositoryChanges } from "./statistics/repository-statistics.ts";
 import type * as grpc from "@grpc/grpc-js";
 import path from "node:path";
 import type { EventBus } from "@quarry/bus";
-import { serverStream, type AsyncHandlers } from "@quarry/grpc";
+import { createClient, serverStream, type AsyncHandlers } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
-import { repoV1, type RepoServiceDefinition } from "@quarry/proto";
+import { identityV1, repoV1, type RepoServiceDefinition } from "@quarry/proto";
 import { startService } from "@quarry/service";
 import type { RepoDeps } from "./deps.ts";
 import { migrations } from "./generated/migrations.ts";
@@ -151,8 +152,13 @@ export interface RepoServiceOptions {
   log: Logger;
   /** Most pooled `git cat-file` processes (default 64); 0 = one process per read. */
   catFilePoolSize?: number;
-  /** GitLab's default_branch_protection (0–4, default 2: Maintainers push and merge). */
+  /** Pins GitLab's default_branch_protection (0–4); unset: the application setting (2 by default: Maintainers push and merge). */
   defaultBranchProtection?: number;
+  /**
+   * identity-service, for the instance settings at start (default_branch_protection); unset:
+   * GitLab's defaults until a change arrives on the bus.
+   */
+  identityServiceAddress?: string;
 }
 
 export interface RunningRepoService {
@@ -184,14 +190,31 @@ export async function startRepoService(o: RepoServiceOptions): Promise<RunningRe
       onStop(() => catFile.close());
       const gitSessions = new GitSessionPool();
       onStop(() => gitSessions.close());
-      return { prisma, bus: o.bus, outbox: outbox(), log: o.log, storageRoot, catFile, gitSessions, defaultBranchProtection: o.defaultBranchProtection ?? 2 };
+      const identity = o.identityServiceAddress ? createClient(identityV1.IdentityService, o.identityServiceAddress, { deadlineMs: 10_000 }) : undefined;
+      onStop(() => identity?.close());
+      const applicationSettings = applicationSettingsFromIdentity({ service: "repo-service", identity, bus: o.bus, log: o.log });
+      return {
+        prisma,
+        bus: o.bus,
+        outbox: outbox(),
+        log: o.log,
+        storageRoot,
+        catFile,
+        gitSessions,
+        applicationSettings,
+        // Read when a default branch comes into existence: a change of the setting applies at once.
+        get defaultBranchProtection() {
+          return o.defaultBranchProtection ?? applicationSettings.current.default_branch_protection;
+        },
+      };
     },
     handlers(server, deps) {
       server.addService("quarry.repo.v1.RepoService", repoV1.RepoService.service, repoHandlers(deps));
       server.addRawService("quarry.repo.v1.GitHttpService", repoV1.GitHttpService.service, gitHttpHandlers(deps));
     },
     // Repository statistics: every push, tag push and wiki write re-measures the project.
-    subscribe: (deps) => subscribeToRepositoryChanges(deps, o.bus),
+    // The instance settings (default_branch_protection) follow PUT /application/settings.
+    subscribe: async (deps) => [await deps.applicationSettings.start(), ...(await subscribeToRepositoryChanges(deps, o.bus))],
     logFields: () => ({ storageRoot }),
   });
   return { address: service.address, deps: service.deps, stop: service.stop };

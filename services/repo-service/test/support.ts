@@ -1,3 +1,4 @@
+import { ApplicationSettingsCache } from "@quarry/application-settings";
 // Shared set-up for the handler tests: a real PostgreSQL database (createTestDatabase) with the
 // migrations applied, a temp storage root, and plain git to inspect what the handlers wrote.
 import { execFileSync } from "node:child_process";
@@ -46,6 +47,8 @@ export async function setUp(prefix: string): Promise<TestContext> {
     catFile: new CatFilePool(),
     gitSessions: new GitSessionPool(),
     defaultBranchProtection: 2,
+    // GitLab's defaults: these tests pin defaultBranchProtection and never change settings.
+    applicationSettings: new ApplicationSettingsCache({ service: "repo-test", fetch: async () => ({ settings: {}, revision: 0 }) }),
   };
   return {
     deps,

@@ -21,10 +21,10 @@ export const standaloneEnvShape = {
   GRPC_DEADLINE_MS: envInt(10_000),
   AUTH_CACHE_TTL_MS: envInt(10_000),
   QUARRY_MAX_BODY_BYTES: envInt(64 * 1024 * 1024),
-  /** Largest Markdown upload (GitLab's max_attachment_size, 100 MB). */
-  QUARRY_MAX_ATTACHMENT_SIZE: envInt(100 * 1024 * 1024),
-  /** GitLab's default_branch_protection: 0 none, 1 developers push, 2 full (default), 3 developers merge, 4 full after the first push. */
-  QUARRY_DEFAULT_BRANCH_PROTECTION: z.coerce.number().int().min(0).max(4).default(2),
+  /** Pins the largest Markdown upload in bytes; unset: the max_attachment_size application setting (100 MB by default). */
+  QUARRY_MAX_ATTACHMENT_SIZE: z.coerce.number().int().positive().optional(),
+  /** Pins GitLab's default_branch_protection (0 none, 1 developers push, 2 full, 3 developers merge, 4 full after the first push); unset: the application setting (2). */
+  QUARRY_DEFAULT_BRANCH_PROTECTION: z.coerce.number().int().min(0).max(4).optional(),
   /** repo-service's long-lived `git cat-file` processes; 0 = one process per read. */
   GIT_CATFILE_POOL_SIZE: envInt(64),
   /** The built-in shell runner: on unless "0" or "false". */
@@ -52,8 +52,8 @@ export const standaloneEnvShape = {
   QUARRY_SMTP_URL: z.string().url().optional(),
   /** From: of notification e-mails; default gitlab@<host of the external URL>. */
   QUARRY_EMAIL_FROM: z.string().optional(),
-  /** GitLab's notes_create_limit: notes one user may create per minute; 0 = unlimited. */
-  QUARRY_NOTES_CREATE_LIMIT: envInt(300),
+  /** Pins GitLab's notes_create_limit (notes one user may create per minute; 0 = unlimited); unset: the application setting (300). */
+  QUARRY_NOTES_CREATE_LIMIT: z.coerce.number().int().min(0).optional(),
   LOG_LEVEL: z.string().default("info"),
   /** Git over SSH: the port repo-service's SSH server listens on (default 2222); 0 = off. */
   QUARRY_SSH_PORT: z.coerce.number().int().min(0).max(65535).default(2222),

@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { createBus, type EventBus } from "@quarry/bus";
+import { createClient } from "@quarry/grpc";
+import { identityV1 } from "@quarry/proto";
 import { databaseUrlFor, ensureDatabase, startEmbeddedPostgres } from "@quarry/database";
 import { startCiService, type CiSettings } from "@quarry/ci-service";
 import { startCollabService } from "@quarry/collab-service";
@@ -38,7 +40,7 @@ export interface StackOptions {
   deadlineMs?: number;
   authCacheTtlMs?: number;
   maxBodyBytes?: number;
-  /** Largest Markdown upload, bytes (GitLab's max_attachment_size; default 100 MiB). */
+  /** Pins the largest Markdown upload, bytes; unset: the max_attachment_size application setting. */
   maxAttachmentBytes?: number;
   /** repo-service's `git cat-file` pool size; 0 = one process per read. */
   catFilePoolSize?: number;
@@ -50,7 +52,7 @@ export interface StackOptions {
   runner?: boolean;
   /** The built-in runner's pause after an empty job request, ms. */
   runnerPollIntervalMs?: number;
-  /** GitLab's default_branch_protection for new projects' default branches (0–4, default 2). */
+  /** Pins GitLab's default_branch_protection for new projects' default branches (0–4); unset: the application setting. */
   defaultBranchProtection?: number;
   /**
    * Secret that identity- (two-factor secrets), hook-, mirror- and ci-service encrypt stored credentials with (at least 32
@@ -67,7 +69,7 @@ export interface StackOptions {
   smtpUrl?: string;
   /** From: of notification e-mails (QUARRY_EMAIL_FROM); default gitlab@<host of the external URL>. */
   emailFrom?: string;
-  /** collab-service: notes one user may create per minute (GitLab's notes_create_limit, default 300); 0 = unlimited. */
+  /** Pins collab-service's notes per user and minute (0 = unlimited); unset: the notes_create_limit application setting. */
   notesCreateLimit?: number;
   /**
    * Git over SSH (repo-service's SSH server): the port to listen on (0: any free port) and the
@@ -189,6 +191,10 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
     });
     stops.push(() => identity.stop());
     const root = await identity.ensureRoot(o.rootToken);
+    // repo-service started first: its instance settings (default_branch_protection) come from identity now.
+    const settingsSource = createClient(identityV1.IdentityService, identity.address, { deadlineMs });
+    stops.push(async () => settingsSource.close());
+    await repo.deps.applicationSettings.fetchFrom(settingsSource);
     const ci = await startCiService({
       databaseUrl: await dbUrl("ci"),
       grpcAddress: LOOPBACK,
@@ -224,6 +230,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       databaseUrl: await dbUrl("mirror"),
       grpcAddress: LOOPBACK,
       repoServiceAddress: repo.address,
+      identityServiceAddress: identity.address,
       deadlineMs,
       encryptionKey,
       allowLocalRequests,

@@ -80,7 +80,7 @@ export const rateLimited = () =>
  * limit holds across replicas. 0 = unlimited.
  */
 export async function overNotesLimit(db: Pick<Tx, "note">, deps: CollabDeps, userId: number): Promise<boolean> {
-  const limit = deps.notesCreateLimit;
+  const limit = deps.notesCreateLimit ?? deps.settings.current.notes_create_limit;
   if (limit <= 0) return false;
   const since = new Date(Date.now() - RATE_LIMIT_WINDOW_MS);
   return (await db.note.count({ where: { authorId: userId, system: false, recordedAt: { gte: since } } })) >= limit;

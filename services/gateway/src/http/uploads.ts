@@ -9,7 +9,7 @@ export interface FileField {
   name: string;
   /**
    * Bytes kept in memory; the rest of the part is read and dropped (the file is then `truncated`).
-   * A function is read when the first such request comes (a limit from configuration).
+   * A function is read for every part (a limit from the application settings, which may change).
    */
   maxBytes: number | (() => number);
 }
@@ -78,10 +78,11 @@ type StoredFile = Express.Multer.File & { upload?: UploadedFile };
  * Keeps at most `maxBytes` of each file in memory while the part streams in and drains the rest,
  * so a part never costs more memory than its field allows, whatever its length.
  */
-function boundedMemoryStorage(limits: Map<string, number>): StorageEngine {
+function boundedMemoryStorage(files: FileField[]): StorageEngine {
   return {
     _handleFile(_req, file, cb) {
-      const max = limits.get(file.fieldname) ?? 0;
+      const field = files.find((f) => f.name === file.fieldname);
+      const max = !field ? 0 : typeof field.maxBytes === "function" ? field.maxBytes() : field.maxBytes;
       const chunks: Buffer[] = [];
       let kept = 0;
       let truncated = false;
@@ -124,7 +125,7 @@ export function multipartParser(o: { fieldSize: number; router: () => object }):
     let handler = withFiles.get(files);
     if (!handler) {
       handler = multer({
-        storage: boundedMemoryStorage(new Map(files.map((f) => [f.name, typeof f.maxBytes === "function" ? f.maxBytes() : f.maxBytes]))),
+        storage: boundedMemoryStorage(files),
         limits: { fieldSize: o.fieldSize, fileSize: o.fieldSize, files: files.length },
         defParamCharset: "utf8",
       }).fields(files.map((f) => ({ name: f.name, maxCount: 1 })));

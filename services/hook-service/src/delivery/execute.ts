@@ -3,7 +3,7 @@
 import http from "node:http";
 import https from "node:https";
 import { checkOutboundUrl, guardedLookup, OutboundUrlError } from "@quarry/outbound";
-import type { HookDeps } from "../deps.ts";
+import { allowLocalRequests, type HookDeps } from "../deps.ts";
 import type { WebHook } from "../generated/prisma/client.ts";
 import { ENABLED_STATE, openSecrets } from "../hook/hook-common.ts";
 import { deliveryUrl } from "../hook/hook-input.ts";
@@ -47,7 +47,7 @@ interface RawResponse {
 
 function send(deps: HookDeps, url: URL, headers: Record<string, string>, body: string, verify: boolean): Promise<RawResponse> {
   const lib = url.protocol === "https:" ? https : http;
-  const policy = { allowLocal: deps.settings.allowLocalRequests };
+  const policy = { allowLocal: allowLocalRequests(deps) };
   return new Promise((resolve, reject) => {
     const req = lib.request(
       url,
@@ -141,7 +141,7 @@ export async function executeHook(deps: HookDeps, hook: WebHook, delivery: Deliv
   try {
     const body = hook.customWebhookTemplate ? renderTemplate(hook.customWebhookTemplate, delivery.payload) : JSON.stringify(delivery.payload);
     // Re-checked at delivery: DNS may now point elsewhere than when the hook was saved.
-    const checked = await checkOutboundUrl(deliveryUrl(hook.url, secrets), { allowLocal: deps.settings.allowLocalRequests });
+    const checked = await checkOutboundUrl(deliveryUrl(hook.url, secrets), { allowLocal: allowLocalRequests(deps) });
     target = checked.url;
     response = await send(deps, target, headers, body, hook.enableSslVerification);
   } catch (err) {

@@ -4,7 +4,7 @@ import { badRequest } from "@quarry/grpc";
 import { checkOutboundUrl, OutboundUrlError } from "@quarry/outbound";
 import type { HookInput__Output as HookInput } from "@quarry/proto/types/hook/v1/HookInput";
 import { compileUserRegex, UntrustedRegexpError } from "@quarry/safe-regex";
-import type { HookDeps } from "../deps.ts";
+import { allowLocalRequests, type HookDeps } from "../deps.ts";
 import type { WebHook } from "../generated/prisma/client.ts";
 import { GROUP_SWITCHES, PROJECT_SWITCHES, type HookSecrets, type SwitchName } from "./hook-common.ts";
 import { isMask, splitCredentials, withCredentials } from "./url-credentials.ts";
@@ -69,7 +69,7 @@ function keyValues(list: { key: string; value: string }[], field: string, keyPat
  * against the outbound policy. Throws INVALID_ARGUMENT `{"message": {field: [reasons]}}`.
  */
 export async function applyHookInput(
-  deps: Pick<HookDeps, "settings">,
+  deps: Pick<HookDeps, "settings" | "applicationSettings">,
   input: HookInput,
   current: { hook: WebHook; secrets: HookSecrets } | null,
   kind: "project" | "group",
@@ -117,7 +117,7 @@ export async function applyHookInput(
     if (missing.length) add(errors, "url", `Invalid URL template. Missing keys: ${JSON.stringify(missing)}`);
     else {
       try {
-        await checkOutboundUrl(deliveryUrl(url, secrets), { allowLocal: deps.settings.allowLocalRequests });
+        await checkOutboundUrl(deliveryUrl(url, secrets), { allowLocal: allowLocalRequests(deps) });
       } catch (err) {
         if (!(err instanceof OutboundUrlError)) throw err;
         // GitLab's PublicUrlValidator saves without DNS rebinding protection: a host that does not

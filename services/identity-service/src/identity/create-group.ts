@@ -4,6 +4,7 @@ import { badRequest, forbidden, paramError } from "@quarry/grpc";
 import type { CreateGroupRequest__Output } from "@quarry/proto/types/identity/v1/CreateGroupRequest";
 import type { Group } from "@quarry/proto/types/identity/v1/Group";
 import type { IdentityDeps } from "../deps.ts";
+import { readApplicationSettings } from "./application-settings.ts";
 import { actorOf } from "./access.ts";
 import { checkAvatar, withAvatarWrites } from "./avatars.ts";
 import { groupToProto } from "./convert.ts";
@@ -23,7 +24,9 @@ export const createGroup =
     validateName(req.name);
     const parentId = Number(req.parentId) || 0;
     validatePath(req.path, "path", parentId === 0);
-    const visibility = req.visibility || "private";
+    const settings = await readApplicationSettings(deps.prisma);
+    // Without an explicit visibility: the instance default, narrowed to what the parent allows.
+    let visibility = req.visibility || settings.default_group_visibility;
     validateVisibility(visibility);
     if (req.projectCreationLevel && !(req.projectCreationLevel in CREATION_LEVEL)) throw paramError("project_creation_level does not have a valid value");
     if (req.subgroupCreationLevel && !(SUBGROUP_CREATION_LEVELS as readonly string[]).includes(req.subgroupCreationLevel))
@@ -37,6 +40,7 @@ export const createGroup =
           parent = found.group;
           const needed = CREATION_LEVEL[parent.subgroupCreationLevel] ?? AccessLevel.MAINTAINER;
           if (!actor.isAdmin && found.level < needed) throw forbidden();
+          if (!req.visibility && VISIBILITY_LEVEL[visibility]! > VISIBILITY_LEVEL[parent.visibility]!) visibility = parent.visibility as typeof visibility;
           if (VISIBILITY_LEVEL[visibility]! > VISIBILITY_LEVEL[parent.visibility]!) {
             throw badRequest({ visibility_level: [`${visibility} is not allowed since the parent group has a ${parent.visibility} visibility.`] });
           }

@@ -4,6 +4,7 @@ import type { CreateProjectRequest__Output } from "@quarry/proto/types/identity/
 import type { Project as ProjectMsg } from "@quarry/proto/types/identity/v1/Project";
 import type { IdentityDeps } from "../deps.ts";
 import type { Namespace } from "../generated/prisma/client.ts";
+import { readApplicationSettings } from "./application-settings.ts";
 import { actorOf, namespaceLevel } from "./access.ts";
 import { checkAvatar, withAvatarWrites } from "./avatars.ts";
 import { diskPathFor, projectToProto } from "./convert.ts";
@@ -29,7 +30,9 @@ export const createProject =
     const name = req.name || req.path;
     validateName(name);
     validatePath(path);
-    const visibility = req.visibility || "private";
+    const settings = await readApplicationSettings(deps.prisma);
+    // Without an explicit visibility: the instance default, narrowed to what the group allows.
+    let visibility = req.visibility || settings.default_project_visibility;
     validateVisibility(visibility);
     if (req.defaultBranch && !BRANCH_RE.test(req.defaultBranch)) throw paramError("default_branch does not have a valid value");
     const ownerUserId = Number(req.ownerUserId) || 0;
@@ -48,6 +51,7 @@ export const createProject =
               const { level } = await visibleGroup(tx, actor, String(namespace.id));
               const needed = CREATION_LEVEL[namespace.projectCreationLevel] ?? AccessLevel.DEVELOPER;
               if (!actor.isAdmin && level < needed) throw forbidden();
+              if (!req.visibility && VISIBILITY_LEVEL[visibility]! > VISIBILITY_LEVEL[namespace.visibility]!) visibility = namespace.visibility;
               if (VISIBILITY_LEVEL[visibility]! > VISIBILITY_LEVEL[namespace.visibility]!) {
                 throw badRequest({ visibility_level: [`${visibility} is not allowed in a ${namespace.visibility} group.`] });
               }
@@ -80,7 +84,7 @@ export const createProject =
               pathLower: path.toLowerCase(),
               description: req.description,
               visibility,
-              defaultBranch: req.defaultBranch || namespace.defaultBranch || "main",
+              defaultBranch: req.defaultBranch || namespace.defaultBranch || settings.default_branch_name || "main",
               creatorId,
               topics: req.topics,
               requestAccessEnabled: req.requestAccessEnabled ?? true,

@@ -4,6 +4,7 @@ import type { CreateUserRequest__Output } from "@quarry/proto/types/identity/v1/
 import type { User as UserMsg } from "@quarry/proto/types/identity/v1/User";
 import type { Tx } from "../deps.ts";
 import type { IdentityDeps } from "../deps.ts";
+import { readApplicationSettings } from "./application-settings.ts";
 import { actorOf } from "./access.ts";
 import { checkAvatar, withAvatarWrites } from "./avatars.ts";
 import { userToProto } from "./convert.ts";
@@ -82,6 +83,7 @@ export const createUser =
     const avatar = checkAvatar(req.avatar);
     const user = await withAvatarWrites(deps.avatars, (avatars) =>
       deps.prisma.$transaction(async (tx) => {
+        const settings = await readApplicationSettings(tx);
         const inserted = await insertUser(
           tx,
           {
@@ -95,9 +97,10 @@ export const createUser =
           },
           {
             ...profileData(req.profile),
-            ...(req.external !== undefined ? { external: req.external } : {}),
-            ...(req.canCreateGroup !== undefined ? { canCreateGroup: req.canCreateGroup } : {}),
-            ...(req.projectsLimit !== undefined ? { projectsLimit: req.projectsLimit } : {}),
+            // Unless given: the instance's user_default_external, can_create_group and default_projects_limit.
+            external: req.external ?? settings.user_default_external,
+            canCreateGroup: req.canCreateGroup ?? settings.can_create_group,
+            projectsLimit: req.projectsLimit ?? settings.default_projects_limit,
           },
         );
         const withAvatar =

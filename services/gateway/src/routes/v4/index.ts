@@ -46,6 +46,7 @@ import { errorTrackingRouter } from "./error-tracking.ts";
 /** Everything under /api/v4, one router per GitLab resource. */
 import { wikisRouter } from "./wikis.ts";
 import { customAttributesRouter } from "./custom-attributes.ts";
+import { applicationSettingsRouter } from "./application-settings.ts";
 import { impersonationTokensRouter } from "./impersonation-tokens.ts";
 import { keysRouter } from "./keys.ts";
 import { deployKeysRouter } from "./deploy-keys.ts";
@@ -149,5 +150,7 @@ export function v4Router(deps: GatewayDeps): Router {
   // enterprise users of top-level groups and the verified domains that claim them
   r.use(enterpriseUsersRouter(deps));
   r.use(verifiedDomainsRouter(deps));
+  // instance settings (GET/PUT /application/settings)
+  r.use(applicationSettingsRouter(deps));
   return r;
 }

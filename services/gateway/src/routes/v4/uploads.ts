@@ -1,6 +1,6 @@
 import type { UploadFile__Output as UploadFile } from "@quarry/proto/types/identity/v1/UploadFile";
 import { type Request, type Response, Router } from "express";
-import type { GatewayDeps } from "../../deps.ts";
+import { attachmentLimitBytes, type GatewayDeps } from "../../deps.ts";
 import { contentDisposition } from "../../entities/file.ts";
 import { markdownUploadAdminEntity, projectUploadEntity } from "../../entities/upload.ts";
 import { requireUser, scope } from "../../http/auth.ts";
@@ -43,7 +43,7 @@ export function uploadsRouter(deps: GatewayDeps): Router {
   const { identity } = deps;
 
   // One byte past max_attachment_size is all that is kept: enough to know the file is too large.
-  const fileField = acceptFiles([{ name: "file", maxBytes: () => deps.config.maxAttachmentBytes + 1 }]);
+  const fileField = acceptFiles([{ name: "file", maxBytes: () => attachmentLimitBytes(deps) + 1 }]);
   r.post("/projects/:id/uploads", fileField, scope("write"), async (req, res) => {
     requireUser(req);
     const file = uploadedFile(req, "file");
@@ -53,7 +53,7 @@ export function uploadsRouter(deps: GatewayDeps): Router {
       const sent = req.body && typeof req.body === "object" && "file" in req.body;
       throw new ApiError(400, { error: sent ? "file is invalid" : "file is missing" });
     }
-    if (file.truncated || file.data.length > deps.config.maxAttachmentBytes) throw new ApiError(413, { message: "413 Request Entity Too Large" });
+    if (file.truncated || file.data.length > attachmentLimitBytes(deps)) throw new ApiError(413, { message: "413 Request Entity Too Large" });
     const c = ctx(deps, req, res);
     const upload = await identity.CreateUpload({ actor: c.actor, project: String(req.params.id), filename: file.filename, data: file.data }, c.call);
     res.status(201).json(projectUploadEntity(upload));

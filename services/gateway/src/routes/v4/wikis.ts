@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { AccessLevel } from "@quarry/gitlab";
 import type { WikiPage__Output as WikiPage } from "@quarry/proto/types/repo/v1/WikiPage";
 import { type Request, type Response, Router } from "express";
-import type { GatewayDeps } from "../../deps.ts";
+import { attachmentLimitBytes, type GatewayDeps } from "../../deps.ts";
 import { parseFrontMatter, wikiAttachmentEntity, wikiPageBasicEntity, wikiPageEntity } from "../../entities/wiki-page.ts";
 import { requireUser, scope } from "../../http/auth.ts";
 import { ApiError, forbidden } from "../../http/errors.ts";
@@ -53,7 +53,7 @@ export function wikisRouter(deps: GatewayDeps): Router {
     res.json(pages.map((page) => (q.with_content ? wikiPageEntity(page) : wikiPageBasicEntity(page))));
   });
 
-  const fileField = acceptFiles([{ name: "file", maxBytes: () => deps.config.maxAttachmentBytes + 1 }]);
+  const fileField = acceptFiles([{ name: "file", maxBytes: () => attachmentLimitBytes(deps) + 1 }]);
   r.post(at("/attachments"), fileField, scope("write"), async (req, res) => {
     const q = params(req, { branch: p.ref("branch").optional() });
     const file = uploadedFile(req, "file");
@@ -61,7 +61,7 @@ export function wikisRouter(deps: GatewayDeps): Router {
       const sent = req.body && typeof req.body === "object" && "file" in req.body;
       throw new ApiError(400, { error: sent ? "file is invalid" : "file is missing" });
     }
-    if (file.truncated || file.data.length > deps.config.maxAttachmentBytes) throw new ApiError(413, { message: "413 Request Entity Too Large" });
+    if (file.truncated || file.data.length > attachmentLimitBytes(deps)) throw new ApiError(413, { message: "413 Request Entity Too Large" });
     const { c, target } = await authorize(req, res, true);
     const attachment = await repo.CreateWikiAttachment(
       { diskPath: target.diskPath, user: author(req).user, fileName: file.filename, content: file.data, branch: q.branch ?? "" },

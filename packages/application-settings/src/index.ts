@@ -1,0 +1,3 @@
+export * from "./cache.ts";
+export * from "./settings.ts";
+export * from "./changes.ts";
