@@ -15,6 +15,7 @@ import type { PushContext__Output } from "@quarry/proto/types/repo/v1/PushContex
 import { createPrisma } from "@quarry/service";
 import { PrismaClient } from "../src/generated/prisma/client.ts";
 import type { RepoDeps } from "../src/deps.ts";
+import { RepositoryStorages } from "../src/storage/storages.ts";
 import { migrations } from "../src/generated/migrations.ts";
 import { CatFilePool } from "../src/git/cat-file.ts";
 import { GitSessionPool } from "../src/git/git-sessions.ts";
@@ -43,6 +44,7 @@ export async function setUp(prefix: string): Promise<TestContext> {
     outbox,
     log,
     storageRoot: path.join(sandbox, "repositories"),
+    storages: new RepositoryStorages([{ name: "default", root: path.join(sandbox, "repositories"), weight: 100 }], prisma),
     catFile: new CatFilePool(),
     gitSessions: new GitSessionPool(),
     defaultBranchProtection: 2,
