@@ -52,6 +52,7 @@ import { deployKeysRouter } from "./deploy-keys.ts";
 import { emailsRouter } from "./emails.ts";
 import { serviceAccountsRouter } from "./service-accounts.ts";
 import { twoFactorRouter } from "./two-factor.ts";
+import { repositoryStorageMovesRouter } from "./repository-storage-moves.ts";
 
 export function v4Router(deps: GatewayDeps): Router {
   const r = Router();
@@ -138,5 +139,7 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(serviceAccountsRouter(deps));
   r.use(emailsRouter(deps));
   r.use(twoFactorRouter(deps));
+  // snippet and project repository storage moves (administrators)
+  r.use(repositoryStorageMovesRouter(deps));
   return r;
 }
