@@ -276,3 +276,22 @@ export function makeTree(gitDir: string, files: Record<string, TreeFile>): strin
     rmSync(index, { force: true });
   }
 }
+
+/**
+ * Gives the context two storages, `default` (the sandbox's repositories, weight 100) and `fast`
+ * (`<sandbox>/fast`, weight `fastWeight`), loaded from the table: what storage tests run on.
+ */
+export async function withTwoStorages(t: TestContext, fastWeight = 0): Promise<{ defaultRoot: string; fastRoot: string }> {
+  const defaultRoot = t.deps.storageRoot;
+  const fastRoot = path.join(t.sandbox, "fast");
+  const storages = new RepositoryStorages(
+    [
+      { name: "default", root: defaultRoot, weight: 100 },
+      { name: "fast", root: fastRoot, weight: fastWeight },
+    ],
+    t.deps.prisma,
+  );
+  await storages.load();
+  t.deps.storages = storages;
+  return { defaultRoot, fastRoot };
+}

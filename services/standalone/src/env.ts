@@ -23,6 +23,10 @@ export const standaloneEnvShape = {
   QUARRY_MAX_BODY_BYTES: envInt(64 * 1024 * 1024),
   /** Largest Markdown upload (GitLab's max_attachment_size, 100 MB). */
   QUARRY_MAX_ATTACHMENT_SIZE: envInt(100 * 1024 * 1024),
+  /** Several repository storages, `name=/path,…` (one named `default`); unset: `default` at <data>/repositories. */
+  QUARRY_STORAGES: z.string().optional(),
+  /** Placement weights of new repositories, `default=100,fast=50` (GitLab's repository_storages_weighted); unset: default 100, others 0. */
+  QUARRY_STORAGE_WEIGHTS: z.string().optional(),
   /** GitLab's default_branch_protection: 0 none, 1 developers push, 2 full (default), 3 developers merge, 4 full after the first push. */
   QUARRY_DEFAULT_BRANCH_PROTECTION: z.coerce.number().int().min(0).max(4).default(2),
   /** repo-service's long-lived `git cat-file` processes; 0 = one process per read. */

@@ -12,7 +12,7 @@ import type { Logger } from "@quarry/logger";
 import { startErrorTrackingService } from "@quarry/error-tracking-service";
 import { startMirrorService } from "@quarry/mirror-service";
 import { createObjectStore, type ObjectStore } from "@quarry/object-store";
-import { startGitSshServer, startRepoService } from "@quarry/repo-service";
+import { startGitSshServer, startRepoService, type StorageConfig, type StorageMoveHooks } from "@quarry/repo-service";
 import { startBuiltinRunner } from "./builtin-runner.ts";
 
 export interface StackOptions {
@@ -73,6 +73,13 @@ export interface StackOptions {
    * the external URL's). Absent: no SSH server. The host key is <dataDir>/ssh_host_ed25519_key.
    */
   ssh?: { port: number; host?: string; sshHost?: string };
+  /**
+   * Repository storages (QUARRY_STORAGES / QUARRY_STORAGE_WEIGHTS): name, root, weight; one named
+   * `default` is required. Absent: `default` at <dataDir>/repositories with weight 100.
+   */
+  storages?: StorageConfig[];
+  /** repo-service's storage-move test seam (tests only). */
+  storageMoveHooks?: StorageMoveHooks;
   log: Logger;
 }
 
@@ -162,6 +169,8 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       databaseUrl: await dbUrl("repo"),
       grpcAddress: LOOPBACK,
       storageRoot: path.join(o.dataDir, "repositories"),
+      storages: o.storages,
+      storageMoveHooks: o.storageMoveHooks,
       catFilePoolSize: o.catFilePoolSize,
       defaultBranchProtection: o.defaultBranchProtection,
       bus,

@@ -39,6 +39,8 @@ export async function startTestStack(
     | "notesCreateLimit"
     | "smtpUrl"
     | "ssh"
+    | "storages"
+    | "storageMoveHooks"
   > = {},
 ): Promise<TestStack> {
   const serverUrl = reuse?.serverUrl ?? (await testPostgresServer());

@@ -26,11 +26,15 @@ export type MoveState = "initial" | "scheduled" | "started" | "replicated" | "fi
 /**
  * Test seam, wired through startRepoService's options (never set in production): called with each
  * copied repository directory before its checksum is compared, so a test can damage the copy and
- * watch the move fail verification.
+ * watch the move fail verification, or hold a move in `started` (until `stopping` aborts, when the
+ * service stops).
  */
 export interface StorageMoveHooks {
-  afterCopy?(destinationDir: string): Promise<void>;
+  afterCopy?(destinationDir: string, stopping: AbortSignal): Promise<void>;
 }
+
+/** The service stopped during the copy: the move stays `started` and is resumed at the next start. */
+class MoveInterrupted extends Error {}
 
 /** GitLab's state names as the API shows them (human_state_name: `cleanup failed`). */
 export const humanState = (state: string): string => state.replace("_", " ");
@@ -125,7 +129,8 @@ async function removeRepository(dir: string): Promise<void> {
  * Runs one move (the bus consumer's work; also what a restart resumes). Only a move in
  * `scheduled` or `started` runs; `started` again after an interruption starts the copy afresh.
  */
-export async function runMove(deps: RepoDeps, moveId: number, hooks: StorageMoveHooks = {}): Promise<void> {
+export async function runMove(deps: RepoDeps, moveId: number, hooks: StorageMoveHooks = {}, stopping: AbortSignal = new AbortController().signal): Promise<void> {
+  if (stopping.aborted) return; // stopping: the move is resumed at the next start
   const claimed = await deps.prisma.repositoryStorageMove.updateMany({ where: { id: moveId, state: { in: ["scheduled", "started"] } }, data: { state: "started" } });
   if (claimed.count === 0) return;
   const move = await deps.prisma.repositoryStorageMove.findUniqueOrThrow({ where: { id: moveId } });
@@ -148,7 +153,8 @@ export async function runMove(deps: RepoDeps, moveId: number, hooks: StorageMove
         copied.push(to);
         // A file copy of the bare repository (objects, refs, HEAD, config); hooks are not kept in it.
         await cp(from, to, { recursive: true, errorOnExist: false, force: true, verbatimSymlinks: true });
-        await hooks.afterCopy?.(to);
+        await hooks.afterCopy?.(to, stopping);
+        if (stopping.aborted) throw new MoveInterrupted();
         const [expected, actual] = await Promise.all([repositoryChecksum(from), repositoryChecksum(to)]);
         if (expected !== actual) {
           throw new Error(`Failed to verify ${diskPath.endsWith(".wiki.git") ? "wiki" : move.containerType} repository checksum from ${expected} to ${actual}`);
@@ -156,8 +162,12 @@ export async function runMove(deps: RepoDeps, moveId: number, hooks: StorageMove
       }
     }
   } catch (err) {
-    deps.log.warn({ err, moveId }, "repository storage move failed");
     for (const dir of copied) await removeRepository(dir).catch(() => {});
+    if (err instanceof MoveInterrupted) {
+      deps.log.info({ moveId }, "repository storage move interrupted by a stop; it resumes at the next start");
+      return;
+    }
+    deps.log.warn({ err, moveId }, "repository storage move failed");
     await deps.prisma.repositoryStorageMove.update({ where: { id: moveId }, data: { state: "failed", errorMessage: (err as Error).message } });
     await storages.setReadOnly(move.diskPath, false);
     return;
@@ -191,10 +201,12 @@ export async function runMove(deps: RepoDeps, moveId: number, hooks: StorageMove
 /**
  * The consumer of queued moves, and the resumption of moves a stop interrupted (scheduled or
  * started: the in-process bus keeps nothing across a restart, and a NATS redelivery would only come
- * after the ack wait). Moves run one at a time per process.
+ * after the ack wait). Moves run one at a time per process. Unsubscribing (the service stopping)
+ * interrupts a copy in progress instead of waiting for it: that move stays `started`.
  */
 export async function subscribeToStorageMoves(deps: RepoDeps, bus: EventBus, hooks: StorageMoveHooks = {}): Promise<Subscription[]> {
-  const sub = await bus.subscribe<{ move_id: number }>(STORAGE_MOVE_SUBJECT, (msg) => runMove(deps, Number(msg.data.move_id), hooks), {
+  const stopping = new AbortController();
+  const sub = await bus.subscribe<{ move_id: number }>(STORAGE_MOVE_SUBJECT, (msg) => runMove(deps, Number(msg.data.move_id), hooks, stopping.signal), {
     durable: STORAGE_MOVE_DURABLE,
     ackWaitMs: 10 * 60_000,
   });
@@ -204,5 +216,12 @@ export async function subscribeToStorageMoves(deps: RepoDeps, bus: EventBus, hoo
     await bus.publish(STORAGE_MOVE_SUBJECT, { move_id: m.id }, { msgId: `storage-move-${m.id}-resume-${resumedAt}` });
   }
   if (pending.length) deps.log.info({ moves: pending.map((m) => m.id) }, "resuming repository storage moves");
-  return [sub];
+  return [
+    {
+      async unsubscribe() {
+        stopping.abort();
+        await sub.unsubscribe();
+      },
+    },
+  ];
 }
