@@ -191,6 +191,8 @@ export interface RepoServiceOptions {
   storages?: StorageConfig[];
   /** Test seam of storage moves (storage/moves.ts); never set in production. */
   storageMoveHooks?: StorageMoveHooks;
+  /** How long a replicated move keeps its source for reads already under way there (default 2000 ms). */
+  storageMoveCleanupDelayMs?: number;
   bus: EventBus;
   log: Logger;
   /** Most pooled `git cat-file` processes (default 64); 0 = one process per read. */
@@ -242,7 +244,7 @@ export async function startRepoService(o: RepoServiceOptions): Promise<RunningRe
     },
     // Repository statistics: every push, tag push and wiki write re-measures the project.
     // Storage moves: the work queue of scheduled moves, and the resumption of interrupted ones.
-    subscribe: async (deps) => [...(await subscribeToRepositoryChanges(deps, o.bus)), ...(await subscribeToStorageMoves(deps, o.bus, o.storageMoveHooks))],
+    subscribe: async (deps) => [...(await subscribeToRepositoryChanges(deps, o.bus)), ...(await subscribeToStorageMoves(deps, o.bus, { hooks: o.storageMoveHooks, cleanupDelayMs: o.storageMoveCleanupDelayMs }))],
     logFields: () => ({ storageRoot, storages: configs.map((c) => c.name) }),
   });
   return { address: service.address, deps: service.deps, stop: service.stop };

@@ -74,8 +74,8 @@ export interface StackOptions {
    */
   ssh?: { port: number; host?: string; sshHost?: string };
   /**
-   * Repository storages (QUARRY_STORAGES / QUARRY_STORAGE_WEIGHTS): name, root, weight; one named
-   * `default` is required. Absent: `default` at <dataDir>/repositories with weight 100.
+   * Repository storages (QUARRY_STORAGES / QUARRY_STORAGE_WEIGHTS): name, root, weight. Without
+   * one named `default`, `default` is <dataDir>/repositories with weight 100 (also when absent).
    */
   storages?: StorageConfig[];
   /** repo-service's storage-move test seam (tests only). */
@@ -169,7 +169,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       databaseUrl: await dbUrl("repo"),
       grpcAddress: LOOPBACK,
       storageRoot: path.join(o.dataDir, "repositories"),
-      storages: o.storages,
+      storages: o.storages?.length && !o.storages.some((c) => c.name === "default") ? [{ name: "default", root: path.join(o.dataDir, "repositories"), weight: 100 }, ...o.storages] : o.storages,
       storageMoveHooks: o.storageMoveHooks,
       catFilePoolSize: o.catFilePoolSize,
       defaultBranchProtection: o.defaultBranchProtection,

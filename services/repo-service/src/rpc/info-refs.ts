@@ -15,6 +15,8 @@ export const infoRefs = (deps: RepoDeps) =>
     const req = call.request;
     const dir = deps.storages.resolve(req.diskPath);
     if (!GIT_SERVICES.includes(req.service as GitService)) throw paramError("service does not have a valid value");
+    // A push to a repository being moved is refused at the advertisement, as GitLab's access check does.
+    if (req.service === "git-receive-pack") deps.storages.assertWritable(req.diskPath);
     if (!(await isRepository(dir))) throw notFound("Repository");
     const upload = req.service === "git-upload-pack";
     await runGitService({

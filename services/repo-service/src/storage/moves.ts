@@ -20,6 +20,9 @@ export const STORAGE_MOVE_SUBJECT = "quarry.repo.storage_move";
 /** The work-queue consumer running moves (one delivery per move among replicas). */
 export const STORAGE_MOVE_DURABLE = "repo-service-storage-moves";
 
+/** How long the source of a replicated move is kept for reads already under way there (then removed). */
+export const STORAGE_MOVE_CLEANUP_DELAY_MS = 2000;
+
 export type MoveContainer = "project" | "snippet";
 export type MoveState = "initial" | "scheduled" | "started" | "replicated" | "finished" | "failed" | "cleanup_failed";
 
@@ -113,6 +116,19 @@ export async function findMove(deps: RepoDeps, containerType: MoveContainer, id:
   return move;
 }
 
+/** Waits `ms`, or less when the service stops meanwhile. */
+function delay(ms: number, stopping: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      stopping.removeEventListener("abort", done);
+      resolve();
+    }
+    stopping.addEventListener("abort", done, { once: true });
+  });
+}
+
 /** Removes a directory without leaving it half-deleted at its path (renamed aside first). */
 async function removeRepository(dir: string): Promise<void> {
   const trash = `${dir}+${randomBytes(6).toString("hex")}.deleted`;
@@ -129,7 +145,13 @@ async function removeRepository(dir: string): Promise<void> {
  * Runs one move (the bus consumer's work; also what a restart resumes). Only a move in
  * `scheduled` or `started` runs; `started` again after an interruption starts the copy afresh.
  */
-export async function runMove(deps: RepoDeps, moveId: number, hooks: StorageMoveHooks = {}, stopping: AbortSignal = new AbortController().signal): Promise<void> {
+export async function runMove(
+  deps: RepoDeps,
+  moveId: number,
+  hooks: StorageMoveHooks = {},
+  stopping: AbortSignal = new AbortController().signal,
+  cleanupDelayMs = 0,
+): Promise<void> {
   if (stopping.aborted) return; // stopping: the move is resumed at the next start
   const claimed = await deps.prisma.repositoryStorageMove.updateMany({ where: { id: moveId, state: { in: ["scheduled", "started"] } }, data: { state: "started" } });
   if (claimed.count === 0) return;
@@ -180,7 +202,9 @@ export async function runMove(deps: RepoDeps, moveId: number, hooks: StorageMove
     await tx.repositoryStorageRecord.update({ where: { diskPath: move.diskPath }, data: { storage: destination, readOnly: false } });
   });
   storages.markMoved(move.diskPath, destination);
-  // Long-lived git processes still hold the old directories open.
+  // Reads that resolved the old directories just before the switch finish there first (new ones go
+  // to the destination already); then the long-lived git processes holding them are closed.
+  if (cleanupDelayMs > 0 && !sameStorage) await delay(cleanupDelayMs, stopping);
   for (const dir of oldDirs) {
     deps.catFile.forget(dir);
     deps.gitSessions.forget(dir);
@@ -204,9 +228,14 @@ export async function runMove(deps: RepoDeps, moveId: number, hooks: StorageMove
  * after the ack wait). Moves run one at a time per process. Unsubscribing (the service stopping)
  * interrupts a copy in progress instead of waiting for it: that move stays `started`.
  */
-export async function subscribeToStorageMoves(deps: RepoDeps, bus: EventBus, hooks: StorageMoveHooks = {}): Promise<Subscription[]> {
+export async function subscribeToStorageMoves(
+  deps: RepoDeps,
+  bus: EventBus,
+  o: { hooks?: StorageMoveHooks; cleanupDelayMs?: number } = {},
+): Promise<Subscription[]> {
   const stopping = new AbortController();
-  const sub = await bus.subscribe<{ move_id: number }>(STORAGE_MOVE_SUBJECT, (msg) => runMove(deps, Number(msg.data.move_id), hooks, stopping.signal), {
+  const run = (moveId: number) => runMove(deps, moveId, o.hooks, stopping.signal, o.cleanupDelayMs ?? STORAGE_MOVE_CLEANUP_DELAY_MS);
+  const sub = await bus.subscribe<{ move_id: number }>(STORAGE_MOVE_SUBJECT, (msg) => run(Number(msg.data.move_id)), {
     durable: STORAGE_MOVE_DURABLE,
     ackWaitMs: 10 * 60_000,
   });
