@@ -236,7 +236,17 @@ export async function startRepoService(o: RepoServiceOptions): Promise<RunningRe
       onStop(() => catFile.close());
       const gitSessions = new GitSessionPool();
       onStop(() => gitSessions.close());
-      return { prisma, bus: o.bus, outbox: outbox(), log: o.log, storageRoot, storages, catFile, gitSessions, defaultBranchProtection: o.defaultBranchProtection ?? 2 };
+      return {
+        prisma,
+        bus: o.bus,
+        outbox: outbox(),
+        log: o.log,
+        storageRoot,
+        storages,
+        catFile,
+        gitSessions,
+        defaultBranchProtection: o.defaultBranchProtection ?? 2,
+      };
     },
     handlers(server, deps) {
       server.addService("quarry.repo.v1.RepoService", repoV1.RepoService.service, repoHandlers(deps));
@@ -244,7 +254,10 @@ export async function startRepoService(o: RepoServiceOptions): Promise<RunningRe
     },
     // Repository statistics: every push, tag push and wiki write re-measures the project.
     // Storage moves: the work queue of scheduled moves, and the resumption of interrupted ones.
-    subscribe: async (deps) => [...(await subscribeToRepositoryChanges(deps, o.bus)), ...(await subscribeToStorageMoves(deps, o.bus, { hooks: o.storageMoveHooks, cleanupDelayMs: o.storageMoveCleanupDelayMs }))],
+    subscribe: async (deps) => [
+      ...(await subscribeToRepositoryChanges(deps, o.bus)),
+      ...(await subscribeToStorageMoves(deps, o.bus, { hooks: o.storageMoveHooks, cleanupDelayMs: o.storageMoveCleanupDelayMs })),
+    ],
     logFields: () => ({ storageRoot, storages: configs.map((c) => c.name) }),
   });
   return { address: service.address, deps: service.deps, stop: service.stop };

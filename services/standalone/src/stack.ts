@@ -169,7 +169,10 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       databaseUrl: await dbUrl("repo"),
       grpcAddress: LOOPBACK,
       storageRoot: path.join(o.dataDir, "repositories"),
-      storages: o.storages?.length && !o.storages.some((c) => c.name === "default") ? [{ name: "default", root: path.join(o.dataDir, "repositories"), weight: 100 }, ...o.storages] : o.storages,
+      storages:
+        o.storages?.length && !o.storages.some((c) => c.name === "default")
+          ? [{ name: "default", root: path.join(o.dataDir, "repositories"), weight: 100 }, ...o.storages]
+          : o.storages,
       storageMoveHooks: o.storageMoveHooks,
       catFilePoolSize: o.catFilePoolSize,
       defaultBranchProtection: o.defaultBranchProtection,

@@ -70,14 +70,23 @@ describe("storage moves through python-gitlab and @gitbeaker/rest", () => {
       async () => (await api.SnippetRepositoryStorageMoves.all()).find((m) => (m.snippet as { id: number } | null)?.id === snippet.id),
       (m) => m?.state === "finished",
     );
-    expect(mine).toMatchObject({ state: "finished", source_storage_name: "default", destination_storage_name: "fast", snippet: { id: snippet.id, title: "gb" } });
+    expect(mine).toMatchObject({
+      state: "finished",
+      source_storage_name: "default",
+      destination_storage_name: "fast",
+      snippet: { id: snippet.id, title: "gb" },
+    });
     expect(await api.SnippetRepositoryStorageMoves.show(mine!.id as number)).toEqual(mine);
 
     const pm = await eventually(
       async () => (await api.ProjectRepositoryStorageMoves.all()).find((m) => (m.project as { id: number } | null)?.id === project.id),
       (m) => m?.state === "finished",
     );
-    expect(pm).toMatchObject({ state: "finished", destination_storage_name: "fast", project: { id: project.id, path_with_namespace: project.path_with_namespace } });
+    expect(pm).toMatchObject({
+      state: "finished",
+      destination_storage_name: "fast",
+      project: { id: project.id, path_with_namespace: project.path_with_namespace },
+    });
     expect((await api.ProjectRepositoryStorageMoves.show(pm!.id as number)).project).toEqual(pm!.project);
     expect((await api.Projects.show(project.id)).repository_storage).toBe("fast");
   });

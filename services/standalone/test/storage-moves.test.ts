@@ -76,7 +76,10 @@ describe("storage moves", () => {
   });
 
   const newSnippet = async (title: string) =>
-    jsonBody(await post("/snippets", { title, visibility: "public", files: [{ file_path: "a.txt", content: "one" }] }), 201) as Promise<{ id: number; web_url: string }>;
+    jsonBody(await post("/snippets", { title, visibility: "public", files: [{ file_path: "a.txt", content: "one" }] }), 201) as Promise<{
+      id: number;
+      web_url: string;
+    }>;
 
   it("moves a snippet through its states: read-only while it runs, then writable on the new storage", async () => {
     const snippet = await newSnippet("moving");
@@ -167,7 +170,9 @@ describe("storage moves", () => {
     expect(await jsonBody(await post("/snippet_repository_storage_moves", { source_storage_name: "nowhere" }), 400)).toEqual({
       error: "source_storage_name does not have a valid value",
     });
-    expect(await jsonBody(await post("/project_repository_storage_moves", { source_storage_name: "default", destination_storage_name: "nowhere" }), 400)).toEqual({
+    expect(
+      await jsonBody(await post("/project_repository_storage_moves", { source_storage_name: "default", destination_storage_name: "nowhere" }), 400),
+    ).toEqual({
       error: "destination_storage_name does not have a valid value",
     });
     expect(await jsonBody(await s.api("/projects/999999/repository_storage_moves"), 404)).toEqual({ message: "404 Project Not Found" });
@@ -262,7 +267,10 @@ describe("a storage move across a restart", () => {
       201,
     );
     mode = "wait-for-stop";
-    const move = await jsonBody(await first.api(`/snippets/${snippet.id}/repository_storage_moves`, { method: "POST", json: { destination_storage_name: "fast" } }), 201);
+    const move = await jsonBody(
+      await first.api(`/snippets/${snippet.id}/repository_storage_moves`, { method: "POST", json: { destination_storage_name: "fast" } }),
+      201,
+    );
     await waitForState(first, `/snippet_repository_storage_moves/${move.id}`, "started");
     await first.halt();
     mode = "pass";

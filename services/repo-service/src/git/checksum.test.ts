@@ -21,7 +21,7 @@ describe("repositoryChecksum", () => {
     expect(await repositoryChecksum(bare("empty.git"))).toBe("0".repeat(40));
   });
 
-  it("is the XOR of SHA-1(\"<oid> <ref>\") over HEAD and GitLab's refs, equal for a copy and different after a ref changes", async () => {
+  it('is the XOR of SHA-1("<oid> <ref>") over HEAD and GitLab\'s refs, equal for a copy and different after a ref changes', async () => {
     const dir = bare("one.git");
     const sha = makeCommit(dir);
     gitIn(dir, "update-ref", "refs/heads/main", sha);

@@ -27,6 +27,8 @@ describe("GetRepositoryStorages", () => {
   });
 
   it("refuses a disk path outside the storages", async () => {
-    await expect(getRepositoryStorages(t.deps)({ diskPaths: ["/etc/passwd.git"] })).rejects.toMatchObject({ body: { message: expect.stringContaining("disk_path must be a relative path") } });
+    await expect(getRepositoryStorages(t.deps)({ diskPaths: ["/etc/passwd.git"] })).rejects.toMatchObject({
+      body: { message: expect.stringContaining("disk_path must be a relative path") },
+    });
   });
 });

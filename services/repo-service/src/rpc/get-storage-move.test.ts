@@ -11,7 +11,11 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const failure = async (p: Promise<unknown>) => (await p.then(() => null, (e: unknown) => e)) as { body: unknown } | null;
+const failure = async (p: Promise<unknown>) =>
+  (await p.then(
+    () => null,
+    (e: unknown) => e,
+  )) as { body: unknown } | null;
 
 describe("GetStorageMove", () => {
   it("answers a move by id, of its kind and container only; cleanup_failed reads as GitLab's `cleanup failed`", async () => {

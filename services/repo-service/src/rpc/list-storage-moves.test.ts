@@ -24,7 +24,9 @@ describe("ListStorageMoves", () => {
     const second = await listStorageMoves(t.deps)({ containerType: "snippet", containerId: 0, page: 2, perPage: 2 });
     expect(second.moves!.map((m) => Number(m.id))).toEqual([ids[0]]);
     const one = await listStorageMoves(t.deps)({ containerType: "snippet", containerId: 802, page: 1, perPage: 20 });
-    expect(one.moves).toEqual([expect.objectContaining({ id: ids[1], containerId: 802, state: "scheduled", sourceStorageName: "default", destinationStorageName: "fast" })]);
+    expect(one.moves).toEqual([
+      expect.objectContaining({ id: ids[1], containerId: 802, state: "scheduled", sourceStorageName: "default", destinationStorageName: "fast" }),
+    ]);
     expect(Number((await listStorageMoves(t.deps)({ containerType: "project", containerId: 0, page: 1, perPage: 20 })).total)).toBe(0);
   });
 });

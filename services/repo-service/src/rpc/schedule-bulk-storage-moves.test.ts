@@ -11,7 +11,11 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const failure = async (p: Promise<unknown>) => (await p.then(() => null, (e: unknown) => e)) as { body: unknown } | null;
+const failure = async (p: Promise<unknown>) =>
+  (await p.then(
+    () => null,
+    (e: unknown) => e,
+  )) as { body: unknown } | null;
 
 describe("ScheduleBulkStorageMoves", () => {
   it("schedules a move for every snippet repository on the source storage not already moving", async () => {
@@ -26,14 +30,20 @@ describe("ScheduleBulkStorageMoves", () => {
       [702, "scheduled", "fast"],
     ]);
     // No project repositories on default: nothing to do.
-    expect(Number((await scheduleBulkStorageMoves(t.deps)({ containerType: "project", sourceStorageName: "default", destinationStorageName: "" })).scheduled)).toBe(0);
+    expect(
+      Number((await scheduleBulkStorageMoves(t.deps)({ containerType: "project", sourceStorageName: "default", destinationStorageName: "" })).scheduled),
+    ).toBe(0);
   });
 
   it("answers Grape's values errors for unknown storages", async () => {
-    expect((await failure(scheduleBulkStorageMoves(t.deps)({ containerType: "snippet", sourceStorageName: "nope", destinationStorageName: "" })))?.body).toEqual({
+    expect(
+      (await failure(scheduleBulkStorageMoves(t.deps)({ containerType: "snippet", sourceStorageName: "nope", destinationStorageName: "" })))?.body,
+    ).toEqual({
       error: "source_storage_name does not have a valid value",
     });
-    expect((await failure(scheduleBulkStorageMoves(t.deps)({ containerType: "snippet", sourceStorageName: "default", destinationStorageName: "nope" })))?.body).toEqual({
+    expect(
+      (await failure(scheduleBulkStorageMoves(t.deps)({ containerType: "snippet", sourceStorageName: "default", destinationStorageName: "nope" })))?.body,
+    ).toEqual({
       error: "destination_storage_name does not have a valid value",
     });
     expect((await failure(scheduleBulkStorageMoves(t.deps)({ containerType: "snippet", sourceStorageName: "", destinationStorageName: "" })))?.body).toEqual({

@@ -17,6 +17,10 @@ export const scheduleBulkStorageMoves =
     if (!req.sourceStorageName) throw paramError("source_storage_name is missing");
     if (!deps.storages.has(req.sourceStorageName)) throw paramError("source_storage_name does not have a valid value");
     if (req.destinationStorageName && !deps.storages.has(req.destinationStorageName)) throw paramError("destination_storage_name does not have a valid value");
-    const scheduled = await scheduleBulkMoves(deps, { containerType: type, source: req.sourceStorageName, destination: req.destinationStorageName || undefined });
+    const scheduled = await scheduleBulkMoves(deps, {
+      containerType: type,
+      source: req.sourceStorageName,
+      destination: req.destinationStorageName || undefined,
+    });
     return { scheduled };
   };

@@ -25,10 +25,19 @@ let nextSnippet = 500;
 async function snippetWithFile(): Promise<number> {
   const id = nextSnippet++;
   await createSnippetRepository(t.deps)({ snippetId: id });
-  await commitSnippetFiles(t.deps)({ snippetId: id, user, expectedHead: "", actions: [{ action: "create", filePath: "a.txt", previousPath: "", content: Buffer.from("one\n") }] } as never);
+  await commitSnippetFiles(t.deps)({
+    snippetId: id,
+    user,
+    expectedHead: "",
+    actions: [{ action: "create", filePath: "a.txt", previousPath: "", content: Buffer.from("one\n") }],
+  } as never);
   return id;
 }
-const failure = async (p: Promise<unknown>) => (await p.then(() => null, (e: unknown) => e)) as { code: number; body: unknown } | null;
+const failure = async (p: Promise<unknown>) =>
+  (await p.then(
+    () => null,
+    (e: unknown) => e,
+  )) as { code: number; body: unknown } | null;
 
 describe("ScheduleStorageMove", () => {
   it("schedules a snippet move (state scheduled, read-only, queued through the outbox) and the move copies, verifies, switches and cleans up", async () => {
@@ -43,11 +52,18 @@ describe("ScheduleStorageMove", () => {
     // Writes are refused meanwhile (the snippet's own refusal), reads work.
     const handlers = repoHandlers(t.deps) as unknown as Record<string, (req: unknown) => Promise<unknown>>;
     const refused = await failure(
-      handlers.CommitSnippetFiles!({ snippetId: id, user, expectedHead: "", actions: [{ action: "create", filePath: "b.txt", previousPath: "", content: Buffer.from("x") }] } as never),
+      handlers.CommitSnippetFiles!({
+        snippetId: id,
+        user,
+        expectedHead: "",
+        actions: [{ action: "create", filePath: "b.txt", previousPath: "", content: Buffer.from("x") }],
+      } as never),
     );
     expect(refused?.body).toEqual({ message: { error: `Repository Error updating the snippet - ${READ_ONLY_MESSAGE}` } });
     // Already moving: GitLab's validation error.
-    expect((await failure(scheduleStorageMove(t.deps)({ containerType: "snippet", containerId: id, diskPath: "", destinationStorageName: "fast" })))?.body).toEqual({
+    expect(
+      (await failure(scheduleStorageMove(t.deps)({ containerType: "snippet", containerId: id, diskPath: "", destinationStorageName: "fast" })))?.body,
+    ).toEqual({
       message: { snippet: ["is read-only"] },
     });
 
@@ -58,7 +74,12 @@ describe("ScheduleStorageMove", () => {
     expect(existsSync(path.join(roots.defaultRoot, diskPath))).toBe(false);
     expect(gitIn(path.join(roots.fastRoot, diskPath), "show", "main:a.txt")).toBe("one");
     // Writable again, on the new storage.
-    await handlers.CommitSnippetFiles!({ snippetId: id, user, expectedHead: "", actions: [{ action: "create", filePath: "b.txt", previousPath: "", content: Buffer.from("two\n") }] } as never);
+    await handlers.CommitSnippetFiles!({
+      snippetId: id,
+      user,
+      expectedHead: "",
+      actions: [{ action: "create", filePath: "b.txt", previousPath: "", content: Buffer.from("two\n") }],
+    } as never);
     expect(gitIn(path.join(roots.fastRoot, diskPath), "show", "main:b.txt")).toBe("two");
   });
 
@@ -84,7 +105,12 @@ describe("ScheduleStorageMove", () => {
     await createRepository(t.deps)(req);
     const wiki = req.diskPath.replace(/\.git$/, ".wiki.git");
     execInit(path.join(roots.defaultRoot, wiki));
-    const move = await scheduleStorageMove(t.deps)({ containerType: "project", containerId: req.projectId, diskPath: req.diskPath, destinationStorageName: "" });
+    const move = await scheduleStorageMove(t.deps)({
+      containerType: "project",
+      containerId: req.projectId,
+      diskPath: req.diskPath,
+      destinationStorageName: "",
+    });
     // No destination: chosen among the other storages.
     expect(move.destinationStorageName).toBe("fast");
     const handlers = repoHandlers(t.deps) as unknown as Record<string, (req: unknown) => Promise<unknown>>;
@@ -105,7 +131,9 @@ describe("ScheduleStorageMove", () => {
 
   it("answers GitLab's validation errors", async () => {
     const id = await snippetWithFile();
-    expect((await failure(scheduleStorageMove(t.deps)({ containerType: "snippet", containerId: id, diskPath: "", destinationStorageName: "nope" })))?.body).toEqual({
+    expect(
+      (await failure(scheduleStorageMove(t.deps)({ containerType: "snippet", containerId: id, diskPath: "", destinationStorageName: "nope" })))?.body,
+    ).toEqual({
       message: { destination_storage_name: ["is not included in the list"] },
     });
     expect((await failure(scheduleStorageMove(t.deps)({ containerType: "wiki", containerId: id, diskPath: "", destinationStorageName: "" })))?.body).toEqual({

@@ -153,7 +153,10 @@ export async function runMove(
   cleanupDelayMs = 0,
 ): Promise<void> {
   if (stopping.aborted) return; // stopping: the move is resumed at the next start
-  const claimed = await deps.prisma.repositoryStorageMove.updateMany({ where: { id: moveId, state: { in: ["scheduled", "started"] } }, data: { state: "started" } });
+  const claimed = await deps.prisma.repositoryStorageMove.updateMany({
+    where: { id: moveId, state: { in: ["scheduled", "started"] } },
+    data: { state: "started" },
+  });
   if (claimed.count === 0) return;
   const move = await deps.prisma.repositoryStorageMove.findUniqueOrThrow({ where: { id: moveId } });
   const { storages } = deps;

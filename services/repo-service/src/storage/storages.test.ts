@@ -66,7 +66,13 @@ describe("RepositoryStorages", () => {
     expect(onlyFast.storageOf("@hashed/cc/dd/two.git")).toBe("default");
     expect(onlyFast.resolve("@hashed/cc/dd/two.git")).toBe(path.join(defaultRoot, "@hashed/cc/dd/two.git"));
     // A second instance reads the table: the placement is kept, not drawn again.
-    const reloaded = new RepositoryStorages([{ name: "default", root: defaultRoot, weight: 100 }, { name: "fast", root: fastRoot, weight: 0 }], t.deps.prisma);
+    const reloaded = new RepositoryStorages(
+      [
+        { name: "default", root: defaultRoot, weight: 100 },
+        { name: "fast", root: fastRoot, weight: 0 },
+      ],
+      t.deps.prisma,
+    );
     await reloaded.load();
     expect(reloaded.storageOf("@hashed/aa/bb/one.git")).toBe("fast");
     expect(await reloaded.place("@hashed/aa/bb/one.git", "project", 1)).toBe("fast");

@@ -181,7 +181,14 @@ export function projectsRouter(deps: GatewayDeps): Router {
     // Anonymous callers and simple=true get the basic representation, as in GitLab.
     const simple = q.simple || !req.principal;
     const extras = { statistics: q.statistics, admin: req.principal?.isAdmin };
-    const storages = extras.admin && !simple ? await repositoryStorageNames(deps, req, result.projects.map((pr) => pr.diskPath)) : [];
+    const storages =
+      extras.admin && !simple
+        ? await repositoryStorageNames(
+            deps,
+            req,
+            result.projects.map((pr) => pr.diskPath),
+          )
+        : [];
     const custom = await customAttributesFor(
       deps,
       req,
@@ -206,7 +213,14 @@ export function projectsRouter(deps: GatewayDeps): Router {
     const custom = await customAttributesFor(deps, req, "project", [project.id], q.with_custom_attributes);
     const [repositoryStorage] = req.principal?.isAdmin ? await repositoryStorageNames(deps, req, [project.diskPath]) : [];
     res.json({
-      ...projectFull(project, c.urls, { emptyRepo: info.empty, statistics: q.statistics, license: q.license, admin: req.principal?.isAdmin, runnersToken, repositoryStorage }),
+      ...projectFull(project, c.urls, {
+        emptyRepo: info.empty,
+        statistics: q.statistics,
+        license: q.license,
+        admin: req.principal?.isAdmin,
+        runnersToken,
+        repositoryStorage,
+      }),
       ...withCustomAttributes(custom, project.id),
     });
   });

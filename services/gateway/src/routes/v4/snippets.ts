@@ -80,7 +80,13 @@ export function snippetsRouter(deps: GatewayDeps): Router {
       req,
       snippets.map((s) => Number(s.authorId)),
     );
-    const storages = c.actor.isAdmin ? await repositoryStorageNames(deps, req, snippets.map((s) => s.diskPath)) : [];
+    const storages = c.actor.isAdmin
+      ? await repositoryStorageNames(
+          deps,
+          req,
+          snippets.map((s) => s.diskPath),
+        )
+      : [];
     return snippets.map((s, i) => snippetEntity(s, users.get(Number(s.authorId)), c.urls, c.actor.isAdmin, storages[i]));
   };
 

@@ -40,7 +40,9 @@ export function starsRouter(deps: GatewayDeps): Router {
     const info = await deps.repo.GetRepositoryInfo({ diskPath: project.diskPath }, c.call);
     const runnersToken = await runnersTokenFor(deps, req, project);
     const [repositoryStorage] = req.principal?.isAdmin ? await repositoryStorageNames(deps, req, [project.diskPath]) : [];
-    res.status(201).json(projectFull(project, c.urls, { emptyRepo: info.empty, admin: req.principal?.isAdmin, license: true, runnersToken, repositoryStorage }));
+    res
+      .status(201)
+      .json(projectFull(project, c.urls, { emptyRepo: info.empty, admin: req.principal?.isAdmin, license: true, runnersToken, repositoryStorage }));
   };
 
   r.post("/projects/:id/star", scope("write"), async (req, res) => {
