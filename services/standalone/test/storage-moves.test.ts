@@ -11,7 +11,8 @@ import os from "node:os";
 import path from "node:path";
 import type { StorageMoveHooks } from "@quarry/repo-service";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { gitHttp } from "./git-cli.ts";
+import { gitEnv, gitHttp, runCli } from "./git-cli.ts";
+import { generateKey } from "./ssh-keygen.ts";
 import { createUserWithToken, jsonBody, jsonRequests, startTestStack, type TestStack } from "./helpers.ts";
 
 const READ_ONLY = "The repository is temporarily read-only. Please try again later.";
@@ -64,7 +65,7 @@ describe("storage moves", () => {
   let defaultRoot: string;
 
   beforeAll(async () => {
-    s = await startTestStack(undefined, { storages, storageMoveHooks: hooks });
+    s = await startTestStack(undefined, { storages, storageMoveHooks: hooks, ssh: { port: 0, host: "127.0.0.1" } });
     defaultRoot = path.join(s.options.dataDir, "repositories");
     home = fs.mkdtempSync(path.join(os.tmpdir(), "quarry-storage-moves-"));
   }, 60_000);
@@ -212,6 +213,13 @@ describe("storage moves", () => {
     const pushed = await gitHttp(home, work, "push", "origin", "main");
     expect(pushed.code).not.toBe(0);
     expect(pushed.stderr, pushed.stderr).toContain(READ_ONLY);
+    // Over SSH too (root's key).
+    const key = generateKey();
+    await jsonBody(await post("/user/keys", { title: "root", key: key.publicKey }), 201);
+    const ssh = `ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o IdentitiesOnly=yes -o BatchMode=yes -o LogLevel=ERROR -i ${key.privatePath} -p ${s.sshPort}`;
+    const viaSsh = await runCli("git", ["push", `git@127.0.0.1:${project.path_with_namespace}.git`, "main"], work, gitEnv(home, { GIT_SSH_COMMAND: ssh }));
+    expect(viaSsh.code).not.toBe(0);
+    expect(viaSsh.stderr, viaSsh.stderr).toContain(READ_ONLY);
     expect((await gitHttp(home, work, "fetch", "origin")).code).toBe(0);
     // API writes too.
     expect(await jsonBody(await post(`/projects/${project.id}/repository/branches`, { branch: "during", ref: "main" }), 403)).toEqual({ message: READ_ONLY });
@@ -282,5 +290,39 @@ describe("a storage move across a restart", () => {
     expect(fs.existsSync(path.join(first.options.dataDir, "repositories", snippetPath(snippet.id)))).toBe(false);
     const raw = await second.api(`/snippets/${snippet.id}/raw`);
     expect(await raw.text()).toBe("kept");
+  });
+});
+
+describe("placement of new repositories by weight", () => {
+  let s: TestStack | undefined;
+  const roots = {
+    default: fs.mkdtempSync(path.join(os.tmpdir(), "quarry-default-storage-")),
+    fast: fs.mkdtempSync(path.join(os.tmpdir(), "quarry-fast-storage-")),
+  };
+  afterAll(async () => {
+    await s?.destroy();
+    for (const root of Object.values(roots)) fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it("puts new project, snippet and group wiki repositories on the only storage with a weight, and the entities say so", async () => {
+    s = await startTestStack(undefined, {
+      storages: [
+        { name: "default", root: roots.default, weight: 0 },
+        { name: "fast", root: roots.fast, weight: 100 },
+      ],
+    });
+    const api = (p: string, json?: unknown) => s!.api(p, json === undefined ? {} : { method: "POST", json });
+    const project = await jsonBody(await api("/projects", { name: "weighted", initialize_with_readme: true }), 201);
+    expect(fs.existsSync(path.join(roots.fast, projectPath(project.id)))).toBe(true);
+    expect((await jsonBody(await api(`/projects/${project.id}`), 200)).repository_storage).toBe("fast");
+    const snippet = await jsonBody(await api("/snippets", { title: "w", visibility: "public", files: [{ file_path: "w.txt", content: "w" }] }), 201);
+    expect(fs.existsSync(path.join(roots.fast, snippetPath(snippet.id)))).toBe(true);
+    expect((await jsonBody(await api(`/snippets/${snippet.id}`), 200)).repository_storage).toBe("fast");
+    const group = await jsonBody(await api("/groups", { name: "weighted", path: "weighted" }), 201);
+    // The group wiki is placed when first written.
+    expect(group.repository_storage).toBe("default");
+    await jsonBody(await api(`/groups/${group.id}/wikis`, { title: "home", content: "hello" }), 201);
+    expect((await jsonBody(await api(`/groups/${group.id}`), 200)).repository_storage).toBe("fast");
+    expect(fs.readdirSync(path.join(roots.fast, "@groups"), { recursive: true }).some((f) => String(f).endsWith(".wiki.git"))).toBe(true);
   });
 });
