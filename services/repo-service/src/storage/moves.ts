@@ -15,8 +15,11 @@ import { repositoryChecksum } from "../git/checksum.ts";
 import { isRepository } from "../git/git.ts";
 import type { RepositoryKind } from "./storages.ts";
 
-/** The bus subject of a move to run (`{move_id}`). */
-export const STORAGE_MOVE_SUBJECT = "quarry.repo.storage_move";
+/**
+ * The bus subject of a move to run (`{move_id}`): work, not a domain event, so outside
+ * `quarry.repo.>` (which hook-service records as events).
+ */
+export const STORAGE_MOVE_SUBJECT = "quarry.work.repo.storage_move";
 /** The work-queue consumer running moves (one delivery per move among replicas). */
 export const STORAGE_MOVE_DURABLE = "repo-service-storage-moves";
 
@@ -200,10 +203,19 @@ export async function runMove(
 
   // Replicated: the record points at the destination and the repository is writable again.
   const oldDirs = movedPaths(move).map((p) => storages.resolveOn(source, p.diskPath));
-  await deps.prisma.$transaction(async (tx) => {
-    await tx.repositoryStorageMove.update({ where: { id: moveId }, data: { state: "replicated" } });
-    await tx.repositoryStorageRecord.update({ where: { diskPath: move.diskPath }, data: { storage: destination, readOnly: false } });
+  const switched = await deps.prisma.$transaction(async (tx) => {
+    const record = await tx.repositoryStorageRecord.updateMany({ where: { diskPath: move.diskPath }, data: { storage: destination, readOnly: false } });
+    // Deleted meanwhile (DeleteRepository forgets the record): nothing to switch, the copy goes.
+    await tx.repositoryStorageMove.update({
+      where: { id: moveId },
+      data: record.count ? { state: "replicated" } : { state: "failed", errorMessage: "the repository was deleted during the move" },
+    });
+    return record.count > 0;
   });
+  if (!switched) {
+    for (const dir of copied) await removeRepository(dir).catch(() => {});
+    return;
+  }
   storages.markMoved(move.diskPath, destination);
   // Reads that resolved the old directories just before the switch finish there first (new ones go
   // to the destination already); then the long-lived git processes holding them are closed.

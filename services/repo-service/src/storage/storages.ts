@@ -179,7 +179,7 @@ export class RepositoryStorages {
 
   /** Marks the repository (and its wiki) read-only or writable again. */
   async setReadOnly(diskPath: string, readOnly: boolean): Promise<void> {
-    await this.prisma.repositoryStorageRecord.update({ where: { diskPath }, data: { readOnly } });
+    await this.prisma.repositoryStorageRecord.updateMany({ where: { diskPath }, data: { readOnly } });
     const p = this.placements.get(diskPath);
     if (p) p.readOnly = readOnly;
   }
