@@ -83,13 +83,14 @@ import { snippetDiskPath, snippetError } from "./writes/snippets.ts";
  * with GitLab's temporary read-only message (403), or `refusal` when given.
  */
 function writable<Req, Res>(deps: RepoDeps, diskPathOf: (req: Req) => string, handler: (req: Req) => Promise<Res>, refusal?: () => Error) {
-  return async (req: Req): Promise<Res> => {
+  return async (req: Req, ...rest: unknown[]): Promise<Res> => {
     const diskPath = diskPathOf(req);
     if (diskPath && deps.storages.isReadOnly(diskPath)) {
       if (refusal) throw refusal();
       deps.storages.assertWritable(diskPath);
     }
-    return handler(req);
+    // The call context and anything else the server passes go through unchanged.
+    return (handler as (req: Req, ...rest: unknown[]) => Promise<Res>)(req, ...rest);
   };
 }
 
