@@ -129,6 +129,18 @@ describe("ScheduleStorageMove", () => {
     expect(t.deps.storages.resolve(wiki)).toBe(path.join(roots.fastRoot, wiki));
   });
 
+  it("accepts the source storage as destination, as GitLab does (same filesystem: nothing copied, finished)", async () => {
+    const id = await snippetWithFile();
+    const diskPath = snippetDiskPath(id);
+    const move = await scheduleStorageMove(t.deps)({ containerType: "snippet", containerId: id, diskPath: "", destinationStorageName: "default" });
+    expect(move).toMatchObject({ state: "scheduled", sourceStorageName: "default", destinationStorageName: "default" });
+    await runMove(t.deps, Number(move.id));
+    expect((await t.deps.prisma.repositoryStorageMove.findUniqueOrThrow({ where: { id: Number(move.id) } })).state).toBe("finished");
+    expect(t.deps.storages.storageOf(diskPath)).toBe("default");
+    expect(t.deps.storages.isReadOnly(diskPath)).toBe(false);
+    expect(gitIn(path.join(roots.defaultRoot, diskPath), "show", "main:a.txt")).toBe("one");
+  });
+
   it("answers GitLab's validation errors", async () => {
     const id = await snippetWithFile();
     expect(
