@@ -4,6 +4,7 @@ import type { Logger } from "@quarry/logger";
 import type { PrismaClient } from "./generated/prisma/client.ts";
 import type { CatFilePool } from "./git/cat-file.ts";
 import type { GitSessionPool } from "./git/git-sessions.ts";
+import type { RepositoryStorages } from "./storage/storages.ts";
 
 /** Everything the handlers need, wired by hand in server.ts (or the standalone launcher). */
 export interface RepoDeps {
@@ -16,8 +17,10 @@ export interface RepoDeps {
    */
   outbox: OutboxRelay;
   log: Logger;
-  /** Absolute path of the directory holding the repositories. */
+  /** Absolute path of the `default` storage's root (push hooks' scratch space lives there). */
   storageRoot: string;
+  /** The repository storages: the one resolver of disk path → directory, placement, read-only state. */
+  storages: RepositoryStorages;
   /** Long-lived `git cat-file` processes for object reads (no spawn per request). */
   catFile: CatFilePool;
   /** Long-lived `git update-ref --stdin` / `git diff-tree --stdin` processes for writes (no spawn per write). */

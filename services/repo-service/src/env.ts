@@ -7,6 +7,13 @@ export const repoEnvShape = {
   GRPC_ADDRESS: envAddress("0.0.0.0:50052"),
   /** Directory holding the bare repositories (hashed layout); created when missing. */
   QUARRY_STORAGE_ROOT: z.string().default("./data/repositories"),
+  /**
+   * Several repository storages (GitLab's repository shards): `name=/path,name2=/path2`; a storage
+   * named `default` is required. Unset: one storage, `default`, at QUARRY_STORAGE_ROOT.
+   */
+  QUARRY_STORAGES: z.string().optional(),
+  /** Weights for placing new repositories (GitLab's repository_storages_weighted): `default=100,fast=50`; unset: default 100, others 0. */
+  QUARRY_STORAGE_WEIGHTS: z.string().optional(),
   /** Pins GitLab's default_branch_protection for new default branches (0 none, 1 developers push, 2 full, 3 developers merge, 4 full after the first push); unset: the application setting. */
   QUARRY_DEFAULT_BRANCH_PROTECTION: z.coerce.number().int().min(0).max(4).optional(),
   /** Most long-lived `git cat-file` processes kept for reads; 0 = one process per read (no pool). */

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 
 const SRC = path.dirname(fileURLToPath(import.meta.url));
 /** Lowest first: a room's files may import its own room and the ones before it. */
-const ROOMS = ["git", "protection", "refs", "events", "writes", "rpc"];
+const ROOMS = ["git", "protection", "refs", "events", "writes", "storage", "rpc"];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

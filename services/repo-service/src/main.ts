@@ -2,6 +2,7 @@ import { runServiceProcess } from "@quarry/service";
 import { loadRepoEnv } from "./env.ts";
 import { startRepoService } from "./server.ts";
 import { startGitSshServer } from "./ssh/git-ssh.ts";
+import { parseStorageConfig } from "./storage/storages.ts";
 
 // Process entry for the distributed mode: one repo-service per process.
 // With QUARRY_SSH_PORT, git over SSH runs in the same process (ssh/git-ssh.ts).
@@ -10,6 +11,7 @@ await runServiceProcess("repo-service", loadRepoEnv, async ({ env, log, bus }) =
     databaseUrl: env.DATABASE_URL,
     grpcAddress: env.GRPC_ADDRESS,
     storageRoot: env.QUARRY_STORAGE_ROOT,
+    storages: parseStorageConfig(env.QUARRY_STORAGES, env.QUARRY_STORAGE_WEIGHTS, env.QUARRY_STORAGE_ROOT),
     catFilePoolSize: env.GIT_CATFILE_POOL_SIZE,
     defaultBranchProtection: env.QUARRY_DEFAULT_BRANCH_PROTECTION,
     identityServiceAddress: env.IDENTITY_SERVICE_ADDRESS,

@@ -70,8 +70,34 @@ import { mergeToBranch } from "./rpc/merge-to-branch.ts";
 import { rebaseBranch } from "./rpc/rebase-branch.ts";
 import { writeMergeRequestRef } from "./rpc/write-merge-request-ref.ts";
 import { deleteMergeRequestRefs } from "./rpc/delete-merge-request-refs.ts";
+import { getRepositoryStorages } from "./rpc/get-repository-storages.ts";
+import { scheduleStorageMove } from "./rpc/schedule-storage-move.ts";
+import { scheduleBulkStorageMoves } from "./rpc/schedule-bulk-storage-moves.ts";
+import { listStorageMoves } from "./rpc/list-storage-moves.ts";
+import { getStorageMove } from "./rpc/get-storage-move.ts";
+import { DEFAULT_STORAGE, READ_ONLY_MESSAGE, RepositoryStorages, type StorageConfig } from "./storage/storages.ts";
+import { subscribeToStorageMoves, type StorageMoveHooks } from "./storage/moves.ts";
+import { snippetDiskPath, snippetError } from "./writes/snippets.ts";
+
+/**
+ * A write handler that first refuses, while the repository is read-only (a storage move runs),
+ * with GitLab's temporary read-only message (403), or `refusal` when given.
+ */
+function writable<Req, Res>(deps: RepoDeps, diskPathOf: (req: Req) => string, handler: (req: Req) => Promise<Res>, refusal?: () => Error) {
+  return async (req: Req, ...rest: unknown[]): Promise<Res> => {
+    const diskPath = diskPathOf(req);
+    if (diskPath && deps.storages.isReadOnly(diskPath)) {
+      if (refusal) throw refusal();
+      deps.storages.assertWritable(diskPath);
+    }
+    // The call context and anything else the server passes go through unchanged.
+    return (handler as (req: Req, ...rest: unknown[]) => Promise<Res>)(req, ...rest);
+  };
+}
 
 export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinition> {
+  const byPath = (req: { diskPath: string }) => req.diskPath;
+  const gated = <Req extends { diskPath: string }, Res>(handler: (req: Req) => Promise<Res>) => writable(deps, byPath, handler);
   return {
     CreateRepository: createRepository(deps),
     DeleteRepository: deleteRepository(deps),
@@ -79,9 +105,9 @@ export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinitio
     SetDefaultBranch: setDefaultBranch(deps),
     ListBranches: listBranches(deps),
     FindBranch: findBranch(deps),
-    CreateBranch: createBranch(deps),
-    DeleteBranch: deleteBranch(deps),
-    DeleteMergedBranches: deleteMergedBranches(deps),
+    CreateBranch: gated(createBranch(deps)),
+    DeleteBranch: gated(deleteBranch(deps)),
+    DeleteMergedBranches: gated(deleteMergedBranches(deps)),
     ListProtectedBranches: listProtectedBranches(deps),
     FindProtectedBranch: findProtectedBranch(deps),
     ProtectBranch: protectBranch(deps),
@@ -89,8 +115,8 @@ export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinitio
     UnprotectBranch: unprotectBranch(deps),
     ListTags: listTags(deps),
     FindTag: findTag(deps),
-    CreateTag: createTag(deps),
-    DeleteTag: deleteTag(deps),
+    CreateTag: gated(createTag(deps)),
+    DeleteTag: gated(deleteTag(deps)),
     GetTagSignature: getTagSignature(deps),
     GetFile: getFile(deps),
     GetFileBlame: getFileBlame(deps),
@@ -106,31 +132,43 @@ export function repoHandlers(deps: RepoDeps): AsyncHandlers<RepoServiceDefinitio
     CompareRefs: compareRefs(deps),
     ListContributors: listContributors(deps),
     FindMergeBase: findMergeBase(deps),
-    CommitFiles: commitFiles(deps),
-    CherryPickCommit: cherryPickCommit(deps),
-    RevertCommit: revertCommit(deps),
-    UpdateSubmodule: updateSubmodule(deps),
+    CommitFiles: gated(commitFiles(deps)),
+    CherryPickCommit: gated(cherryPickCommit(deps)),
+    RevertCommit: gated(revertCommit(deps)),
+    UpdateSubmodule: gated(updateSubmodule(deps)),
     UpdateRemoteMirror: updateRemoteMirror(deps),
     // Snippet repositories.
     CreateSnippetRepository: createSnippetRepository(deps),
-    CommitSnippetFiles: commitSnippetFiles(deps),
+    // A snippet being moved: GitLab's repository error on the snippet (400), with the read-only reason.
+    CommitSnippetFiles: writable(
+      deps,
+      (req: { snippetId: number }) => snippetDiskPath(Number(req.snippetId)),
+      commitSnippetFiles(deps),
+      () => snippetError(false, READ_ONLY_MESSAGE),
+    ),
     ListSnippetFiles: listSnippetFiles(deps),
     ReadSnippetFile: readSnippetFile(deps),
     DeleteSnippetRepository: deleteSnippetRepository(deps),
     // Merge requests' git work.
     CheckMerge: checkMerge(deps),
-    MergeToBranch: mergeToBranch(deps),
-    RebaseBranch: rebaseBranch(deps),
-    WriteMergeRequestRef: writeMergeRequestRef(deps),
-    DeleteMergeRequestRefs: deleteMergeRequestRefs(deps),
+    MergeToBranch: gated(mergeToBranch(deps)),
+    RebaseBranch: gated(rebaseBranch(deps)),
+    WriteMergeRequestRef: gated(writeMergeRequestRef(deps)),
+    DeleteMergeRequestRefs: gated(deleteMergeRequestRefs(deps)),
     // Wikis.
     ListWikiPages: listWikiPages(deps),
     GetWikiPage: getWikiPage(deps),
-    CreateWikiPage: createWikiPage(deps),
-    UpdateWikiPage: updateWikiPage(deps),
-    DeleteWikiPage: deleteWikiPage(deps),
-    CreateWikiAttachment: createWikiAttachment(deps),
+    CreateWikiPage: gated(createWikiPage(deps)),
+    UpdateWikiPage: gated(updateWikiPage(deps)),
+    DeleteWikiPage: gated(deleteWikiPage(deps)),
+    CreateWikiAttachment: gated(createWikiAttachment(deps)),
     EnsureWikiRepository: ensureWikiRepository(deps),
+    // Repository storages and storage moves.
+    GetRepositoryStorages: getRepositoryStorages(deps),
+    ScheduleStorageMove: scheduleStorageMove(deps),
+    ScheduleBulkStorageMoves: scheduleBulkStorageMoves(deps),
+    ListStorageMoves: listStorageMoves(deps),
+    GetStorageMove: getStorageMove(deps),
   };
 }
 
@@ -146,8 +184,17 @@ export function gitHttpHandlers(deps: RepoDeps): grpc.UntypedServiceImplementati
 export interface RepoServiceOptions {
   databaseUrl: string;
   grpcAddress: string;
-  /** Directory holding the repositories; created when missing, resolved against the cwd. */
+  /** Directory holding the repositories; created when missing, resolved against the cwd. The `default` storage's root. */
   storageRoot: string;
+  /**
+   * The repository storages (QUARRY_STORAGES / QUARRY_STORAGE_WEIGHTS); default: `default` at
+   * `storageRoot` with weight 100. A `default` entry's root replaces `storageRoot`.
+   */
+  storages?: StorageConfig[];
+  /** Test seam of storage moves (storage/moves.ts); never set in production. */
+  storageMoveHooks?: StorageMoveHooks;
+  /** How long a replicated move keeps its source for reads already under way there (default 2000 ms). */
+  storageMoveCleanupDelayMs?: number;
   bus: EventBus;
   log: Logger;
   /** Most pooled `git cat-file` processes (default 64); 0 = one process per read. */
@@ -170,7 +217,9 @@ export interface RunningRepoService {
 /** Starts repo-service on the shared skeleton (packages/service) and serves RepoService and GitHttpService on `grpcAddress`. */
 export async function startRepoService(o: RepoServiceOptions): Promise<RunningRepoService> {
   const startedAt = Date.now();
-  const storageRoot = path.resolve(o.storageRoot);
+  const configs: StorageConfig[] = o.storages?.length ? o.storages : [{ name: DEFAULT_STORAGE, root: o.storageRoot, weight: 100 }];
+  const storageRoot = path.resolve(configs.find((c) => c.name === DEFAULT_STORAGE)?.root ?? o.storageRoot);
+  const roots = [...new Set(configs.map((c) => path.resolve(c.root)))];
   const service = await startService({
     name: "repo-service",
     databaseUrl: o.databaseUrl,
@@ -180,12 +229,16 @@ export async function startRepoService(o: RepoServiceOptions): Promise<RunningRe
     migrations,
     PrismaClient,
     async prepare() {
-      await mkdir(storageRoot, { recursive: true });
-      // Before serving: a lock a killed git left behind would refuse writes to its ref for good.
-      const staleLocks = await removeStaleLocks(storageRoot, startedAt);
-      if (staleLocks.length) o.log.warn({ locks: staleLocks }, "removed git lock files left by an interrupted git process");
+      for (const root of roots) {
+        await mkdir(root, { recursive: true });
+        // Before serving: a lock a killed git left behind would refuse writes to its ref for good.
+        const staleLocks = await removeStaleLocks(root, startedAt);
+        if (staleLocks.length) o.log.warn({ locks: staleLocks }, "removed git lock files left by an interrupted git process");
+      }
     },
-    deps({ prisma, outbox, onStop }): RepoDeps {
+    async deps({ prisma, outbox, onStop }): Promise<RepoDeps> {
+      const storages = new RepositoryStorages(configs, prisma);
+      await storages.load();
       const catFile = new CatFilePool({ maxProcesses: o.catFilePoolSize });
       onStop(() => catFile.close());
       const gitSessions = new GitSessionPool();
@@ -199,6 +252,7 @@ export async function startRepoService(o: RepoServiceOptions): Promise<RunningRe
         outbox: outbox(),
         log: o.log,
         storageRoot,
+        storages,
         catFile,
         gitSessions,
         applicationSettings,
@@ -213,9 +267,14 @@ export async function startRepoService(o: RepoServiceOptions): Promise<RunningRe
       server.addRawService("quarry.repo.v1.GitHttpService", repoV1.GitHttpService.service, gitHttpHandlers(deps));
     },
     // Repository statistics: every push, tag push and wiki write re-measures the project.
-    // The instance settings (default_branch_protection) follow PUT /application/settings.
-    subscribe: async (deps) => [await deps.applicationSettings.start(), ...(await subscribeToRepositoryChanges(deps, o.bus))],
-    logFields: () => ({ storageRoot }),
+    // The instance settings (default_branch_protection) follow PUT /application/settings; storage moves: the work
+    // queue of scheduled moves, and the resumption of interrupted ones.
+    subscribe: async (deps) => [
+      await deps.applicationSettings.start(),
+      ...(await subscribeToRepositoryChanges(deps, o.bus)),
+      ...(await subscribeToStorageMoves(deps, o.bus, { hooks: o.storageMoveHooks, cleanupDelayMs: o.storageMoveCleanupDelayMs })),
+    ],
+    logFields: () => ({ storageRoot, storages: configs.map((c) => c.name) }),
   });
   return { address: service.address, deps: service.deps, stop: service.stop };
 }

@@ -16,6 +16,7 @@ import type { PushContext__Output } from "@quarry/proto/types/repo/v1/PushContex
 import { createPrisma } from "@quarry/service";
 import { PrismaClient } from "../src/generated/prisma/client.ts";
 import type { RepoDeps } from "../src/deps.ts";
+import { RepositoryStorages } from "../src/storage/storages.ts";
 import { migrations } from "../src/generated/migrations.ts";
 import { CatFilePool } from "../src/git/cat-file.ts";
 import { GitSessionPool } from "../src/git/git-sessions.ts";
@@ -44,6 +45,7 @@ export async function setUp(prefix: string): Promise<TestContext> {
     outbox,
     log,
     storageRoot: path.join(sandbox, "repositories"),
+    storages: new RepositoryStorages([{ name: "default", root: path.join(sandbox, "repositories"), weight: 100 }], prisma),
     catFile: new CatFilePool(),
     gitSessions: new GitSessionPool(),
     defaultBranchProtection: 2,
@@ -276,4 +278,23 @@ export function makeTree(gitDir: string, files: Record<string, TreeFile>): strin
   } finally {
     rmSync(index, { force: true });
   }
+}
+
+/**
+ * Gives the context two storages, `default` (the sandbox's repositories, weight 100) and `fast`
+ * (`<sandbox>/fast`, weight `fastWeight`), loaded from the table: what storage tests run on.
+ */
+export async function withTwoStorages(t: TestContext, fastWeight = 0): Promise<{ defaultRoot: string; fastRoot: string }> {
+  const defaultRoot = t.deps.storageRoot;
+  const fastRoot = path.join(t.sandbox, "fast");
+  const storages = new RepositoryStorages(
+    [
+      { name: "default", root: defaultRoot, weight: 100 },
+      { name: "fast", root: fastRoot, weight: fastWeight },
+    ],
+    t.deps.prisma,
+  );
+  await storages.load();
+  t.deps.storages = storages;
+  return { defaultRoot, fastRoot };
 }

@@ -23,6 +23,10 @@ export const standaloneEnvShape = {
   QUARRY_MAX_BODY_BYTES: envInt(64 * 1024 * 1024),
   /** Pins the largest Markdown upload in bytes; unset: the max_attachment_size application setting (100 MB by default). */
   QUARRY_MAX_ATTACHMENT_SIZE: z.coerce.number().int().positive().optional(),
+  /** Several repository storages, `name=/path,…` (one named `default`); unset: `default` at <data>/repositories. */
+  QUARRY_STORAGES: z.string().optional(),
+  /** Placement weights of new repositories, `default=100,fast=50` (GitLab's repository_storages_weighted); unset: default 100, others 0. */
+  QUARRY_STORAGE_WEIGHTS: z.string().optional(),
   /** Pins GitLab's default_branch_protection (0 none, 1 developers push, 2 full, 3 developers merge, 4 full after the first push); unset: the application setting (2). */
   QUARRY_DEFAULT_BRANCH_PROTECTION: z.coerce.number().int().min(0).max(4).optional(),
   /** repo-service's long-lived `git cat-file` processes; 0 = one process per read. */

@@ -2,6 +2,7 @@ import { stopOnSignals } from "@quarry/grpc";
 import path from "node:path";
 import { createLogger } from "@quarry/logger";
 import { minioStoreFromEnv } from "@quarry/object-store";
+import { parseStorageConfig } from "@quarry/repo-service";
 import { loadStandaloneEnv } from "./env.ts";
 import { startStack } from "./stack.ts";
 
@@ -17,6 +18,7 @@ const stack = await startStack({
   databaseServerUrl: env.DATABASE_URL,
   natsUrl: env.NATS_URL,
   catFilePoolSize: env.GIT_CATFILE_POOL_SIZE,
+  storages: parseStorageConfig(env.QUARRY_STORAGES, env.QUARRY_STORAGE_WEIGHTS, path.join(dataDir, "repositories")),
   defaultBranchProtection: env.QUARRY_DEFAULT_BRANCH_PROTECTION,
   objectStore: minioStoreFromEnv(env, env.QUARRY_ARTIFACTS_BUCKET),
   artifactsBucket: env.QUARRY_ARTIFACTS_BUCKET,

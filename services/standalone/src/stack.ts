@@ -14,7 +14,7 @@ import type { Logger } from "@quarry/logger";
 import { startErrorTrackingService } from "@quarry/error-tracking-service";
 import { startMirrorService } from "@quarry/mirror-service";
 import { createObjectStore, type ObjectStore } from "@quarry/object-store";
-import { startGitSshServer, startRepoService } from "@quarry/repo-service";
+import { startGitSshServer, startRepoService, type StorageConfig, type StorageMoveHooks } from "@quarry/repo-service";
 import { startBuiltinRunner } from "./builtin-runner.ts";
 
 export interface StackOptions {
@@ -77,6 +77,13 @@ export interface StackOptions {
    * the external URL's). Absent: no SSH server. The host key is <dataDir>/ssh_host_ed25519_key.
    */
   ssh?: { port: number; host?: string; sshHost?: string };
+  /**
+   * Repository storages (QUARRY_STORAGES / QUARRY_STORAGE_WEIGHTS): name, root, weight. Without
+   * one named `default`, `default` is <dataDir>/repositories with weight 100 (also when absent).
+   */
+  storages?: StorageConfig[];
+  /** repo-service's storage-move test seam (tests only). */
+  storageMoveHooks?: StorageMoveHooks;
   log: Logger;
 }
 
@@ -166,6 +173,11 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       databaseUrl: await dbUrl("repo"),
       grpcAddress: LOOPBACK,
       storageRoot: path.join(o.dataDir, "repositories"),
+      storages:
+        o.storages?.length && !o.storages.some((c) => c.name === "default")
+          ? [{ name: "default", root: path.join(o.dataDir, "repositories"), weight: 100 }, ...o.storages]
+          : o.storages,
+      storageMoveHooks: o.storageMoveHooks,
       catFilePoolSize: o.catFilePoolSize,
       defaultBranchProtection: o.defaultBranchProtection,
       bus,

@@ -40,6 +40,8 @@ export async function startTestStack(
     | "smtpUrl"
     | "ssh"
     | "dnsServers"
+    | "storages"
+    | "storageMoveHooks"
   > = {},
 ): Promise<TestStack> {
   const serverUrl = reuse?.serverUrl ?? (await testPostgresServer());

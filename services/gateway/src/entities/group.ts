@@ -78,11 +78,17 @@ export function groupListItem(g: Group, urls: Urls, opts: { statistics?: boolean
  * `canAdmin` (GitLab's user_can_admin_group: Owners and administrators) shows `runners_token`
  * (when given) and `enabled_git_access_protocol`.
  */
-export function groupDetail(g: Group, urls: Urls, projects: unknown[] | undefined, admin: { canAdmin?: boolean; runnersToken?: string } = {}) {
+export function groupDetail(
+  g: Group,
+  urls: Urls,
+  projects: unknown[] | undefined,
+  admin: { canAdmin?: boolean; runnersToken?: string; repositoryStorage?: string } = {},
+) {
   const isTopLevel = !Number(g.parentId);
   return {
     ...groupListItem(g, urls),
-    repository_storage: "default",
+    // The group wiki's storage (repo-service's record; `default` until the wiki is placed).
+    repository_storage: admin.repositoryStorage ?? "default",
     file_template_project_id: null,
     ip_restriction_ranges: null,
     math_rendering_limits_enabled: true,

@@ -57,6 +57,8 @@ export interface ProjectExtras {
   statistics?: boolean;
   /** Whether the caller is an administrator (repository_storage is theirs to see). */
   admin?: boolean;
+  /** The storage the repository lives on (repo-service's GetRepositoryStorages), shown to administrators. */
+  repositoryStorage?: string;
   /** license=true, or the star response (GitLab's documented star example carries license_url). */
   license?: boolean;
   /**
@@ -192,7 +194,7 @@ export function projectFull(p: Project, urls: Urls, extras: ProjectExtras = {}) 
     ...(extras.statistics && (extras.admin || Math.max(p.projectAccessLevel, p.groupAccessLevel) >= AccessLevel.REPORTER)
       ? { statistics: projectStatistics(p) }
       : {}),
-    ...(extras.admin ? { repository_storage: "default" } : {}),
+    ...(extras.admin ? { repository_storage: extras.repositoryStorage ?? "default" } : {}),
     ...(extras.license ? { license_url: null, license: null } : {}),
     permissions: {
       project_access: access(p.projectAccessLevel),

@@ -16,7 +16,7 @@ const repoPath = (s: Snippet) => (s.projectPath ? `${s.projectPath}/snippets/${N
  * author, the first file's name, the files with their raw URLs at the default branch, the import
  * fields, and EE's repository_storage for administrators.
  */
-export function snippetEntity(s: Snippet, author: User | undefined, urls: Urls, isAdmin: boolean) {
+export function snippetEntity(s: Snippet, author: User | undefined, urls: Urls, isAdmin: boolean, repositoryStorage = "default") {
   const web = snippetWebUrl(s, urls);
   return {
     id: Number(s.id),
@@ -35,6 +35,7 @@ export function snippetEntity(s: Snippet, author: User | undefined, urls: Urls, 
     files: s.files.map((path) => ({ path, raw_url: `${web}/raw/${s.defaultBranch}/${path}` })),
     imported: false,
     imported_from: "none",
-    ...(isAdmin ? { repository_storage: "default" } : {}),
+    // The storage of the snippet's repository (repo-service's GetRepositoryStorages).
+    ...(isAdmin ? { repository_storage: repositoryStorage } : {}),
   };
 }

@@ -409,11 +409,24 @@ function relay(
       res.off("close", abort);
       reject(err);
     });
-    call.on("end", () => {
+    // Done once the data has ended AND the call's status is OK: grpc-js may end the data before it
+    // reports a failure (a refusal before any output), which must become an HTTP error, not an empty 200.
+    let ended = false;
+    let ok = false;
+    const finish = () => {
+      if (!ended || !ok) return;
       res.off("close", abort);
       start();
       res.end();
       resolve();
+    };
+    call.on("status", (st: { code: number }) => {
+      ok = st.code === 0;
+      finish();
+    });
+    call.on("end", () => {
+      ended = true;
+      finish();
     });
   });
 }

@@ -7,7 +7,6 @@ import type { CatFileProcess, CatFilePool } from "./cat-file.ts";
 import { commitTitle, SHORT_ID_LENGTH, type Commit } from "./commits.ts";
 import { isRepository } from "./git.ts";
 import { parseTrailers, trailerMaps } from "./trailers.ts";
-import { repositoryPath } from "../validate.ts";
 
 /** A commit object's parts, before they become a Commit. */
 export interface ParsedCommit {
@@ -133,7 +132,7 @@ export function findCommitObject(pool: CatFilePool, gitDir: string, rev: string)
  * `404 Repository Not Found` / `404 Commit Not Found` otherwise.
  */
 export async function requireCommit(deps: RepoDeps, diskPath: string, revision: string): Promise<{ dir: string; commit: ParsedCommit }> {
-  const dir = repositoryPath(deps.storageRoot, diskPath);
+  const dir = deps.storages.resolve(diskPath);
   if (!(await isRepository(dir))) throw notFound("Repository");
   const commit = await findCommitObject(deps.catFile, dir, revision);
   if (!commit) throw notFound("Commit");

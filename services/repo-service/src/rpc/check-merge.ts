@@ -6,12 +6,11 @@ import type { CheckMergeResponse } from "@quarry/proto/types/repo/v1/CheckMergeR
 import type { RepoDeps } from "../deps.ts";
 import { isRepository } from "../git/git.ts";
 import { isAncestor, leftRightCounts, mergeBase, mergeCommits, requireBranch, requireCommit } from "../writes/merge.ts";
-import { repositoryPath } from "../validate.ts";
 
 export const checkMerge =
   (deps: RepoDeps) =>
   async (req: CheckMergeRequest__Output): Promise<CheckMergeResponse> => {
-    const dir = repositoryPath(deps.storageRoot, req.diskPath);
+    const dir = deps.storages.resolve(req.diskPath);
     if (!(await isRepository(dir))) throw notFound("Repository");
     const target = await requireBranch(dir, req.targetBranch, "target_branch");
     const source = await requireCommit(dir, req.sourceSha, "source_sha");

@@ -7,7 +7,6 @@ import { actionPaths, applyActions, assertUnchanged, withBlobs } from "../writes
 import { isRepository } from "../git/git.ts";
 import { ObjectBatch } from "../git/loose-objects.ts";
 import { TreeEdit } from "../git/tree-edit.ts";
-import { repositoryPath } from "../validate.ts";
 
 /**
  * One commit from GitLab's actions (POST /repository/commits and the repository files API):
@@ -20,7 +19,7 @@ import { repositoryPath } from "../validate.ts";
 export const commitFiles =
   (deps: RepoDeps) =>
   async (req: CommitFilesRequest__Output): Promise<Written> => {
-    const dir = repositoryPath(deps.storageRoot, req.diskPath);
+    const dir = deps.storages.resolve(req.diskPath);
     if (!req.branch) throw paramError("branch is missing");
     if (!req.commitMessage) throw paramError("commit_message is missing");
     if (!req.actions.length) throw paramError("actions is missing");

@@ -8,7 +8,6 @@ import { readDiffs } from "../git/diffs.ts";
 import { mergeBase } from "./find-merge-base.ts";
 import { isRepository } from "../git/git.ts";
 import { resolveCommitOid } from "../git/trees.ts";
-import { repositoryPath } from "../validate.ts";
 
 /** The empty tree, the base of a diff between histories without a common ancestor. */
 function emptyTree(sha: string): string {
@@ -25,8 +24,8 @@ function emptyTree(sha: string): string {
 export const compareRefs =
   (deps: RepoDeps) =>
   async (req: CompareRefsRequest__Output): Promise<CompareRefsResponse> => {
-    const dir = repositoryPath(deps.storageRoot, req.diskPath);
-    const fromDir = req.fromDiskPath ? repositoryPath(deps.storageRoot, req.fromDiskPath) : dir;
+    const dir = deps.storages.resolve(req.diskPath);
+    const fromDir = req.fromDiskPath ? deps.storages.resolve(req.fromDiskPath) : dir;
     if (!(await isRepository(dir)) || !(await isRepository(fromDir))) throw notFound("Repository");
     const [fromSha, toSha] = await Promise.all([resolveCommitOid(deps.catFile, fromDir, req.from), resolveCommitOid(deps.catFile, dir, req.to)]);
     if (!fromSha || !toSha) throw notFound("Ref");

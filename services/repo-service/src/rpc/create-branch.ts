@@ -12,7 +12,6 @@ import { ObjectBatch } from "../git/loose-objects.ts";
 import { changeRefWithEvent, RefUpdateError } from "../events/ref-change.ts";
 import { BranchProtection } from "../protection/protection.ts";
 import { serializeTree } from "../git/tree-edit.ts";
-import { repositoryPath } from "../validate.ts";
 
 /**
  * Creates `refs/heads/<name>` at the commit `ref` resolves to (a branch, tag or sha) and records
@@ -26,7 +25,7 @@ import { repositoryPath } from "../validate.ts";
 export const createBranch =
   (deps: RepoDeps) =>
   async (req: CreateBranchRequest__Output): Promise<Branch> => {
-    const dir = repositoryPath(deps.storageRoot, req.diskPath);
+    const dir = deps.storages.resolve(req.diskPath);
     if (!req.name) throw paramError("branch is missing");
     if (!req.ref) throw paramError("ref is missing");
     const context = requireContext(req.context);

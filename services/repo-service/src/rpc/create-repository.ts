@@ -10,7 +10,7 @@ import { directorySize, headCommitCount } from "../statistics/repository-statist
 import type { RepoDeps } from "../deps.ts";
 import { git, isRepository, NULL_SHA, pathExists, resolveCommit } from "../git/git.ts";
 import { protectDefaultBranch } from "../protection/protection.ts";
-import { repositoryPath, validateBranchName, validateProjectId } from "../validate.ts";
+import { validateBranchName, validateProjectId } from "../validate.ts";
 
 const DEFAULT_BRANCH = "main";
 
@@ -24,7 +24,10 @@ export const createRepository =
   (deps: RepoDeps) =>
   async (req: CreateRepositoryRequest__Output): Promise<CreateRepositoryResponse> => {
     const projectId = validateProjectId(req.projectId);
-    const dir = repositoryPath(deps.storageRoot, req.diskPath);
+    deps.storages.resolve(req.diskPath); // checks the path before anything is recorded
+    // A new repository goes to a storage chosen by weight (an existing placement is kept).
+    await deps.storages.place(req.diskPath, "project", projectId);
+    const dir = deps.storages.resolve(req.diskPath);
     const branch = await validateBranchName(req.defaultBranch || DEFAULT_BRANCH);
     const author = req.initializeWithReadme ? validateAuthor(req.author) : null;
 

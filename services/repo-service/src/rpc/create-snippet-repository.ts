@@ -7,7 +7,7 @@ import path from "node:path";
 import type { RepoDeps } from "../deps.ts";
 import { git, isRepository, pathExists } from "../git/git.ts";
 import { branchHead } from "../refs/branches.ts";
-import { SNIPPET_BRANCH, snippetDir } from "../writes/snippets.ts";
+import { SNIPPET_BRANCH, snippetDir, snippetDiskPath } from "../writes/snippets.ts";
 
 /**
  * Creates a snippet's bare repository at `@snippets/ab/cd/<sha256(id)>.git` with HEAD → main.
@@ -19,6 +19,8 @@ import { SNIPPET_BRANCH, snippetDir } from "../writes/snippets.ts";
 export const createSnippetRepository =
   (deps: RepoDeps) =>
   async (req: CreateSnippetRepositoryRequest__Output): Promise<CreateSnippetRepositoryResponse> => {
+    // A new snippet repository goes to a storage chosen by weight (an existing placement is kept).
+    await deps.storages.place(snippetDiskPath(req.snippetId), "snippet", Number(req.snippetId));
     const { diskPath, dir } = snippetDir(deps, req.snippetId);
     if (!(await isRepository(dir))) {
       if (await pathExists(dir)) throw new Error(`${diskPath} exists but is no repository`);

@@ -9,7 +9,6 @@ import { readCommit } from "../git/commits.ts";
 import { git, isRepository, NULL_SHA, resolveCommit } from "../git/git.ts";
 import { changeRefWithEvent, RefUpdateError } from "../events/ref-change.ts";
 import { isValidTagName, readTag, tagCreationFailed } from "../refs/tags.ts";
-import { repositoryPath } from "../validate.ts";
 
 /**
  * Creates `refs/tags/<name>` at the commit `ref` resolves to: annotated (a tag object whose
@@ -21,7 +20,7 @@ import { repositoryPath } from "../validate.ts";
 export const createTag =
   (deps: RepoDeps) =>
   async (req: CreateTagRequest__Output): Promise<Tag> => {
-    const dir = repositoryPath(deps.storageRoot, req.diskPath);
+    const dir = deps.storages.resolve(req.diskPath);
     const context = requireContext(req.context);
     if (!(await isRepository(dir))) throw notFound("Repository");
     if (!req.ref.trim()) throw tagCreationFailed("Target is empty");

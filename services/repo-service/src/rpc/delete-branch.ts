@@ -8,7 +8,6 @@ import { branchHead, requireContext } from "../refs/branches.ts";
 import { headBranch, isRepository, NULL_SHA } from "../git/git.ts";
 import { changeRefWithEvent, RefUpdateError } from "../events/ref-change.ts";
 import { BranchProtection } from "../protection/protection.ts";
-import { repositoryPath } from "../validate.ts";
 
 /** Attempts when the branch moves between reading its head and the compare-and-swap. */
 const ATTEMPTS = 3;
@@ -21,7 +20,7 @@ const ATTEMPTS = 3;
 export const deleteBranch =
   (deps: RepoDeps) =>
   async (req: DeleteBranchRequest__Output): Promise<DeleteBranchResponse> => {
-    const dir = repositoryPath(deps.storageRoot, req.diskPath);
+    const dir = deps.storages.resolve(req.diskPath);
     if (!req.name) throw paramError("branch is missing");
     const context = requireContext(req.context);
     if (!(await isRepository(dir))) throw notFound("Repository");

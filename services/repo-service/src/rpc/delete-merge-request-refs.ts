@@ -6,12 +6,11 @@ import type { DeleteMergeRequestRefsResponse } from "@quarry/proto/types/repo/v1
 import type { RepoDeps } from "../deps.ts";
 import { git, isRepository, NULL_SHA } from "../git/git.ts";
 import { mergeRequestRef } from "../writes/merge.ts";
-import { repositoryPath } from "../validate.ts";
 
 export const deleteMergeRequestRefs =
   (deps: RepoDeps) =>
   async (req: DeleteMergeRequestRefsRequest__Output): Promise<DeleteMergeRequestRefsResponse> => {
-    const dir = repositoryPath(deps.storageRoot, req.diskPath);
+    const dir = deps.storages.resolve(req.diskPath);
     const refs = ["head", "merge"].map((k) => mergeRequestRef(Number(req.iid), k));
     if (!(await isRepository(dir))) throw notFound("Repository");
     const { stdout } = await git(["for-each-ref", "--format=%(objectname) %(refname)", ...refs], { gitDir: dir });

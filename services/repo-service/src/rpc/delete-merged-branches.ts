@@ -7,7 +7,6 @@ import { headBranch, isRepository } from "../git/git.ts";
 import { deleteBranchRef } from "./delete-branch.ts";
 import { RefUpdateError } from "../events/ref-change.ts";
 import { BranchProtection } from "../protection/protection.ts";
-import { repositoryPath } from "../validate.ts";
 
 /**
  * Deletes every branch merged into the default branch (GitLab's sense: reachable from its head
@@ -18,7 +17,7 @@ import { repositoryPath } from "../validate.ts";
 export const deleteMergedBranches =
   (deps: RepoDeps) =>
   async (req: DeleteMergedBranchesRequest__Output): Promise<DeleteMergedBranchesResponse> => {
-    const dir = repositoryPath(deps.storageRoot, req.diskPath);
+    const dir = deps.storages.resolve(req.diskPath);
     const context = requireContext(req.context);
     if (!(await isRepository(dir))) throw notFound("Repository");
     const head = await headBranch(dir);

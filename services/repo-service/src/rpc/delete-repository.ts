@@ -4,7 +4,6 @@ import { conflict } from "@quarry/grpc";
 import type { DeleteRepositoryRequest__Output } from "@quarry/proto/types/repo/v1/DeleteRepositoryRequest";
 import type { DeleteRepositoryResponse } from "@quarry/proto/types/repo/v1/DeleteRepositoryResponse";
 import type { RepoDeps } from "../deps.ts";
-import { repositoryPath } from "../validate.ts";
 
 /**
  * Removes the repository and its row; a missing one is not an error. The directory is first
@@ -14,7 +13,7 @@ import { repositoryPath } from "../validate.ts";
 export const deleteRepository =
   (deps: RepoDeps) =>
   async (req: DeleteRepositoryRequest__Output): Promise<DeleteRepositoryResponse> => {
-    const dir = repositoryPath(deps.storageRoot, req.diskPath);
+    const dir = deps.storages.resolve(req.diskPath);
     const row = await deps.prisma.repository.findUnique({ where: { diskPath: req.diskPath } });
     if (row && req.projectId && row.projectId !== req.projectId) {
       throw conflict("The repository belongs to another project");
@@ -29,6 +28,7 @@ export const deleteRepository =
       if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
     }
     await rm(trash, { recursive: true, force: true, maxRetries: 3 });
+    await deps.storages.forget(req.diskPath);
     if (row) {
       await deps.prisma.$transaction([
         deps.prisma.protectedBranch.deleteMany({ where: { projectId: row.projectId } }),

@@ -12,16 +12,18 @@ import { snippetDir } from "../writes/snippets.ts";
 export const deleteSnippetRepository =
   (deps: RepoDeps) =>
   async (req: DeleteSnippetRepositoryRequest__Output): Promise<DeleteSnippetRepositoryResponse> => {
-    const { dir } = snippetDir(deps, req.snippetId);
+    const { diskPath, dir } = snippetDir(deps, req.snippetId);
     deps.catFile.forget(dir); // its processes hold the old directory open
     deps.gitSessions.forget(dir);
     const trash = `${dir}+${randomBytes(6).toString("hex")}.deleted`;
     try {
       await rename(dir, trash);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return {};
-      throw err;
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+      await deps.storages.forget(diskPath);
+      return {};
     }
     await rm(trash, { recursive: true, force: true, maxRetries: 3 });
+    await deps.storages.forget(diskPath);
     return {};
   };

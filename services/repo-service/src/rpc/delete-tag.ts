@@ -7,7 +7,6 @@ import { requireContext } from "../refs/branches.ts";
 import { isRepository, NULL_SHA } from "../git/git.ts";
 import { changeRefWithEvent, RefUpdateError } from "../events/ref-change.ts";
 import { readTag } from "../refs/tags.ts";
-import { repositoryPath } from "../validate.ts";
 
 /** Attempts when the tag moves between reading it and the compare-and-swap. */
 const ATTEMPTS = 3;
@@ -19,7 +18,7 @@ const ATTEMPTS = 3;
 export const deleteTag =
   (deps: RepoDeps) =>
   async (req: DeleteTagRequest__Output): Promise<DeleteTagResponse> => {
-    const dir = repositoryPath(deps.storageRoot, req.diskPath);
+    const dir = deps.storages.resolve(req.diskPath);
     if (!req.name) throw paramError("tag_name is missing");
     const context = requireContext(req.context);
     if (!(await isRepository(dir))) throw notFound("Repository");

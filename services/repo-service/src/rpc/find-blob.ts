@@ -3,7 +3,6 @@ import type { FindBlobRequest__Output } from "@quarry/proto/types/repo/v1/FindBl
 import type { FindBlobResponse__Output as FindBlobResponse } from "@quarry/proto/types/repo/v1/FindBlobResponse";
 import type { RepoDeps } from "../deps.ts";
 import { isRepository } from "../git/git.ts";
-import { repositoryPath } from "../validate.ts";
 
 /**
  * A blob by object id, read through the cat-file pool. Only hexadecimal ids are looked up (GitLab
@@ -12,7 +11,7 @@ import { repositoryPath } from "../validate.ts";
 export const findBlob =
   (deps: RepoDeps) =>
   async (req: FindBlobRequest__Output): Promise<FindBlobResponse> => {
-    const dir = repositoryPath(deps.storageRoot, req.diskPath);
+    const dir = deps.storages.resolve(req.diskPath);
     if (!(await isRepository(dir))) throw notFound("Repository");
     if (!/^[0-9a-f]{4,64}$/i.test(req.oid)) throw notFound("Blob");
     const blob = await deps.catFile.read(dir, req.oid.toLowerCase());

@@ -6,13 +6,12 @@ import { defaultBranchOf, mergedBranches, toBranch } from "../refs/branches.ts";
 import { readBranchCommit } from "../git/commits.ts";
 import { isPlausibleBranchName, isRepository } from "../git/git.ts";
 import { BranchProtection } from "../protection/protection.ts";
-import { repositoryPath } from "../validate.ts";
 
 /** One branch with its head commit; `404 Branch Not Found` when there is none by that exact name. */
 export const findBranch =
   (deps: RepoDeps) =>
   async (req: FindBranchRequest__Output): Promise<Branch> => {
-    const dir = repositoryPath(deps.storageRoot, req.diskPath);
+    const dir = deps.storages.resolve(req.diskPath);
     if (!(await isRepository(dir))) throw notFound("Repository");
     if (!isPlausibleBranchName(req.name)) throw notFound("Branch");
     const defaultBranch = await defaultBranchOf(dir, req.defaultBranch);

@@ -5,7 +5,6 @@ import type { RepoDeps } from "../deps.ts";
 import { readCommit } from "../git/commits.ts";
 import { git, isRepository } from "../git/git.ts";
 import { resolveCommitOid } from "../git/trees.ts";
-import { repositoryPath } from "../validate.ts";
 
 /**
  * `git merge-base` of resolved commits (the best common ancestor of the first and the others, as
@@ -23,7 +22,7 @@ export async function mergeBase(gitDir: string, shas: readonly string[], env?: R
 export const findMergeBase =
   (deps: RepoDeps) =>
   async (req: FindMergeBaseRequest__Output): Promise<Commit> => {
-    const dir = repositoryPath(deps.storageRoot, req.diskPath);
+    const dir = deps.storages.resolve(req.diskPath);
     if (!(await isRepository(dir))) throw notFound("Repository");
     if (req.refs.length < 2) throw badRequest("Provide at least 2 refs");
     const shas = await Promise.all(req.refs.map((ref) => resolveCommitOid(deps.catFile, dir, ref)));

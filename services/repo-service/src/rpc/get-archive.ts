@@ -6,7 +6,6 @@ import type { RepoDeps } from "../deps.ts";
 import { gitEnvironment, GitError, isRepository } from "../git/git.ts";
 import { treePath } from "./list-tree.ts";
 import { resolveCommitOid } from "../git/trees.ts";
-import { repositoryPath } from "../validate.ts";
 
 /** Largest data chunk per stream message. */
 export const ARCHIVE_CHUNK_BYTES = 1024 * 1024;
@@ -51,7 +50,7 @@ async function* chunked(source: AsyncIterable<Buffer>, max: number): AsyncGenera
  */
 export const getArchive = (deps: RepoDeps) =>
   async function* (req: GetArchiveRequest__Output): AsyncGenerator<GetArchiveResponse> {
-    const dir = repositoryPath(deps.storageRoot, req.diskPath);
+    const dir = deps.storages.resolve(req.diskPath);
     if (!(await isRepository(dir))) throw notFound("Repository");
     const sha = await resolveCommitOid(deps.catFile, dir, req.ref);
     if (!sha) throw notFound("File");

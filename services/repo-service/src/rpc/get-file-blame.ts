@@ -6,7 +6,6 @@ import type { RepoDeps } from "../deps.ts";
 import { readCommits } from "../git/commits.ts";
 import { readFile, validFilePath } from "../git/files.ts";
 import { git, GitError, isRepository } from "../git/git.ts";
-import { repositoryPath } from "../validate.ts";
 
 /**
  * Blame of a file at a ref, optionally of lines range_start..range_end (an end past the file's
@@ -16,7 +15,7 @@ import { repositoryPath } from "../validate.ts";
 export const getFileBlame =
   (deps: RepoDeps) =>
   async (req: GetFileBlameRequest__Output): Promise<GetFileBlameResponse> => {
-    const gitDir = repositoryPath(deps.storageRoot, req.diskPath);
+    const gitDir = deps.storages.resolve(req.diskPath);
     const filePath = validFilePath(req.filePath);
     const range = blameRange(req.rangeStart, req.rangeEnd);
     if (!(await isRepository(gitDir))) throw notFound("Repository");

@@ -4,7 +4,6 @@ import type { RepositoryFile__Output as RepositoryFile } from "@quarry/proto/typ
 import type { RepoDeps } from "../deps.ts";
 import { readFile, validFilePath } from "../git/files.ts";
 import { isRepository } from "../git/git.ts";
-import { repositoryPath } from "../validate.ts";
 
 /**
  * A file at a ref (GET/HEAD of repository files and raw files): metadata, and the content when
@@ -14,7 +13,7 @@ import { repositoryPath } from "../validate.ts";
 export const getFile =
   (deps: RepoDeps) =>
   async (req: GetFileRequest__Output): Promise<RepositoryFile> => {
-    const gitDir = repositoryPath(deps.storageRoot, req.diskPath);
+    const gitDir = deps.storages.resolve(req.diskPath);
     const filePath = validFilePath(req.filePath);
     if (!(await isRepository(gitDir))) throw notFound("Repository");
     return readFile(deps, { gitDir, filePath, ref: req.ref, withContent: req.withContent });

@@ -4,7 +4,6 @@ import type { TagSignature } from "@quarry/proto/types/repo/v1/TagSignature";
 import type { RepoDeps } from "../deps.ts";
 import { isRepository } from "../git/git.ts";
 import { readTag } from "../refs/tags.ts";
-import { repositoryPath } from "../validate.ts";
 import { x509SigningCertificate } from "../git/x509.ts";
 
 /** Signature block headers and the type GitLab names them by. */
@@ -42,7 +41,7 @@ function taggerEmail(object: Buffer): string {
 export const getTagSignature =
   (deps: RepoDeps) =>
   async (req: GetTagSignatureRequest__Output): Promise<TagSignature> => {
-    const dir = repositoryPath(deps.storageRoot, req.diskPath);
+    const dir = deps.storages.resolve(req.diskPath);
     if (!(await isRepository(dir))) throw notFound("Repository");
     const found = await readTag(dir, req.name);
     if (!found) throw notFound("Tag");

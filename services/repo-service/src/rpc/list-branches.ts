@@ -9,7 +9,6 @@ import type { Commit } from "../git/commits.ts";
 import { parseCommitObject, toApiCommit } from "../git/commit-objects.ts";
 import { isRepository, readBranchHeads } from "../git/git.ts";
 import { BranchProtection } from "../protection/protection.ts";
-import { repositoryPath } from "../validate.ts";
 
 /**
  * Branches sorted by name (an exact `search` match first, as GitLab does), filtered by `search`
@@ -20,7 +19,7 @@ import { repositoryPath } from "../validate.ts";
 export const listBranches =
   (deps: RepoDeps) =>
   async (req: ListBranchesRequest__Output): Promise<ListBranchesResponse> => {
-    const dir = repositoryPath(deps.storageRoot, req.diskPath);
+    const dir = deps.storages.resolve(req.diskPath);
     const filter = nameFilter(req.search, req.regex);
     if (!(await isRepository(dir))) throw notFound("Repository");
     const { head, heads } = await readBranchHeads(dir);

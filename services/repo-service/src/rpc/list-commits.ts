@@ -8,7 +8,6 @@ import { findCommitObject, toApiCommit, walkCommits } from "../git/commit-object
 import { commitStats } from "../git/commit-stats.ts";
 import { logCommits, type Commit } from "../git/commits.ts";
 import { GitError, isRepository } from "../git/git.ts";
-import { repositoryPath } from "../validate.ts";
 
 /**
  * Beyond this many commits (offset + page + 1) `git log` is cheaper than one cat-file round trip
@@ -37,7 +36,7 @@ function timeBound(value: string, field: string): number | null {
 export const listCommits =
   (deps: RepoDeps) =>
   async (req: ListCommitsRequest): Promise<ListCommitsResponse> => {
-    const dir = repositoryPath(deps.storageRoot, req.diskPath);
+    const dir = deps.storages.resolve(req.diskPath);
     const ref = req.refName || req.defaultBranch || "HEAD";
     const since = timeBound(req.since, "since");
     const until = timeBound(req.until, "until");

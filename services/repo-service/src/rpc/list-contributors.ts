@@ -6,7 +6,6 @@ import type { ListContributorsResponse__Output as ListContributorsResponse } fro
 import type { RepoDeps } from "../deps.ts";
 import { git, isRepository } from "../git/git.ts";
 import { resolveCommitOid } from "../git/trees.ts";
-import { repositoryPath } from "../validate.ts";
 
 /** GitLab counts the authors of this many latest non-merge commits. */
 export const CONTRIBUTOR_COMMITS = 2000;
@@ -34,7 +33,7 @@ export function sortContributors(list: Contributor[], orderBy: string, sort: str
 export const listContributors =
   (deps: RepoDeps) =>
   async (req: ListContributorsRequest__Output): Promise<ListContributorsResponse> => {
-    const dir = repositoryPath(deps.storageRoot, req.diskPath);
+    const dir = deps.storages.resolve(req.diskPath);
     if (!(await isRepository(dir))) throw notFound("Repository");
     const sha = await resolveCommitOid(deps.catFile, dir, req.ref);
     if (!sha) throw notFound();

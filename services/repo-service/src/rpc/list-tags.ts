@@ -6,7 +6,6 @@ import type { RepoDeps } from "../deps.ts";
 import { nameFilter } from "../refs/branches.ts";
 import { isRepository } from "../git/git.ts";
 import { readTags, sortTags, type TagOrder } from "../refs/tags.ts";
-import { repositoryPath } from "../validate.ts";
 
 const ORDERS: readonly TagOrder[] = ["name", "updated", "version"];
 
@@ -18,7 +17,7 @@ const ORDERS: readonly TagOrder[] = ["name", "updated", "version"];
 export const listTags =
   (deps: RepoDeps) =>
   async (req: ListTagsRequest__Output): Promise<ListTagsResponse> => {
-    const dir = repositoryPath(deps.storageRoot, req.diskPath);
+    const dir = deps.storages.resolve(req.diskPath);
     const order = (req.orderBy || "updated") as TagOrder;
     if (!ORDERS.includes(order)) throw paramError("order_by does not have a valid value");
     const sort = req.sort || "desc";

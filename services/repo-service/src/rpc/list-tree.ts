@@ -5,7 +5,6 @@ import type { ListTreeResponse__Output as ListTreeResponse } from "@quarry/proto
 import type { RepoDeps } from "../deps.ts";
 import { isRepository } from "../git/git.ts";
 import { readTreeEntries, resolveCommitOid, treesFirst, type TreeEntry } from "../git/trees.ts";
-import { repositoryPath } from "../validate.ts";
 
 /** GitLab's answer for a path that is not in the tree (Gitaly's "invalid revision or path"). */
 const invalidPath = () => notFound("invalid revision or path");
@@ -54,7 +53,7 @@ function toEntry(e: TreeEntry) {
 export const listTree =
   (deps: RepoDeps) =>
   async (req: ListTreeRequest__Output): Promise<ListTreeResponse> => {
-    const dir = repositoryPath(deps.storageRoot, req.diskPath);
+    const dir = deps.storages.resolve(req.diskPath);
     if (!(await isRepository(dir))) throw notFound("Repository");
     const commit = await resolveCommitOid(deps.catFile, dir, req.ref);
     if (!commit) throw notFound("Tree");

@@ -22,14 +22,13 @@ import {
   requireBranch,
   requireCommit,
 } from "../writes/merge.ts";
-import { repositoryPath } from "../validate.ts";
 
 const METHODS = new Set(["merge", "ff", "rebase_merge"]);
 
 export const mergeToBranch =
   (deps: RepoDeps) =>
   async (req: MergeToBranchRequest__Output): Promise<MergeToBranchResponse> => {
-    const dir = repositoryPath(deps.storageRoot, req.diskPath);
+    const dir = deps.storages.resolve(req.diskPath);
     const context = requireContext(req.context);
     const method = req.mergeMethod || "merge";
     if (!METHODS.has(method)) throw paramError("merge_method does not have a valid value");

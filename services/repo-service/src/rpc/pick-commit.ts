@@ -11,7 +11,6 @@ import { readCommit, type Commit } from "../git/commits.ts";
 import { actingUser, assertCanWrite, commitTree, publishCommit, treeOf, type Signature } from "../writes/commit-writer.ts";
 import { isRepository, resolveCommit } from "../git/git.ts";
 import { pickTrees } from "../writes/merge.ts";
-import { repositoryPath } from "../validate.ts";
 
 export type PickKind = "cherry-pick" | "revert";
 
@@ -56,7 +55,7 @@ const pickCommit =
   (kind: PickKind) =>
   (deps: RepoDeps) =>
   async (req: PickCommitRequest__Output): Promise<PickCommitResponse> => {
-    const dir = repositoryPath(deps.storageRoot, req.diskPath);
+    const dir = deps.storages.resolve(req.diskPath);
     if (!req.branch) throw paramError("branch is missing");
     if (!req.sha) throw paramError("sha is missing");
     const context = requireContext(req.context);

@@ -14,12 +14,11 @@ import { git, isRepository } from "../git/git.ts";
 import { requireContext } from "../refs/branches.ts";
 import { commitTree, treeOf } from "../writes/commit-writer.ts";
 import { assertExpectedHead, conflictError, identityOr, isAncestor, moveBranchWithEvent, pickTrees, rawMessage, requireBranch } from "../writes/merge.ts";
-import { repositoryPath } from "../validate.ts";
 
 export const rebaseBranch =
   (deps: RepoDeps) =>
   async (req: RebaseBranchRequest__Output): Promise<RebaseBranchResponse> => {
-    const dir = repositoryPath(deps.storageRoot, req.diskPath);
+    const dir = deps.storages.resolve(req.diskPath);
     const context = requireContext(req.context);
     if (!(await isRepository(dir))) throw notFound("Repository");
     const source = await requireBranch(dir, req.sourceBranch, "source_branch");

@@ -13,7 +13,6 @@ import { parseRefUpdates, pushEventInput, recordPushEvents } from "../events/pus
 import type { PushEventInput } from "@quarry/bus";
 import { checkPush } from "../protection/push-rules.ts";
 import { gitProtocolEnv, readFirst, runGitService, streamingHandler, type ChunkWriter } from "../git/smart-http.ts";
-import { repositoryPath } from "../validate.ts";
 import { isWikiDiskPath, receiveWikiPush } from "../wiki/receive-wiki-push.ts";
 
 /** The command list is buffered before git starts; more than this is refused. */
@@ -43,7 +42,8 @@ export async function receivePush(
   body: AsyncIterable<Buffer>,
   call: ChunkWriter,
 ): Promise<void> {
-  const dir = repositoryPath(deps.storageRoot, first.diskPath);
+  const dir = deps.storages.resolve(first.diskPath);
+  deps.storages.assertWritable(first.diskPath); // a storage move runs: GitLab's temporary read-only refusal
   const context = requireContext(first.context);
   if (!(await isRepository(dir))) throw notFound("Repository");
   const { commands, input } = await readCommands(body);

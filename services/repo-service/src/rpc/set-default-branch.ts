@@ -4,7 +4,7 @@ import type { SetDefaultBranchRequest__Output } from "@quarry/proto/types/repo/v
 import type { SetDefaultBranchResponse } from "@quarry/proto/types/repo/v1/SetDefaultBranchResponse";
 import type { RepoDeps } from "../deps.ts";
 import { git, isRepository, resolveCommit } from "../git/git.ts";
-import { repositoryPath, validateBranchName } from "../validate.ts";
+import { validateBranchName } from "../validate.ts";
 
 /**
  * Points HEAD at `branch`. With `must_exist` the branch has to exist — unless the repository has
@@ -13,7 +13,7 @@ import { repositoryPath, validateBranchName } from "../validate.ts";
 export const setDefaultBranch =
   (deps: RepoDeps) =>
   async (req: SetDefaultBranchRequest__Output): Promise<SetDefaultBranchResponse> => {
-    const dir = repositoryPath(deps.storageRoot, req.diskPath);
+    const dir = deps.storages.resolve(req.diskPath);
     const branch = await validateBranchName(req.branch);
     if (!(await isRepository(dir))) throw notFound("Repository");
     if (req.mustExist && !(await resolveCommit(dir, branchRef(branch)))) {

@@ -17,7 +17,7 @@ import { compileUserRegex, UntrustedRegexpError, type UserRegex } from "@quarry/
 import type { RepoDeps } from "../deps.ts";
 import { git, GitError, headBranch, isRepository } from "../git/git.ts";
 import { BranchProtection } from "../protection/protection.ts";
-import { repositoryPath, validateProjectId } from "../validate.ts";
+import { validateProjectId } from "../validate.ts";
 
 const SCHEMES = ["http:", "https:", "ssh:", "git:"];
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
@@ -54,7 +54,7 @@ const bracket = (ip: string) => (isIP(ip) === 6 ? `[${ip}]` : ip);
 export const updateRemoteMirror =
   (deps: RepoDeps) =>
   async (req: UpdateRemoteMirrorRequest__Output): Promise<UpdateRemoteMirrorResponse> => {
-    const dir = repositoryPath(deps.storageRoot, req.diskPath);
+    const dir = deps.storages.resolve(req.diskPath);
     const projectId = validateProjectId(Number(req.projectId));
     let url: URL;
     try {

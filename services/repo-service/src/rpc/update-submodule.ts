@@ -6,7 +6,6 @@ import type { RepoDeps } from "../deps.ts";
 import { branchHead, requireContext } from "../refs/branches.ts";
 import { actingUser, assertCanWrite, commitTree, publishCommit, writeTree } from "../writes/commit-writer.ts";
 import { branchRefs, git, isRepository } from "../git/git.ts";
-import { repositoryPath } from "../validate.ts";
 
 const GITLINK = "160000";
 
@@ -28,7 +27,7 @@ async function gitlinkAt(gitDir: string, commit: string, submodule: string): Pro
 export const updateSubmodule =
   (deps: RepoDeps) =>
   async (req: UpdateSubmoduleRequest__Output): Promise<Commit> => {
-    const dir = repositoryPath(deps.storageRoot, req.diskPath);
+    const dir = deps.storages.resolve(req.diskPath);
     if (!req.submodule) throw paramError("submodule is missing");
     if (!req.commitSha) throw paramError("commit_sha is missing");
     if (!req.branch) throw paramError("branch is missing");

@@ -5,13 +5,12 @@ import type { UploadPackResponse } from "@quarry/proto/types/repo/v1/UploadPackR
 import type { RepoDeps } from "../deps.ts";
 import { isRepository } from "../git/git.ts";
 import { gitProtocolEnv, readFirst, runGitService, streamingHandler, UPLOAD_PACK_CONFIG } from "../git/smart-http.ts";
-import { repositoryPath } from "../validate.ts";
 
 /** Serves a clone / fetch: the request body into `git upload-pack --stateless-rpc`, its output back. */
 export const uploadPack = (deps: RepoDeps) =>
   streamingHandler<grpc.ServerDuplexStream<UploadPackRequest__Output, UploadPackResponse>>("UploadPack", deps.log, async (call) => {
     const { first, body } = await readFirst<UploadPackRequest__Output>(call);
-    const dir = repositoryPath(deps.storageRoot, first.diskPath);
+    const dir = deps.storages.resolve(first.diskPath);
     if (!(await isRepository(dir))) throw notFound("Repository");
     await runGitService({
       args: [...UPLOAD_PACK_CONFIG, "upload-pack", "--stateless-rpc", dir],

@@ -7,14 +7,13 @@ import type { WriteMergeRequestRefResponse } from "@quarry/proto/types/repo/v1/W
 import type { RepoDeps } from "../deps.ts";
 import { git, GitError, isRepository, NULL_SHA } from "../git/git.ts";
 import { mergeRequestRef, requireCommit } from "../writes/merge.ts";
-import { repositoryPath } from "../validate.ts";
 
 const KINDS = new Set(["head", "merge"]);
 
 export const writeMergeRequestRef =
   (deps: RepoDeps) =>
   async (req: WriteMergeRequestRefRequest__Output): Promise<WriteMergeRequestRefResponse> => {
-    const dir = repositoryPath(deps.storageRoot, req.diskPath);
+    const dir = deps.storages.resolve(req.diskPath);
     const kind = req.kind || "head";
     if (!KINDS.has(kind)) throw paramError("kind does not have a valid value");
     if (!(await isRepository(dir))) throw notFound("Repository");

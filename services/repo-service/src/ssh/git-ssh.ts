@@ -17,7 +17,7 @@ import type { RepoDeps } from "../deps.ts";
 import { gitEnvironment } from "../git/git.ts";
 import { gitProtocolEnv, runGitService, UPLOAD_PACK_CONFIG, type ChunkWriter } from "../git/smart-http.ts";
 import { receivePush } from "../rpc/receive-pack.ts";
-import { repositoryPath } from "../validate.ts";
+import { READ_ONLY_MESSAGE } from "../storage/storages.ts";
 import { ED25519_CERT, parseUserCertificate, verifyCertifiedSignature } from "./certificate.ts";
 import { loadOrCreateHostKey } from "./host-key.ts";
 
@@ -237,9 +237,10 @@ async function serveCommand(
     throw err;
   }
   const project = auth.project!;
-  const dir = repositoryPath(o.deps.storageRoot, project.diskPath);
+  const dir = o.deps.storages.resolve(project.diskPath);
   const gitProtocol = env.GIT_PROTOCOL ?? "";
   if (service === "git-upload-pack") return uploadPack(channel, dir, gitProtocol);
+  if (o.deps.storages.isReadOnly(project.diskPath)) return finish(channel, 1, refusal(READ_ONLY_MESSAGE));
 
   const writer = new ChannelWriter(channel);
   const user = auth.user;

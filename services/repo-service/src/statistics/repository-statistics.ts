@@ -8,7 +8,6 @@ import { lstat, readdir } from "node:fs/promises";
 import path from "node:path";
 import type { RepoDeps } from "../deps.ts";
 import { git, isRepository } from "../git/git.ts";
-import { repositoryPath } from "../validate.ts";
 import { wikiDir } from "../wiki/wiki.ts";
 
 /** The durable consumer of repo-service's own push and wiki events (replicas share it). */
@@ -51,7 +50,7 @@ export async function headCommitCount(gitDir: string): Promise<number> {
 export async function measureProject(deps: RepoDeps, projectId: number): Promise<Omit<RepositoryStatisticsEvent, "event_id"> | null> {
   const repository = await deps.prisma.repository.findUnique({ where: { projectId } });
   if (!repository) return null;
-  const dir = repositoryPath(deps.storageRoot, repository.diskPath);
+  const dir = deps.storages.resolve(repository.diskPath);
   const measuredAt = new Date().toISOString();
   const exists = await isRepository(dir);
   return {

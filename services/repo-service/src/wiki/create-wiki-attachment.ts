@@ -3,7 +3,7 @@ import { paramError } from "@quarry/grpc";
 import type { CreateWikiAttachmentRequest__Output } from "@quarry/proto/types/repo/v1/CreateWikiAttachmentRequest";
 import type { WikiAttachment__Output as WikiAttachment } from "@quarry/proto/types/repo/v1/WikiAttachment";
 import type { RepoDeps } from "../deps.ts";
-import { action, commitWiki, WIKI_BRANCH, wikiDir, wikiUser } from "./wiki.ts";
+import { action, commitWiki, WIKI_BRANCH, placedWikiDir, wikiUser } from "./wiki.ts";
 
 /**
  * Wikis::CreateAttachmentService: the file committed as `uploads/<32 hex>/<file name>` on
@@ -12,7 +12,7 @@ import { action, commitWiki, WIKI_BRANCH, wikiDir, wikiUser } from "./wiki.ts";
 export const createWikiAttachment =
   (deps: RepoDeps) =>
   async (req: CreateWikiAttachmentRequest__Output): Promise<WikiAttachment> => {
-    const { dir } = wikiDir(deps, req.diskPath);
+    const { dir } = await placedWikiDir(deps, req.diskPath);
     const user = wikiUser(req.user);
     // The service keeps only the base name (CarrierWave's sanitized file name).
     const fileName = req.fileName

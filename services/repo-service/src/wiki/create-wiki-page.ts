@@ -13,7 +13,7 @@ import {
   readCommit,
   sluggify,
   validFormat,
-  wikiDir,
+  placedWikiDir,
   wikiUser,
 } from "./wiki.ts";
 
@@ -25,7 +25,7 @@ import {
 export const createWikiPage =
   (deps: RepoDeps) =>
   async (req: CreateWikiPageRequest__Output): Promise<WikiPage> => {
-    const { dir } = wikiDir(deps, req.diskPath);
+    const { dir } = await placedWikiDir(deps, req.diskPath);
     const user = wikiUser(req.user);
     const format = validFormat(req.format);
     const slug = sluggify(req.title);

@@ -11,7 +11,6 @@ import { git, isRepository } from "../git/git.ts";
 import type { RefCommand } from "../git/pkt-line.ts";
 import { gitProtocolEnv, runGitService } from "../git/smart-http.ts";
 import { installPushHooks } from "../protection/hooks.ts";
-import { repositoryPath } from "../validate.ts";
 import { pageOfPath, publishWikiPages, WIKI_BRANCH, type WikiPageChange, wikiPageEvent } from "./wiki.ts";
 
 /** Wiki repositories are the project's path with `.wiki.git` (wikiDir). */
@@ -39,7 +38,8 @@ export async function receiveWikiPush(
   first: ReceivePackRequest__Output,
   body: AsyncIterable<Buffer>,
 ): Promise<void> {
-  const dir = repositoryPath(deps.storageRoot, first.diskPath);
+  const dir = deps.storages.resolve(first.diskPath);
+  deps.storages.assertWritable(first.diskPath); // a storage move runs: GitLab's temporary read-only refusal
   if (!(await isRepository(dir))) throw notFound("Repository");
   const owner: WikiPushOwner = {
     projectId: Number(first.context?.projectId ?? 0),

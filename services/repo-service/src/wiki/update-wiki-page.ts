@@ -13,7 +13,7 @@ import {
   readCommit,
   sluggify,
   validFormat,
-  wikiDir,
+  placedWikiDir,
   wikiUser,
 } from "./wiki.ts";
 
@@ -26,7 +26,7 @@ import {
 export const updateWikiPage =
   (deps: RepoDeps) =>
   async (req: UpdateWikiPageRequest__Output): Promise<WikiPage> => {
-    const { dir } = wikiDir(deps, req.diskPath);
+    const { dir } = await placedWikiDir(deps, req.diskPath);
     const user = wikiUser(req.user);
     const head = await readCommit(deps, dir, "");
     const page = await findPage(deps, dir, head, req.slug);

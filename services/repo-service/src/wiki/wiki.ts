@@ -18,7 +18,6 @@ import { branchHead } from "../refs/branches.ts";
 import { commitObject } from "../writes/commit-writer.ts";
 import { actionPaths, applyActions, withBlobs } from "../writes/file-actions.ts";
 import { snippetFiles } from "../writes/snippets.ts";
-import { repositoryPath } from "../validate.ts";
 
 /** A wiki's default branch (Wiki#default_branch: the instance default, "main"). */
 export const WIKI_BRANCH = "main";
@@ -36,9 +35,19 @@ const EXTENSION_FORMATS: Readonly<Record<string, string>> = {
 
 /** The wiki repository of a project: `<project disk path without .git>.wiki.git` (Storage::Hashed). */
 export function wikiDir(deps: RepoDeps, projectDiskPath: string): { diskPath: string; dir: string } {
-  repositoryPath(deps.storageRoot, projectDiskPath);
+  deps.storages.resolve(projectDiskPath);
   const diskPath = projectDiskPath.replace(/\.git$/, ".wiki.git");
-  return { diskPath, dir: repositoryPath(deps.storageRoot, diskPath) };
+  return { diskPath, dir: deps.storages.resolve(diskPath) };
+}
+
+/**
+ * As wikiDir, for a write: a group wiki (`@groups/…`, no project row to follow) is first placed
+ * on a storage chosen by weight; a project's wiki lives where its project does.
+ */
+export async function placedWikiDir(deps: RepoDeps, baseDiskPath: string): Promise<{ diskPath: string; dir: string }> {
+  wikiDir(deps, baseDiskPath); // checks the path before anything is recorded
+  if (baseDiskPath.startsWith("@groups/")) await deps.storages.place(baseDiskPath, "group_wiki", 0);
+  return wikiDir(deps, baseDiskPath);
 }
 
 export const pageNotFound = () => notFound("Wiki Page");

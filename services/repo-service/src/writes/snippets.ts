@@ -6,7 +6,6 @@ import type { SnippetFileAction__Output as SnippetFileAction } from "@quarry/pro
 import type { CommitFileAction__Output as FileAction } from "@quarry/proto/types/repo/v1/CommitFileAction";
 import type { RepoDeps } from "../deps.ts";
 import { git } from "../git/git.ts";
-import { repositoryPath } from "../validate.ts";
 
 /** Gitlab::GlRepository::SNIPPET's storage prefix (Storage::Hashed::SNIPPET_REPOSITORY_PATH_PREFIX). */
 export const SNIPPET_PREFIX = "@snippets";
@@ -29,7 +28,7 @@ export function snippetDiskPath(snippetId: number): string {
 /** The snippet's repository directory inside the storage root. */
 export function snippetDir(deps: RepoDeps, snippetId: number): { diskPath: string; dir: string } {
   const diskPath = snippetDiskPath(snippetId);
-  return { diskPath, dir: repositoryPath(deps.storageRoot, diskPath) };
+  return { diskPath, dir: deps.storages.resolve(diskPath) };
 }
 
 /** The blobs of a commit's whole tree: path → { oid, size }, in git's order. */

@@ -10,6 +10,8 @@ import { groupDetail, groupListItem } from "../../entities/group.ts";
 import { projectFull, projectSimple } from "../../entities/project.ts";
 import { listProjectsRequest, projectListShape } from "./projects.ts";
 import { keysetBounds, keysetShape, writeKeysetHeaders } from "../../http/keyset.ts";
+import { repositoryStorageNames } from "./repository-storage-moves.ts";
+import { groupWikiBase } from "./wikis.ts";
 import { ctx } from "./context.ts";
 import { customAttributesFilter, customAttributesFor, withCustomAttributes } from "./custom-attributes.ts";
 import { acceptAvatar, avatarParam } from "../avatars.ts";
@@ -94,7 +96,8 @@ export function groupsRouter(deps: GatewayDeps): Router {
       },
       c.call,
     );
-    res.status(201).json(groupDetail(group, c.urls, [], { canAdmin: true }));
+    const [repositoryStorage] = await repositoryStorageNames(deps, req, [groupWikiBase(Number(group.id))]);
+    res.status(201).json(groupDetail(group, c.urls, [], { canAdmin: true, repositoryStorage }));
   });
 
   const list =
@@ -175,7 +178,8 @@ export function groupsRouter(deps: GatewayDeps): Router {
     const canAdmin = canAdminGroup(req, group);
     // ci-service keeps the group's registration token (created on first request).
     const runnersToken = canAdmin ? (await deps.ci.GetGroupRunnersTokens({ groupIds: [group.id] }, c.call)).tokens[0]?.token : undefined;
-    return groupDetail(group, c.urls, projects, { canAdmin, runnersToken });
+    const [repositoryStorage] = await repositoryStorageNames(deps, req, [groupWikiBase(Number(group.id))]);
+    return groupDetail(group, c.urls, projects, { canAdmin, runnersToken, repositoryStorage });
   };
 
   r.get("/groups/:id", scope("read"), async (req, res) => {
@@ -217,7 +221,8 @@ export function groupsRouter(deps: GatewayDeps): Router {
       },
       c.call,
     );
-    res.json(groupDetail(group, c.urls, undefined, { canAdmin: true }));
+    const [repositoryStorage] = await repositoryStorageNames(deps, req, [groupWikiBase(Number(group.id))]);
+    res.json(groupDetail(group, c.urls, undefined, { canAdmin: true, repositoryStorage }));
   });
 
   r.delete("/groups/:id", scope("write"), async (req, res) => {

@@ -57,6 +57,7 @@ import { twoFactorRouter } from "./two-factor.ts";
 import { deployTokensRouter } from "./deploy-tokens.ts";
 import { enterpriseUsersRouter } from "./enterprise-users.ts";
 import { verifiedDomainsRouter } from "./verified-domains.ts";
+import { repositoryStorageMovesRouter } from "./repository-storage-moves.ts";
 
 export function v4Router(deps: GatewayDeps): Router {
   const r = Router();
@@ -152,5 +153,7 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(verifiedDomainsRouter(deps));
   // instance settings (GET/PUT /application/settings)
   r.use(applicationSettingsRouter(deps));
+  // snippet and project repository storage moves (administrators)
+  r.use(repositoryStorageMovesRouter(deps));
   return r;
 }

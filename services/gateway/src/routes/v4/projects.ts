@@ -7,6 +7,7 @@ import { pageRequest } from "../../http/pagination.ts";
 import { LIMITS, p, pageShape, params, z } from "../../http/params.ts";
 import { projectFull, projectSimple } from "../../entities/project.ts";
 import { keysetBounds, keysetShape, writeKeysetHeaders } from "../../http/keyset.ts";
+import { repositoryStorageNames } from "./repository-storage-moves.ts";
 import { ctx } from "./context.ts";
 import { customAttributesFilter, customAttributesFor, withCustomAttributes } from "./custom-attributes.ts";
 import { acceptAvatar, avatarParam } from "../avatars.ts";
@@ -180,6 +181,14 @@ export function projectsRouter(deps: GatewayDeps): Router {
     // Anonymous callers and simple=true get the basic representation, as in GitLab.
     const simple = q.simple || !req.principal;
     const extras = { statistics: q.statistics, admin: req.principal?.isAdmin };
+    const storages =
+      extras.admin && !simple
+        ? await repositoryStorageNames(
+            deps,
+            req,
+            result.projects.map((pr) => pr.diskPath),
+          )
+        : [];
     const custom = await customAttributesFor(
       deps,
       req,
@@ -188,8 +197,8 @@ export function projectsRouter(deps: GatewayDeps): Router {
       q.with_custom_attributes,
     );
     res.json(
-      result.projects.map((pr) => ({
-        ...(simple ? projectSimple(pr, c.urls) : projectFull(pr, c.urls, extras)),
+      result.projects.map((pr, i) => ({
+        ...(simple ? projectSimple(pr, c.urls) : projectFull(pr, c.urls, { ...extras, repositoryStorage: storages[i] })),
         ...withCustomAttributes(custom, pr.id),
       })),
     );
@@ -202,8 +211,16 @@ export function projectsRouter(deps: GatewayDeps): Router {
     const info = await deps.repo.GetRepositoryInfo({ diskPath: project.diskPath }, c.call);
     const runnersToken = await runnersTokenFor(deps, req, project);
     const custom = await customAttributesFor(deps, req, "project", [project.id], q.with_custom_attributes);
+    const [repositoryStorage] = req.principal?.isAdmin ? await repositoryStorageNames(deps, req, [project.diskPath]) : [];
     res.json({
-      ...projectFull(project, c.urls, { emptyRepo: info.empty, statistics: q.statistics, license: q.license, admin: req.principal?.isAdmin, runnersToken }),
+      ...projectFull(project, c.urls, {
+        emptyRepo: info.empty,
+        statistics: q.statistics,
+        license: q.license,
+        admin: req.principal?.isAdmin,
+        runnersToken,
+        repositoryStorage,
+      }),
       ...withCustomAttributes(custom, project.id),
     });
   });

@@ -10,6 +10,7 @@ import { ApiError } from "../../http/errors.ts";
 import { pageRequest } from "../../http/pagination.ts";
 import { assertNotBlank, filePathParam, p, pageShape, params, requestParams } from "../../http/params.ts";
 import { usersById } from "./ci-context.ts";
+import { repositoryStorageNames } from "./repository-storage-moves.ts";
 import { ctx } from "./context.ts";
 
 /**
@@ -79,7 +80,14 @@ export function snippetsRouter(deps: GatewayDeps): Router {
       req,
       snippets.map((s) => Number(s.authorId)),
     );
-    return snippets.map((s) => snippetEntity(s, users.get(Number(s.authorId)), c.urls, c.actor.isAdmin));
+    const storages = c.actor.isAdmin
+      ? await repositoryStorageNames(
+          deps,
+          req,
+          snippets.map((s) => s.diskPath),
+        )
+      : [];
+    return snippets.map((s, i) => snippetEntity(s, users.get(Number(s.authorId)), c.urls, c.actor.isAdmin, storages[i]));
   };
 
   const list = async (req: Request, res: Response, listScope: string, project = "") => {

@@ -8,6 +8,7 @@ import { requireUser, scope } from "../../http/auth.ts";
 import { notFound } from "../../http/errors.ts";
 import { pageRequest } from "../../http/pagination.ts";
 import { p, pageShape, params } from "../../http/params.ts";
+import { repositoryStorageNames } from "./repository-storage-moves.ts";
 import { ctx } from "./context.ts";
 import { customAttributesFor, withCustomAttributes } from "./custom-attributes.ts";
 import { runnersTokenFor } from "./project-runners-token.ts";
@@ -38,7 +39,10 @@ export function starsRouter(deps: GatewayDeps): Router {
     }
     const info = await deps.repo.GetRepositoryInfo({ diskPath: project.diskPath }, c.call);
     const runnersToken = await runnersTokenFor(deps, req, project);
-    res.status(201).json(projectFull(project, c.urls, { emptyRepo: info.empty, admin: req.principal?.isAdmin, license: true, runnersToken }));
+    const [repositoryStorage] = req.principal?.isAdmin ? await repositoryStorageNames(deps, req, [project.diskPath]) : [];
+    res
+      .status(201)
+      .json(projectFull(project, c.urls, { emptyRepo: info.empty, admin: req.principal?.isAdmin, license: true, runnersToken, repositoryStorage }));
   };
 
   r.post("/projects/:id/star", scope("write"), async (req, res) => {
