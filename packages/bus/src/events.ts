@@ -46,9 +46,26 @@ export const Subjects = {
   artifactsStatistics: "quarry.ci.artifacts_statistics",
   /** An e-mail address awaits confirmation (a secondary address, or a service account's custom e-mail): hook-service mails the link. Outside quarry.identity.> so that the clear token is not recorded with the webhook events. */
   emailConfirmation: "quarry.mail.email_confirmation",
+  /**
+   * An audited action that has no domain event of its own (project memberships, tokens, …): the
+   * audit record as the publisher built it, for activity-service. Outside quarry.identity.> and
+   * the other webhook subjects, so hook-service never sees it.
+   */
+  audit: "quarry.audit.event",
 } as const;
 
 export type Subject = (typeof Subjects)[keyof typeof Subjects];
+
+/**
+ * Who did an audited action and from where (the gateway's Actor): activity-service records audit
+ * events with it; hook-service strips it from every webhook payload (GitLab's carry none).
+ */
+export interface EventActor {
+  /** The acting user (0: no user, e.g. start-up's root). */
+  user_id: number;
+  /** The client's address as the gateway saw it ("" when unknown). */
+  ip_address: string;
+}
 
 /** Fields every domain event carries. Timestamps are ISO-8601 strings (JSON transport). */
 interface DomainEventBase {
@@ -56,6 +73,8 @@ interface DomainEventBase {
   event_id: string;
   created_at: string;
   updated_at: string;
+  /** Who did it (for audit events; never forwarded to webhooks). */
+  actor?: EventActor;
 }
 
 export interface UserCreateEvent extends DomainEventBase {
@@ -144,6 +163,8 @@ export interface GroupMemberEvent {
   expires_at: string | null;
   /** Always null (no subscription plans). */
   group_plan: null;
+  /** Who did it (for audit events; never forwarded to webhooks). */
+  actor?: EventActor;
 }
 
 export interface PushEventProject {
@@ -486,6 +507,7 @@ export interface EventPayloads {
   [Subjects.repositoryStatistics]: RepositoryStatisticsEvent;
   [Subjects.artifactsStatistics]: ArtifactsStatisticsEvent;
   [Subjects.emailConfirmation]: EmailConfirmationEvent;
+  [Subjects.audit]: AuditRecordEvent;
 }
 
 /**
@@ -532,4 +554,24 @@ export interface EmailConfirmationEvent {
   email: string;
   /** The confirmation token in clear. */
   confirmation_token: string;
+}
+
+/**
+ * An audited action published for activity-service alone (`quarry.audit.event`): what GitLab's
+ * Gitlab::Audit::Auditor records, built by the publisher where no domain event says enough.
+ */
+export interface AuditRecordEvent {
+  event_id: string;
+  /** GitLab's event type ("member_created", "personal_access_token_created", …). */
+  event_name: string;
+  actor: EventActor;
+  entity_type: "User" | "Group" | "Project" | "Gitlab::Audit::InstanceScope";
+  entity_id: number;
+  /** The entity's full path (a user's username). */
+  entity_path: string;
+  target_type: string;
+  target_id: number | string;
+  target_details: string;
+  /** What GitLab puts in details besides author, target, ip and entity: custom_message, add/as, change/from/to, remove. */
+  details: Record<string, string | number | null>;
 }
