@@ -1,6 +1,7 @@
 import type { PromiseClient } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import type {
+  ActivityServiceDefinition,
   CiServiceDefinition,
   CollabServiceDefinition,
   ErrorTrackingServiceDefinition,
@@ -27,6 +28,8 @@ export interface GatewayDeps {
   collab: PromiseClient<CollabServiceDefinition>;
   /** Error tracking settings, client keys and collected errors. */
   errorTracking: PromiseClient<ErrorTrackingServiceDefinition>;
+  /** Audit events (and, later, contribution events). */
+  activity: PromiseClient<ActivityServiceDefinition>;
   tokenCache: TokenCache;
   log: Logger;
   config: {

@@ -4,6 +4,7 @@ import { Subjects, type EventBus, type TokenRevokeEvent } from "@quarry/bus";
 import { createClient, createStreamingClient, type PromiseClient } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import {
+  activityV1,
   ciV1,
   collabV1,
   errorTrackingV1,
@@ -11,6 +12,7 @@ import {
   identityV1,
   mirrorV1,
   repoV1,
+  type ActivityServiceDefinition,
   type CiServiceDefinition,
   type CollabServiceDefinition,
   type ErrorTrackingServiceDefinition,
@@ -36,6 +38,8 @@ export interface GatewayOptions {
   mirrorServiceAddress: string;
   collabServiceAddress: string;
   errorTrackingServiceAddress: string;
+  /** activity-service: audit events. */
+  activityServiceAddress: string;
   deadlineMs: number;
   authCacheTtlMs: number;
   maxBodyBytes: number;
@@ -74,6 +78,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
   const errorTracking: PromiseClient<ErrorTrackingServiceDefinition> = createClient(errorTrackingV1.ErrorTrackingService, o.errorTrackingServiceAddress, {
     deadlineMs: o.deadlineMs,
   });
+  const activity: PromiseClient<ActivityServiceDefinition> = createClient(activityV1.ActivityService, o.activityServiceAddress, { deadlineMs: o.deadlineMs });
   const tokenCache = new TokenCache(o.authCacheTtlMs);
   const deps: GatewayDeps = {
     identity,
@@ -84,6 +89,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
     mirror,
     collab,
     errorTracking,
+    activity,
     tokenCache,
     log: o.log,
     config: {
@@ -130,6 +136,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
       mirror.close();
       collab.close();
       errorTracking.close();
+      activity.close();
     },
   };
 }

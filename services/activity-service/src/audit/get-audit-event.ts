@@ -1,4 +1,4 @@
-import { notFound } from "@quarry/grpc";
+import { ServiceError, status } from "@quarry/grpc";
 import type { AuditEvent } from "@quarry/proto/types/activity/v1/AuditEvent";
 import type { GetAuditEventRequest__Output } from "@quarry/proto/types/activity/v1/GetAuditEventRequest";
 import type { ActivityDeps } from "../deps.ts";
@@ -21,6 +21,6 @@ export const getAuditEvent =
           })
         : null;
     // GitLab's find_by! raises RecordNotFound: `404 Not found`.
-    if (!row) throw notFound("Audit Event");
+    if (!row) throw new ServiceError(status.NOT_FOUND, { message: "404 Not found" });
     return auditEventToProto(row);
   };

@@ -174,9 +174,9 @@ export function basicCredentials(req: Request): { username: string; password: st
   return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
-/** The actor message identity-service expects. */
+/** The actor message the services expect, with the client's address (req.ip: the "trust proxy" setting of app.ts applies). */
 export function actor(req: Request) {
-  return { userId: req.principal?.userId ?? 0, isAdmin: req.principal?.isAdmin ?? false };
+  return { userId: req.principal?.userId ?? 0, isAdmin: req.principal?.isAdmin ?? false, ipAddress: req.ip ?? "" };
 }
 
 export function requireUser(req: Request): Principal {
