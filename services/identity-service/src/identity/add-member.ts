@@ -38,7 +38,7 @@ export const addMember =
         },
         include: { user: true },
       });
-      if (src.isGroup) await enqueueGroupMemberEvent(tx, "user_add_to_group", row);
+      if (src.isGroup) await enqueueGroupMemberEvent(tx, "user_add_to_group", row, actor);
       const creator = actor.userId ? await tx.user.findUnique({ where: { id: actor.userId } }) : null;
       return memberToProto(row, creator);
     });

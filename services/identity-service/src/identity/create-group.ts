@@ -4,7 +4,7 @@ import { badRequest, forbidden, paramError } from "@quarry/grpc";
 import type { CreateGroupRequest__Output } from "@quarry/proto/types/identity/v1/CreateGroupRequest";
 import type { Group } from "@quarry/proto/types/identity/v1/Group";
 import type { IdentityDeps } from "../deps.ts";
-import { actorOf } from "./access.ts";
+import { actorOf, eventActor } from "./access.ts";
 import { checkAvatar, withAvatarWrites } from "./avatars.ts";
 import { groupToProto } from "./convert.ts";
 import { CREATION_LEVEL } from "./levels.ts";
@@ -87,9 +87,10 @@ export const createGroup =
           path: created.path,
           full_path: created.fullPath,
           parent_id: created.parentId,
+          ...eventActor(actor),
         });
         // GitLab's add_owner is a member create: its event reaches the parent groups' member hooks.
-        await enqueueGroupMemberEvent(tx, "user_add_to_group", owner);
+        await enqueueGroupMemberEvent(tx, "user_add_to_group", owner, actor);
         return withIds;
       }),
     );

@@ -2,7 +2,7 @@ import { Subjects } from "@quarry/bus";
 import { badRequest, notFound } from "@quarry/grpc";
 import type { DeleteUserRequest__Output } from "@quarry/proto/types/identity/v1/DeleteUserRequest";
 import type { IdentityDeps } from "../deps.ts";
-import { actorOf } from "./access.ts";
+import { actorOf, eventActor } from "./access.ts";
 import { removeAvatars } from "./avatars.ts";
 import { uploadKeysOf } from "./uploads-common.ts";
 import { requireAdmin } from "./lookup.ts";
@@ -36,6 +36,7 @@ export const deleteUser =
         name: user.name,
         username: user.username,
         email: user.email,
+        ...eventActor(actor),
       });
       return { projectIds: projects.map((p) => p.id), avatarKeys: [user.avatarKey, ...projects.map((p) => p.avatarKey), ...uploadKeys] };
     });

@@ -3,6 +3,7 @@
 import { type GroupMemberEvent, Subjects, enqueueEvent } from "@quarry/bus";
 import { accessLevelName } from "@quarry/gitlab";
 import type { Tx } from "../deps.ts";
+import { type ActorInfo, eventActor } from "./access.ts";
 
 const SUBJECTS = {
   user_add_to_group: Subjects.userAddToGroup,
@@ -48,6 +49,6 @@ export async function groupMemberPayload(tx: Tx, eventName: GroupMemberEventName
 }
 
 /** Writes the event to the outbox (call inside the change's transaction, then kick the relay). */
-export async function enqueueGroupMemberEvent(tx: Tx, eventName: GroupMemberEventName, m: MemberWithUser): Promise<string> {
-  return enqueueEvent(tx, SUBJECTS[eventName], { ...(await groupMemberPayload(tx, eventName, m)) });
+export async function enqueueGroupMemberEvent(tx: Tx, eventName: GroupMemberEventName, m: MemberWithUser, actor?: ActorInfo): Promise<string> {
+  return enqueueEvent(tx, SUBJECTS[eventName], { ...(await groupMemberPayload(tx, eventName, m)), ...eventActor(actor) });
 }

@@ -28,7 +28,7 @@ export const removeMember =
         }
       }
       await tx.member.delete({ where: { sourceType_sourceId_userId: key } });
-      if (src.isGroup) await enqueueGroupMemberEvent(tx, "user_remove_from_group", existing);
+      if (src.isGroup) await enqueueGroupMemberEvent(tx, "user_remove_from_group", existing, actor);
     });
     deps.outbox.kick();
     return {};

@@ -85,7 +85,7 @@ export const transferGroup =
               update: { accessLevel: AccessLevel.OWNER, expiresAt: null },
               include: { user: true },
             });
-            await enqueueGroupMemberEvent(tx, "user_add_to_group", owner);
+            await enqueueGroupMemberEvent(tx, "user_add_to_group", owner, actor);
             ownerAdded = true;
           }
         }

@@ -31,7 +31,7 @@ export const updateMember =
       const row = await tx.member.update({ where: { sourceType_sourceId_userId: key }, data, include: { user: true } });
       // GitLab's GroupMember#post_update_hook: an event only when the level or the expiry changed.
       if (src.isGroup && (row.accessLevel !== existing.accessLevel || row.expiresAt?.getTime() !== existing.expiresAt?.getTime())) {
-        await enqueueGroupMemberEvent(tx, "user_update_for_group", row);
+        await enqueueGroupMemberEvent(tx, "user_update_for_group", row, actor);
       }
       const creator = row.createdById ? await tx.user.findUnique({ where: { id: row.createdById } }) : null;
       return memberToProto(row, creator);
