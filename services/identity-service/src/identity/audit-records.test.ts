@@ -1,0 +1,68 @@
+// Audit records identity-service publishes on quarry.audit.event for tokens and their use.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { identityFixture, type Fixture } from "./test-fixture.ts";
+
+let f: Fixture;
+beforeAll(async () => (f = await identityFixture()));
+afterAll(() => f?.close());
+
+async function auditRecords(tokenId: number) {
+  const rows = await f.deps.prisma.outboxEvent.findMany({ where: { subject: "quarry.audit.event" }, orderBy: { id: "asc" } });
+  return rows.map((r) => r.payload as Record<string, unknown>).filter((p) => p.target_id === tokenId);
+}
+
+describe("token audit records", () => {
+  it("records creation and revocation of personal access and impersonation tokens with the actor", async () => {
+    const u = await f.user("tokenaudit");
+    const admin = { ...f.admin, ipAddress: "192.0.2.10" };
+    const t = await f.c.CreatePersonalAccessToken({ actor: admin, userId: u.userId, name: "ci", scopes: ["api"] });
+    await f.c.RevokePersonalAccessToken({ actor: { ...u, ipAddress: "192.0.2.11" }, id: t.id });
+    const common = { entity_type: "User", entity_id: u.userId, entity_path: "tokenaudit", target_type: "PersonalAccessToken", target_id: Number(t.id), target_details: "ci" };
+    expect(await auditRecords(Number(t.id))).toEqual([
+      {
+        event_id: expect.any(String),
+        event_name: "personal_access_token_created",
+        actor: { user_id: f.admin.userId, ip_address: "192.0.2.10" },
+        ...common,
+        details: { custom_message: `Created personal access token with id ${t.id}` },
+      },
+      {
+        event_id: expect.any(String),
+        event_name: "personal_access_token_revoked",
+        actor: { user_id: u.userId, ip_address: "192.0.2.11" },
+        ...common,
+        details: { custom_message: `Revoked personal access token with id ${t.id}` },
+      },
+    ]);
+    const imp = await f.c.CreatePersonalAccessToken({ actor: admin, userId: u.userId, name: "imp", scopes: ["api"], impersonation: true });
+    expect((await auditRecords(Number(imp.id))).map((r) => [r.event_name, (r.details as { custom_message: string }).custom_message])).toEqual([
+      ["impersonation_token_created", `Created impersonation token with id ${imp.id}`],
+    ]);
+  });
+
+  it("records authentication with a token only when its last_used_at is written (throttled)", async () => {
+    const u = await f.user("authaudit");
+    const t = await f.c.CreatePersonalAccessToken({ actor: f.admin, userId: u.userId, name: "use", scopes: ["api"] });
+    await f.c.Authenticate({ token: t.token, ipAddress: "198.51.100.20" });
+    await f.c.Authenticate({ token: t.token, ipAddress: "198.51.100.21" });
+    const used = (await auditRecords(Number(t.id))).filter((r) => r.event_name === "authenticated_with_token");
+    expect(used).toEqual([
+      {
+        event_id: expect.any(String),
+        event_name: "authenticated_with_token",
+        actor: { user_id: u.userId, ip_address: "198.51.100.20" },
+        entity_type: "User",
+        entity_id: u.userId,
+        entity_path: "authaudit",
+        target_type: "PersonalAccessToken",
+        target_id: Number(t.id),
+        target_details: "use",
+        details: { custom_message: `Authenticated with personal access token with id ${t.id}` },
+      },
+    ]);
+    // Once last_used_at is old enough again, the next use is recorded.
+    await f.deps.prisma.personalAccessToken.update({ where: { id: Number(t.id) }, data: { lastUsedAt: new Date(Date.now() - 11 * 60_000) } });
+    await f.c.Authenticate({ token: t.token, ipAddress: "198.51.100.22" });
+    expect((await auditRecords(Number(t.id))).filter((r) => r.event_name === "authenticated_with_token")).toHaveLength(2);
+  });
+});
