@@ -20,6 +20,25 @@ export interface ActivityDeps {
   log: Logger;
   /** The author's name and e-mail at the time of recording (null when the user is gone). */
   authorOf(userId: number): Promise<AuthorInfo | null>;
+  /** A project's or group's full path, for records whose publisher knows only the id (null when gone). */
+  entityPathOf(entityType: string, id: number): Promise<string | null>;
+}
+
+const SYSTEM = { system: "activity-service" };
+const gone = (err: unknown) => (err as { code?: number }).code === 5;
+
+/** entityPathOf over identity-service's GetProject / GetGroup, asked as the system actor. */
+export function identityPaths(identity: PromiseClient<IdentityServiceDefinition>): ActivityDeps["entityPathOf"] {
+  return async (entityType, id) => {
+    try {
+      if (entityType === "Project") return (await identity.GetProject({ actor: SYSTEM, idOrPath: String(id) })).pathWithNamespace;
+      if (entityType === "Group") return (await identity.GetGroup({ actor: SYSTEM, idOrPath: String(id) })).fullPath;
+      return null;
+    } catch (err) {
+      if (gone(err)) return null;
+      throw err;
+    }
+  };
 }
 
 /** authorOf over identity-service's GetUser, asked as the system actor "activity-service". */

@@ -5,7 +5,7 @@ import { type ActivityServiceDefinition, activityV1, type IdentityServiceDefinit
 import { startService } from "@quarry/service";
 import { getAuditEvent } from "./audit/get-audit-event.ts";
 import { listAuditEvents } from "./audit/list-audit-events.ts";
-import { type ActivityDeps, identityAuthors } from "./deps.ts";
+import { type ActivityDeps, identityAuthors, identityPaths } from "./deps.ts";
 import { migrations } from "./generated/migrations.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
 import { type ActivitySubjects, DEFAULT_SUBJECTS, subscribeToEvents } from "./recorder/subscribe.ts";
@@ -50,7 +50,7 @@ export async function startActivityService(o: ActivityServiceOptions): Promise<R
     deps({ prisma, onStop }): ActivityDeps {
       const identity = createClient<IdentityServiceDefinition>(identityV1.IdentityService, o.identityServiceAddress, { deadlineMs: o.deadlineMs });
       onStop(() => identity.close());
-      return { prisma, log: o.log, authorOf: identityAuthors(identity) };
+      return { prisma, log: o.log, authorOf: identityAuthors(identity), entityPathOf: identityPaths(identity) };
     },
     handlers(server, deps) {
       server.addService("quarry.activity.v1.ActivityService", activityV1.ActivityService.service, activityHandlers(deps));

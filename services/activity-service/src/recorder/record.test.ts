@@ -15,6 +15,9 @@ describe("recordAuditEvent", () => {
     f = await startFixture("record");
     record = recordAuditEvent({
       prisma: f.svc.deps.prisma,
+      async entityPathOf(type, id) {
+        return type === "Project" && id === 7 ? "twitter/typeahead-js" : null;
+      },
       async authorOf(id) {
         authors.push(id);
         return id === 1 ? { name: "Administrator", email: "admin@example.com" } : null;
@@ -111,5 +114,13 @@ describe("recordAuditEvent", () => {
     expect(r).toHaveLength(1);
     expect(r[0]).toMatchObject({ entityType: "Project", entityId: 7, eventName: "member_created", authorId: 1 });
     expect(r[0]!.details).toMatchObject({ add: "user_access", as: "Reporter", target_details: "dev", ip_address: "198.51.100.7", entity_path: "twitter/typeahead-js" });
+  });
+
+  it("fills in the entity's path of a record that names the entity by id only", async () => {
+    const base = { actor, entity_type: "Project", entity_path: "", target_type: "ProtectedBranch", target_id: 3, target_details: "main", details: { add: "protected_branch" } };
+    await record(msg("quarry.audit.event", { ...base, event_id: "pb-1", event_name: "protected_branch_created", entity_id: 7 }));
+    await record(msg("quarry.audit.event", { ...base, event_id: "pb-2", event_name: "protected_branch_created", entity_id: 8 }));
+    const r = await rows();
+    expect(r.map((x) => (x.details as { entity_path: string }).entity_path)).toEqual(["twitter/typeahead-js", ""]);
   });
 });

@@ -61,13 +61,14 @@ export function draftOf(msg: BusMessage<unknown>): AuditDraft | null {
  * event_id inserts nothing. Returns whether a row was inserted.
  */
 export const recordAuditEvent =
-  (deps: Pick<ActivityDeps, "prisma" | "authorOf">) =>
+  (deps: Pick<ActivityDeps, "prisma" | "authorOf" | "entityPathOf">) =>
   async (msg: BusMessage<unknown>): Promise<boolean> => {
     const draft = draftOf(msg);
     if (!draft) return false;
     if (await deps.prisma.auditEvent.findUnique({ where: { sourceEventId: draft.sourceEventId }, select: { id: true } })) return false;
     if (draft.eventName === "member_updated" && draft.entityType === "Group") draft.action.from = await previousAccess(deps, draft);
     if (draft.eventName.startsWith("member_") && draft.entityType === "Group") draft.entityPath = (await knownGroupPath(deps, draft.entityId)) ?? draft.entityPath;
+    if (!draft.entityPath) draft.entityPath = (await deps.entityPathOf(draft.entityType, draft.entityId)) ?? "";
     const author = await deps.authorOf(draft.actor.user_id);
     const { count } = await deps.prisma.auditEvent.createMany({
       data: [
