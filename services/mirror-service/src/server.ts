@@ -70,12 +70,13 @@ export async function startMirrorService(o: MirrorServiceOptions): Promise<Runni
     log: o.log,
     migrations,
     PrismaClient,
-    deps({ prisma, onStop }): MirrorDeps {
+    deps({ prisma, outbox, onStop }): MirrorDeps {
       const repo = createClient(repoV1.RepoService, o.repoServiceAddress, { deadlineMs: o.deadlineMs });
       onStop(() => repo.close());
       return {
         prisma,
         log: o.log,
+        outbox: outbox(),
         box: createSecretBox(o.encryptionKey, "remote_mirrors"),
         bus: o.bus,
         repo,
