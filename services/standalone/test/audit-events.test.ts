@@ -140,6 +140,59 @@ describe("recording", () => {
   });
 });
 
+describe("recording of tokens, protected branches, webhooks and push mirrors", () => {
+  it("records them on the user or the project with the project's path", async () => {
+    const tok = await jsonBody(await send("POST", `/users/${outsider.id}/personal_access_tokens`, { name: "audited", scopes: ["api"] }), 201);
+    // The first use of a token writes its last_used_at: "authenticated with token".
+    expect((await s.api("/user", { token: tok.token, headers: { "X-Forwarded-For": "198.51.100.3" } })).status).toBe(200);
+    expect((await send("DELETE", `/personal_access_tokens/${tok.id}`, undefined, outsider.token)).status).toBe(204);
+    const userPath = `/audit_events?entity_type=User&entity_id=${outsider.id}&per_page=100`;
+    await waitFor(async () => (await events(userPath)).some((e) => e.event_name === "personal_access_token_revoked"), { message: "token revoked" });
+    const ofToken = (await events(userPath)).filter((e) => e.details.target_id === tok.id);
+    expect(ofToken.map((e) => [e.event_name, e.author_id, e.details.ip_address])).toEqual([
+      ["personal_access_token_revoked", outsider.id, "203.0.113.77"],
+      ["authenticated_with_token", outsider.id, "198.51.100.3"],
+      ["personal_access_token_created", root.id, "203.0.113.77"],
+    ]);
+    expect(ofToken[2]!.details).toMatchObject({ custom_message: `Created personal access token with id ${tok.id}`, target_type: "PersonalAccessToken", target_details: "audited" });
+
+    const pp = await jsonBody(await send("POST", "/projects", { name: "Guarded", path: "guarded", namespace_id: group.id, initialize_with_readme: true }, owner.token), 201);
+    expect((await send("POST", `/projects/${pp.id}/protected_branches`, { name: "release/*" }, owner.token)).status).toBe(201);
+    expect((await send("PATCH", `/projects/${pp.id}/protected_branches/${encodeURIComponent("release/*")}`, { allow_force_push: true }, owner.token)).status).toBe(200);
+    expect((await send("DELETE", `/projects/${pp.id}/protected_branches/${encodeURIComponent("release/*")}`, undefined, owner.token)).status).toBe(204);
+    const hook = await jsonBody(await send("POST", `/projects/${pp.id}/hooks`, { url: "http://user:pw@127.0.0.1:9/h" }, owner.token), 201);
+    expect((await send("PUT", `/projects/${pp.id}/hooks/${hook.id}`, { url: "http://127.0.0.1:9/h2" }, owner.token)).status).toBe(200);
+    expect((await send("DELETE", `/projects/${pp.id}/hooks/${hook.id}`, undefined, owner.token)).status).toBe(204);
+    const mirror = await jsonBody(await send("POST", `/projects/${pp.id}/remote_mirrors`, { url: "https://bob:pw@example.com/x.git" }, owner.token), 201);
+    expect((await send("PUT", `/projects/${pp.id}/remote_mirrors/${mirror.id}`, { enabled: true }, owner.token)).status).toBe(200);
+    expect((await send("DELETE", `/projects/${pp.id}/remote_mirrors/${mirror.id}`, undefined, owner.token)).status).toBe(204);
+    const path = `/projects/${pp.id}/audit_events?per_page=100`;
+    const names = [
+      "remote_mirror_destroyed",
+      "remote_mirror_updated",
+      "remote_mirror_created",
+      "webhook_destroyed",
+      "webhook_updated",
+      "webhook_created",
+      "protected_branch_removed",
+      "protected_branch_updated",
+      "protected_branch_created",
+    ];
+    await waitFor(
+      async () => {
+        const got = (await events(path)).map((e) => e.event_name);
+        return names.every((n) => got.includes(n));
+      },
+      { message: "project events" },
+    );
+    const list = await events(path);
+    expect(list.map((e) => e.event_name).filter((n) => names.includes(n!))).toEqual(names);
+    for (const e of list) expect(e).toMatchObject({ entity_type: "Project", entity_id: pp.id, details: { entity_path: "audited/guarded" } });
+    expect(list.find((e) => e.event_name === "protected_branch_created")!.details).toMatchObject({ add: "protected_branch", target_details: "release/*" });
+    expect(JSON.stringify(list)).not.toContain("pw@");
+  });
+});
+
 describe("GET /audit_events (administrators)", () => {
   it("lists, filters by entity, and refuses everyone else", async () => {
     const all = await events("/audit_events?per_page=100");
