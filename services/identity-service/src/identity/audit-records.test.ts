@@ -65,4 +65,23 @@ describe("token audit records", () => {
     await f.c.Authenticate({ token: t.token, ipAddress: "198.51.100.22" });
     expect((await auditRecords(Number(t.id))).filter((r) => r.event_name === "authenticated_with_token")).toHaveLength(2);
   });
+
+  it("records users' state changes made by administrators, not the refused or unchanged ones", async () => {
+    const u = await f.user("stateaudit");
+    const admin = { ...f.admin, ipAddress: "192.0.2.30" };
+    await f.c.ChangeUserState({ actor: admin, id: u.userId, action: "block" });
+    await f.c.ChangeUserState({ actor: admin, id: u.userId, action: "block" });
+    await f.c.ChangeUserState({ actor: admin, id: u.userId, action: "unblock" });
+    await f.c.ChangeUserState({ actor: admin, id: u.userId, action: "ban" });
+    await f.c.ChangeUserState({ actor: admin, id: u.userId, action: "unban" });
+    const rows = await f.deps.prisma.outboxEvent.findMany({ where: { subject: "quarry.audit.event" }, orderBy: { id: "asc" } });
+    const mine = rows.map((r) => r.payload as Record<string, unknown>).filter((p) => p.entity_id === u.userId && p.target_type === "User");
+    expect(mine.map((p) => [p.event_name, (p.details as { custom_message: string }).custom_message])).toEqual([
+      ["user_blocked", "Blocked user stateaudit"],
+      ["user_unblocked", "Unblocked user stateaudit"],
+      ["user_banned", "Banned user stateaudit"],
+      ["user_unbanned", "Unbanned user stateaudit"],
+    ]);
+    expect(mine[0]).toMatchObject({ actor: { user_id: f.admin.userId, ip_address: "192.0.2.30" }, entity_type: "User", entity_path: "stateaudit", target_details: "stateaudit" });
+  });
 });
