@@ -84,4 +84,21 @@ describe("token audit records", () => {
     ]);
     expect(mine[0]).toMatchObject({ actor: { user_id: f.admin.userId, ip_address: "192.0.2.30" }, entity_type: "User", entity_path: "stateaudit", target_details: "stateaudit" });
   });
+
+  it("records a group's path and name changes and its transfer", async () => {
+    const owner = await f.user();
+    const a = { ...owner, ipAddress: "192.0.2.40" };
+    const top = await f.c.CreateGroup({ actor: a, name: "Dest", path: "audit-dest" });
+    const g = await f.c.CreateGroup({ actor: a, name: "Moving", path: "audit-moving" });
+    await f.c.UpdateGroup({ actor: a, idOrPath: String(g.id), path: "audit-moved", name: "Moved" });
+    await f.c.TransferGroup({ actor: a, idOrPath: String(g.id), parentId: top.id });
+    const rows = await f.deps.prisma.outboxEvent.findMany({ where: { subject: "quarry.audit.event" }, orderBy: { id: "asc" } });
+    const mine = rows.map((r) => r.payload as Record<string, unknown>).filter((p) => p.entity_type === "Group" && p.entity_id === Number(g.id));
+    expect(mine.map((p) => [p.event_name, p.details, p.entity_path])).toEqual([
+      ["group_path_updated", { change: "path", from: "audit-moving", to: "audit-moved" }, "audit-moved"],
+      ["group_name_updated", { change: "name", from: "Moving", to: "Moved" }, "audit-moved"],
+      ["group_parent_updated", { change: "parent group", from: "", to: "audit-dest" }, "audit-dest/audit-moved"],
+    ]);
+    expect(mine[0]).toMatchObject({ actor: { user_id: owner.userId, ip_address: "192.0.2.40" }, target_type: "Group" });
+  });
 });

@@ -30,3 +30,24 @@ export async function enqueueTokenAudit(
     details: { custom_message: `${kind === "created" ? "Created" : "Revoked"} ${what} with id ${token.id}` },
   });
 }
+
+/** A group's path, name or parent changed: GitLab's change/from/to on the group. */
+export function enqueueGroupChangeAudit(
+  tx: Tx,
+  eventName: "group_path_updated" | "group_name_updated" | "group_parent_updated",
+  group: { id: number; fullPath: string },
+  change: { change: string; from: string; to: string },
+  actor: ActorInfo,
+): Promise<string> {
+  return enqueueAuditRecord(tx, {
+    event_name: eventName,
+    actor: { user_id: actor.userId, ip_address: actor.ipAddress ?? "" },
+    entity_type: "Group",
+    entity_id: group.id,
+    entity_path: group.fullPath,
+    target_type: "Group",
+    target_id: group.id,
+    target_details: group.fullPath,
+    details: change,
+  });
+}
