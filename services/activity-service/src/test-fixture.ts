@@ -15,7 +15,10 @@ export interface Fixture {
   stop(): Promise<void>;
 }
 
-export async function startFixture(name: string, subjects = { identity: `quarry.test_${name}.identity.>`, audit: `quarry.test_${name}.audit` }): Promise<Fixture> {
+export async function startFixture(
+  name: string,
+  subjects = { identity: `quarry.test_${name}.identity.>`, audit: `quarry.test_${name}.audit` },
+): Promise<Fixture> {
   const log = silentLogger();
   const db = await createTestDatabase(`activity_${name}`);
   const bus = new InProcessBus({ log });

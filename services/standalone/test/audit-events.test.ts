@@ -100,7 +100,13 @@ describe("recording", () => {
       (e) => e.event_name === "member_created" && e.details.target_id === developer.id,
       "member_created",
     );
-    expect(added.details).toMatchObject({ add: "user_access", as: "Developer", target_type: "User", target_details: developer.username, entity_path: "audited" });
+    expect(added.details).toMatchObject({
+      add: "user_access",
+      as: "Developer",
+      target_type: "User",
+      target_details: developer.username,
+      entity_path: "audited",
+    });
 
     expect((await send("PUT", `/groups/${group.id}/members/${reporter.id}`, { access_level: 30 }, owner.token)).status).toBe(200);
     const changed = await eventually(`/groups/${group.id}/audit_events`, (e) => e.event_name === "member_updated", "member_updated");
@@ -112,7 +118,12 @@ describe("recording", () => {
     expect((await send("DELETE", `/projects/${project.id}/members/${outsider.id}`, undefined, maintainer.token)).status).toBe(204);
     const removed = await eventually(`/projects/${project.id}/audit_events`, (e) => e.event_name === "member_destroyed", "member_destroyed");
     expect(removed).toMatchObject({ author_id: maintainer.id, entity_type: "Project", entity_id: project.id });
-    expect(removed.details).toMatchObject({ remove: "user_access", target_details: outsider.username, entity_path: "audited/site", ip_address: "203.0.113.77" });
+    expect(removed.details).toMatchObject({
+      remove: "user_access",
+      target_details: outsider.username,
+      entity_path: "audited/site",
+      ip_address: "203.0.113.77",
+    });
   });
 
   it("records project creation, rename and deletion, and users' creation by administrators", async () => {
@@ -154,11 +165,20 @@ describe("recording of tokens, protected branches, webhooks and push mirrors", (
       ["authenticated_with_token", outsider.id, "198.51.100.3"],
       ["personal_access_token_created", root.id, "203.0.113.77"],
     ]);
-    expect(ofToken[2]!.details).toMatchObject({ custom_message: `Created personal access token with id ${tok.id}`, target_type: "PersonalAccessToken", target_details: "audited" });
+    expect(ofToken[2]!.details).toMatchObject({
+      custom_message: `Created personal access token with id ${tok.id}`,
+      target_type: "PersonalAccessToken",
+      target_details: "audited",
+    });
 
-    const pp = await jsonBody(await send("POST", "/projects", { name: "Guarded", path: "guarded", namespace_id: group.id, initialize_with_readme: true }, owner.token), 201);
+    const pp = await jsonBody(
+      await send("POST", "/projects", { name: "Guarded", path: "guarded", namespace_id: group.id, initialize_with_readme: true }, owner.token),
+      201,
+    );
     expect((await send("POST", `/projects/${pp.id}/protected_branches`, { name: "release/*" }, owner.token)).status).toBe(201);
-    expect((await send("PATCH", `/projects/${pp.id}/protected_branches/${encodeURIComponent("release/*")}`, { allow_force_push: true }, owner.token)).status).toBe(200);
+    expect(
+      (await send("PATCH", `/projects/${pp.id}/protected_branches/${encodeURIComponent("release/*")}`, { allow_force_push: true }, owner.token)).status,
+    ).toBe(200);
     expect((await send("DELETE", `/projects/${pp.id}/protected_branches/${encodeURIComponent("release/*")}`, undefined, owner.token)).status).toBe(204);
     const hook = await jsonBody(await send("POST", `/projects/${pp.id}/hooks`, { url: "http://user:pw@127.0.0.1:9/h" }, owner.token), 201);
     expect((await send("PUT", `/projects/${pp.id}/hooks/${hook.id}`, { url: "http://127.0.0.1:9/h2" }, owner.token)).status).toBe(200);
@@ -224,9 +244,9 @@ describe("GET /audit_events (administrators)", () => {
     expect(await jsonBody(await get(`/audit_events?created_after=${iso(now - 40 * 86_400_000)}`), 400)).toEqual({
       message: "400 Bad request - Date range limited to 30 days",
     });
-    expect(
-      await jsonBody(await get(`/audit_events?created_after=${iso(now - 60 * 86_400_000)}&created_before=${iso(now - 20 * 86_400_000)}`), 400),
-    ).toEqual({ message: "400 Bad request - Date range limited to 30 days" });
+    expect(await jsonBody(await get(`/audit_events?created_after=${iso(now - 60 * 86_400_000)}&created_before=${iso(now - 20 * 86_400_000)}`), 400)).toEqual({
+      message: "400 Bad request - Date range limited to 30 days",
+    });
     // Without created_after: the 30 days before created_before.
     expect(await events(`/audit_events?created_before=${iso(now - 86_400_000)}`)).toEqual([]);
     // A window in the future holds nothing; one around now holds everything.

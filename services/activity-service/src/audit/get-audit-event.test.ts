@@ -18,7 +18,12 @@ describe("GetAuditEvent", () => {
   });
 
   it("is 404 Not found for an unknown id or another entity's or author's event", async () => {
-    for (const req of [{ id: ids[0]! + 100 }, { id: ids[0], entityType: "Project" }, { id: ids[0], entityType: "Group", entityId: 11 }, { id: ids[0], authorId: 5 }]) {
+    for (const req of [
+      { id: ids[0]! + 100 },
+      { id: ids[0], entityType: "Project" },
+      { id: ids[0], entityType: "Group", entityId: 11 },
+      { id: ids[0], authorId: 5 },
+    ]) {
       await expect(f.client.GetAuditEvent(req)).rejects.toMatchObject({ code: 5, details: expect.stringContaining("404 Not found") });
     }
   });

@@ -30,7 +30,14 @@ describe("recordAuditEvent", () => {
   const rows = () => f.svc.deps.prisma.auditEvent.findMany({ orderBy: { id: "asc" } });
 
   it("records a group creation as GitLab's add group, once per event_id", async () => {
-    const m = msg("quarry.identity.group_create", { event_id: "g-1", event_name: "group_create", group_id: 60, full_path: "flightjs", path: "flightjs", actor });
+    const m = msg("quarry.identity.group_create", {
+      event_id: "g-1",
+      event_name: "group_create",
+      group_id: 60,
+      full_path: "flightjs",
+      path: "flightjs",
+      actor,
+    });
     expect(await record(m)).toBe(true);
     expect(await record(m)).toBe(false);
     expect(await record({ ...m, id: "another-bus-id" })).toBe(false);
@@ -54,7 +61,9 @@ describe("recordAuditEvent", () => {
     const p = { project_id: 7, path_with_namespace: "twitter/typeahead-js", actor };
     await record(msg("quarry.identity.project_create", { ...p, event_id: "p-1", event_name: "project_create" }));
     await record(msg("quarry.identity.project_rename", { ...p, event_id: "p-2", event_name: "project_rename", old_path_with_namespace: "twitter/old" }));
-    await record(msg("quarry.identity.project_rename", { ...p, event_id: "p-3", event_name: "project_transfer", old_path_with_namespace: "jquery/typeahead-js" }));
+    await record(
+      msg("quarry.identity.project_rename", { ...p, event_id: "p-3", event_name: "project_transfer", old_path_with_namespace: "jquery/typeahead-js" }),
+    );
     await record(msg("quarry.identity.project_destroy", { ...p, event_id: "p-4", event_name: "project_destroy" }));
     const r = await rows();
     expect(r.map((x) => [x.eventName, x.entityType, x.entityId])).toEqual([
@@ -69,7 +78,15 @@ describe("recordAuditEvent", () => {
   });
 
   it("records user create and destroy on the user; a gone author leaves the author's name null", async () => {
-    await record(msg("quarry.identity.user_create", { event_id: "u-1", event_name: "user_create", user_id: 51, username: "andreas", actor: { user_id: 9, ip_address: "" } }));
+    await record(
+      msg("quarry.identity.user_create", {
+        event_id: "u-1",
+        event_name: "user_create",
+        user_id: 51,
+        username: "andreas",
+        actor: { user_id: 9, ip_address: "" },
+      }),
+    );
     await record(msg("quarry.identity.user_destroy", { event_id: "u-2", event_name: "user_destroy", user_id: 51, username: "andreas", actor }));
     const r = await rows();
     expect(r.map((x) => [x.eventName, x.entityType, x.entityId, x.authorId])).toEqual([
@@ -88,7 +105,15 @@ describe("recordAuditEvent", () => {
     await record(msg("quarry.identity.user_remove_from_group", { ...m, event_id: "m-3", event_name: "user_remove_from_group", group_access: "Maintainer" }));
     const r = (await rows()).slice(1);
     expect(r.map((x) => x.eventName)).toEqual(["member_created", "member_updated", "member_destroyed"]);
-    expect(r[0]!.details).toMatchObject({ add: "user_access", as: "Developer", expiry: "never", target_type: "User", target_id: 5, target_details: "dev", entity_path: "top/sub" });
+    expect(r[0]!.details).toMatchObject({
+      add: "user_access",
+      as: "Developer",
+      expiry: "never",
+      target_type: "User",
+      target_id: 5,
+      target_details: "dev",
+      entity_path: "top/sub",
+    });
     expect(r[1]!.details).toMatchObject({ change: "access_level", from: "Developer", to: "Maintainer" });
     expect(r[2]!.details).toMatchObject({ remove: "user_access", entity_path: "top/sub" });
   });
@@ -113,11 +138,25 @@ describe("recordAuditEvent", () => {
     const r = await rows();
     expect(r).toHaveLength(1);
     expect(r[0]).toMatchObject({ entityType: "Project", entityId: 7, eventName: "member_created", authorId: 1 });
-    expect(r[0]!.details).toMatchObject({ add: "user_access", as: "Reporter", target_details: "dev", ip_address: "198.51.100.7", entity_path: "twitter/typeahead-js" });
+    expect(r[0]!.details).toMatchObject({
+      add: "user_access",
+      as: "Reporter",
+      target_details: "dev",
+      ip_address: "198.51.100.7",
+      entity_path: "twitter/typeahead-js",
+    });
   });
 
   it("fills in the entity's path of a record that names the entity by id only", async () => {
-    const base = { actor, entity_type: "Project", entity_path: "", target_type: "ProtectedBranch", target_id: 3, target_details: "main", details: { add: "protected_branch" } };
+    const base = {
+      actor,
+      entity_type: "Project",
+      entity_path: "",
+      target_type: "ProtectedBranch",
+      target_id: 3,
+      target_details: "main",
+      details: { add: "protected_branch" },
+    };
     await record(msg("quarry.audit.event", { ...base, event_id: "pb-1", event_name: "protected_branch_created", entity_id: 7 }));
     await record(msg("quarry.audit.event", { ...base, event_id: "pb-2", event_name: "protected_branch_created", entity_id: 8 }));
     const r = await rows();

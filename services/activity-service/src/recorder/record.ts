@@ -67,7 +67,8 @@ export const recordAuditEvent =
     if (!draft) return false;
     if (await deps.prisma.auditEvent.findUnique({ where: { sourceEventId: draft.sourceEventId }, select: { id: true } })) return false;
     if (draft.eventName === "member_updated" && draft.entityType === "Group") draft.action.from = await previousAccess(deps, draft);
-    if (draft.eventName.startsWith("member_") && draft.entityType === "Group") draft.entityPath = (await knownGroupPath(deps, draft.entityId)) ?? draft.entityPath;
+    if (draft.eventName.startsWith("member_") && draft.entityType === "Group")
+      draft.entityPath = (await knownGroupPath(deps, draft.entityId)) ?? draft.entityPath;
     if (!draft.entityPath) draft.entityPath = (await deps.entityPathOf(draft.entityType, draft.entityId)) ?? "";
     const author = await deps.authorOf(draft.actor.user_id);
     const { count } = await deps.prisma.auditEvent.createMany({

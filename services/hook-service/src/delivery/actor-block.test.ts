@@ -14,7 +14,13 @@ const member = {
   actor: { user_id: 1, ip_address: "203.0.113.9" },
 };
 
-const msg = (data: unknown): BusMessage<unknown> => ({ subject: "quarry.identity.user_add_to_group", data, id: "m-1", deliveryCount: 1, publishedAt: new Date() });
+const msg = (data: unknown): BusMessage<unknown> => ({
+  subject: "quarry.identity.user_add_to_group",
+  data,
+  id: "m-1",
+  deliveryCount: 1,
+  publishedAt: new Date(),
+});
 
 describe("the actor block", () => {
   it("is stripped from webhook payloads with event_id", () => {

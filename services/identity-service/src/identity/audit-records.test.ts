@@ -17,7 +17,14 @@ describe("token audit records", () => {
     const admin = { ...f.admin, ipAddress: "192.0.2.10" };
     const t = await f.c.CreatePersonalAccessToken({ actor: admin, userId: u.userId, name: "ci", scopes: ["api"] });
     await f.c.RevokePersonalAccessToken({ actor: { ...u, ipAddress: "192.0.2.11" }, id: t.id });
-    const common = { entity_type: "User", entity_id: u.userId, entity_path: "tokenaudit", target_type: "PersonalAccessToken", target_id: Number(t.id), target_details: "ci" };
+    const common = {
+      entity_type: "User",
+      entity_id: u.userId,
+      entity_path: "tokenaudit",
+      target_type: "PersonalAccessToken",
+      target_id: Number(t.id),
+      target_details: "ci",
+    };
     expect(await auditRecords(Number(t.id))).toEqual([
       {
         event_id: expect.any(String),
@@ -82,7 +89,12 @@ describe("token audit records", () => {
       ["user_banned", "Banned user stateaudit"],
       ["user_unbanned", "Unbanned user stateaudit"],
     ]);
-    expect(mine[0]).toMatchObject({ actor: { user_id: f.admin.userId, ip_address: "192.0.2.30" }, entity_type: "User", entity_path: "stateaudit", target_details: "stateaudit" });
+    expect(mine[0]).toMatchObject({
+      actor: { user_id: f.admin.userId, ip_address: "192.0.2.30" },
+      entity_type: "User",
+      entity_path: "stateaudit",
+      target_details: "stateaudit",
+    });
   });
 
   it("records a group's path and name changes and its transfer", async () => {

@@ -65,7 +65,10 @@ export async function enqueueProjectMemberAudit(
   actor: ActorInfo,
   previousLevel?: number,
 ): Promise<string> {
-  const project = await tx.project.findUniqueOrThrow({ where: { id: m.sourceId }, select: { id: true, path: true, namespace: { select: { fullPath: true } } } });
+  const project = await tx.project.findUniqueOrThrow({
+    where: { id: m.sourceId },
+    select: { id: true, path: true, namespace: { select: { fullPath: true } } },
+  });
   const level = accessLevelName(m.accessLevel) ?? String(m.accessLevel);
   const details: Record<string, string> =
     kind === "created"

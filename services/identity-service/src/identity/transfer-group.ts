@@ -91,7 +91,13 @@ export const transferGroup =
           }
         }
         const parentOf = (p: string) => p.slice(0, Math.max(0, p.lastIndexOf("/")));
-        await enqueueGroupChangeAudit(tx, "group_parent_updated", row, { change: "parent group", from: parentOf(group.fullPath), to: parentOf(row.fullPath) }, actor);
+        await enqueueGroupChangeAudit(
+          tx,
+          "group_parent_updated",
+          row,
+          { change: "parent group", from: parentOf(group.fullPath), to: parentOf(row.fullPath) },
+          actor,
+        );
         return { row, level: await namespaceLevel(tx, actor.userId, row), ownerAdded };
       },
       { timeout: 30_000 },

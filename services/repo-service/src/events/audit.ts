@@ -18,7 +18,11 @@ export async function enqueueProtectedBranchAudit(
 ): Promise<void> {
   if (!actor?.userId) return;
   const details: Record<string, string> =
-    kind === "created" ? { add: "protected_branch" } : kind === "removed" ? { remove: "protected_branch" } : { custom_message: `Changed protected branch ${rule.name}` };
+    kind === "created"
+      ? { add: "protected_branch" }
+      : kind === "removed"
+        ? { remove: "protected_branch" }
+        : { custom_message: `Changed protected branch ${rule.name}` };
   const record: Omit<AuditRecordEvent, "event_id"> = {
     event_name: `protected_branch_${kind}`,
     actor: { user_id: Number(actor.userId), ip_address: actor.ipAddress ?? "" },
