@@ -19,7 +19,7 @@ import type { ServiceAccount as ServiceAccountMsg } from "@quarry/proto/types/id
 import type { UpdateServiceAccountRequest__Output } from "@quarry/proto/types/identity/v1/UpdateServiceAccountRequest";
 import type { IdentityDeps, Tx } from "../deps.ts";
 import type { Namespace, Prisma, User } from "../generated/prisma/client.ts";
-import { type ActorInfo, actorOf, canSee, namespaceLevel } from "./access.ts";
+import { type ActorInfo, actorOf, canSee, eventActor, namespaceLevel } from "./access.ts";
 import { tokenToProto } from "./convert.ts";
 import { insertToken } from "./create-personal-access-token.ts";
 import { insertUser } from "./create-user.ts";
@@ -105,7 +105,7 @@ export const createServiceAccount =
       await assertUsernameFree(tx, username);
       const inserted = await insertUser(
         tx,
-        { username, email, name, confirmed: !custom, createdById: actor.userId },
+        { username, email, name, confirmed: !custom, createdById: actor.userId, createdFromIp: actor.ipAddress },
         { bot: true, userType: "service_account", external: true, provisionedByGroupId: group?.id ?? null },
       );
       if (!custom) return inserted;
@@ -202,6 +202,7 @@ export const deleteServiceAccount =
         name: account.name,
         username: account.username,
         email: account.email,
+        ...eventActor(actor),
       });
     });
     deps.outbox.kick();
