@@ -113,4 +113,17 @@ describe("token audit records", () => {
     ]);
     expect(mine[0]).toMatchObject({ actor: { user_id: owner.userId, ip_address: "192.0.2.40" }, target_type: "Group" });
   });
+
+  it("records a group service account's tokens created and revoked by the group's Owner", async () => {
+    const owner = await f.user();
+    const top = await f.c.CreateGroup({ actor: owner, name: "SA Audit", path: "sa-audit" });
+    const sa = await f.c.CreateServiceAccount({ actor: owner, group: String(top.id), host: "quarry.test" });
+    const a = { ...owner, ipAddress: "192.0.2.50" };
+    const t = await f.c.CreateServiceAccountToken({ actor: a, group: "sa-audit", userId: sa.id, name: "bot", scopes: ["api"] });
+    await f.c.RevokeServiceAccountToken({ actor: a, group: "sa-audit", userId: sa.id, tokenId: t.id });
+    expect((await auditRecords(Number(t.id))).map((r) => [r.event_name, r.entity_id, r.actor])).toEqual([
+      ["personal_access_token_created", Number(sa.id), { user_id: owner.userId, ip_address: "192.0.2.50" }],
+      ["personal_access_token_revoked", Number(sa.id), { user_id: owner.userId, ip_address: "192.0.2.50" }],
+    ]);
+  });
 });

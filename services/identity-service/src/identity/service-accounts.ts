@@ -22,6 +22,7 @@ import type { Namespace, Prisma, User } from "../generated/prisma/client.ts";
 import { type ActorInfo, actorOf, canSee, eventActor, namespaceLevel } from "./access.ts";
 import { tokenToProto } from "./convert.ts";
 import { insertToken } from "./create-personal-access-token.ts";
+import { enqueueTokenAudit } from "./audit-records.ts";
 import { insertUser } from "./create-user.ts";
 import { emailTaken, sendConfirmation } from "./emails-common.ts";
 import { findGroup, requireAdmin } from "./lookup.ts";
@@ -221,8 +222,11 @@ export const createServiceAccountToken =
     const { row, clear } = await deps.prisma.$transaction(async (tx) => {
       const group = await scopeOf(tx, actor, req.group, true);
       const account = await accountOf(tx, group, Number(req.userId));
-      return insertToken(tx, { userId: account.id, name: req.name, scopes: req.scopes, expiresAt, description: req.description });
+      const created = await insertToken(tx, { userId: account.id, name: req.name, scopes: req.scopes, expiresAt, description: req.description });
+      await enqueueTokenAudit(tx, "created", created.row, actor);
+      return created;
     });
+    deps.outbox.kick();
     return tokenToProto(row, clear);
   };
 
@@ -286,6 +290,7 @@ export const revokeServiceAccountToken =
       if (token.revoked) throw badRequest("400 Bad request");
       await tx.personalAccessToken.update({ where: { id: token.id }, data: { revoked: true } });
       await enqueueEvent(tx, Subjects.tokenRevoke, { event_name: "token_revoke", token_id: token.id, user_id: token.userId });
+      await enqueueTokenAudit(tx, "revoked", token, actor);
     });
     deps.outbox.kick();
     return {};
