@@ -6,3 +6,4 @@ CREATE DATABASE quarry_mirror;
 CREATE DATABASE quarry_hook;
 CREATE DATABASE quarry_collab;
 CREATE DATABASE quarry_error_tracking;
+CREATE DATABASE quarry_activity;

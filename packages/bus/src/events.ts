@@ -48,9 +48,26 @@ export const Subjects = {
   emailConfirmation: "quarry.mail.email_confirmation",
   /** The instance settings changed (PUT /application/settings): every service applying one takes the new snapshot. Outside quarry.identity.> so hook-service does not record it as a webhook event. */
   applicationSettings: "quarry.settings.application",
+  /**
+   * An audited action that has no domain event of its own (project memberships, tokens, …): the
+   * audit record as the publisher built it, for activity-service. Outside quarry.identity.> and
+   * the other webhook subjects, so hook-service never sees it.
+   */
+  audit: "quarry.audit.event",
 } as const;
 
 export type Subject = (typeof Subjects)[keyof typeof Subjects];
+
+/**
+ * Who did an audited action and from where (the gateway's Actor): activity-service records audit
+ * events with it; hook-service strips it from every webhook payload (GitLab's carry none).
+ */
+export interface EventActor {
+  /** The acting user (0: no user, e.g. start-up's root). */
+  user_id: number;
+  /** The client's address as the gateway saw it ("" when unknown). */
+  ip_address: string;
+}
 
 /** Fields every domain event carries. Timestamps are ISO-8601 strings (JSON transport). */
 interface DomainEventBase {
@@ -58,6 +75,8 @@ interface DomainEventBase {
   event_id: string;
   created_at: string;
   updated_at: string;
+  /** Who did it (for audit events; never forwarded to webhooks). */
+  actor?: EventActor;
 }
 
 export interface UserCreateEvent extends DomainEventBase {
@@ -146,6 +165,8 @@ export interface GroupMemberEvent {
   expires_at: string | null;
   /** Always null (no subscription plans). */
   group_plan: null;
+  /** Who did it (for audit events; never forwarded to webhooks). */
+  actor?: EventActor;
 }
 
 export interface PushEventProject {
@@ -489,6 +510,7 @@ export interface EventPayloads {
   [Subjects.artifactsStatistics]: ArtifactsStatisticsEvent;
   [Subjects.emailConfirmation]: EmailConfirmationEvent;
   [Subjects.applicationSettings]: ApplicationSettingsEvent;
+  [Subjects.audit]: AuditRecordEvent;
 }
 
 /** The instance settings after a change (identity-service), for every service's settings cache. */
@@ -543,4 +565,24 @@ export interface EmailConfirmationEvent {
   email: string;
   /** The confirmation token in clear. */
   confirmation_token: string;
+}
+
+/**
+ * An audited action published for activity-service alone (`quarry.audit.event`): what GitLab's
+ * Gitlab::Audit::Auditor records, built by the publisher where no domain event says enough.
+ */
+export interface AuditRecordEvent {
+  event_id: string;
+  /** GitLab's event type ("member_created", "personal_access_token_created", …). */
+  event_name: string;
+  actor: EventActor;
+  entity_type: "User" | "Group" | "Project" | "Gitlab::Audit::InstanceScope";
+  entity_id: number;
+  /** The entity's full path (a user's username). */
+  entity_path: string;
+  target_type: string;
+  target_id: number | string;
+  target_details: string;
+  /** What GitLab puts in details besides author, target, ip and entity: custom_message, add/as, change/from/to, remove. */
+  details: Record<string, string | number | null>;
 }

@@ -1,6 +1,7 @@
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { descriptor } from "./generated/descriptor.ts";
+import type { ProtoGrpcType as ActivityProto } from "./generated/types/activity.ts";
 import type { ProtoGrpcType as CiProto } from "./generated/types/ci.ts";
 import type { ProtoGrpcType as CollabProto } from "./generated/types/collab.ts";
 import type { ProtoGrpcType as CommonProto } from "./generated/types/common.ts";
@@ -28,6 +29,7 @@ const loaded = grpc.loadPackageDefinition(packageDefinition) as unknown as Ident
   HookProto &
   CollabProto &
   ErrorTrackingProto &
+  ActivityProto &
   CommonProto;
 
 export const identityV1 = loaded.quarry.identity.v1;
@@ -37,6 +39,7 @@ export const mirrorV1 = loaded.quarry.mirror.v1;
 export const hookV1 = loaded.quarry.hook.v1;
 export const collabV1 = loaded.quarry.collab.v1;
 export const errorTrackingV1 = loaded.quarry.errortracking.v1;
+export const activityV1 = loaded.quarry.activity.v1;
 /** Messages the service contracts share (Actor, PageRequest, PageInfo); no service of its own. */
 export const commonV1 = loaded.quarry.common.v1;
 
@@ -47,6 +50,7 @@ export type { MirrorServiceDefinition } from "./generated/types/quarry/mirror/v1
 export type { HookServiceDefinition } from "./generated/types/quarry/hook/v1/HookService.ts";
 export type { CollabServiceDefinition } from "./generated/types/quarry/collab/v1/CollabService.ts";
 export type { ErrorTrackingServiceDefinition } from "./generated/types/quarry/errortracking/v1/ErrorTrackingService.ts";
+export type { ActivityServiceDefinition } from "./generated/types/quarry/activity/v1/ActivityService.ts";
 export type { Actor, Actor__Output } from "./generated/types/quarry/common/v1/Actor.ts";
 export type { PageRequest, PageRequest__Output } from "./generated/types/quarry/common/v1/PageRequest.ts";
 export type { PageInfo, PageInfo__Output } from "./generated/types/quarry/common/v1/PageInfo.ts";

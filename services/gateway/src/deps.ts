@@ -2,6 +2,7 @@ import type { ApplicationSettingsCache } from "@quarry/application-settings";
 import type { PromiseClient } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import type {
+  ActivityServiceDefinition,
   CiServiceDefinition,
   CollabServiceDefinition,
   ErrorTrackingServiceDefinition,
@@ -28,6 +29,8 @@ export interface GatewayDeps {
   collab: PromiseClient<CollabServiceDefinition>;
   /** Error tracking settings, client keys and collected errors. */
   errorTracking: PromiseClient<ErrorTrackingServiceDefinition>;
+  /** Audit events (and, later, contribution events). */
+  activity: PromiseClient<ActivityServiceDefinition>;
   tokenCache: TokenCache;
   /** The instance settings in force (GET/PUT /application/settings), kept live from the bus. */
   settings: ApplicationSettingsCache;

@@ -17,6 +17,7 @@ export const gatewayEnvShape = {
   HOOK_SERVICE_ADDRESS: envAddress("127.0.0.1:50055"),
   COLLAB_SERVICE_ADDRESS: envAddress("127.0.0.1:50056"),
   ERROR_TRACKING_SERVICE_ADDRESS: envAddress("127.0.0.1:50057"),
+  ACTIVITY_SERVICE_ADDRESS: envAddress("127.0.0.1:50058"),
   NATS_URL: z.string().optional(),
   /** Per-call deadline towards the services: past it the client gets 503. */
   GRPC_DEADLINE_MS: envInt(10_000),

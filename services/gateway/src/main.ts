@@ -21,6 +21,7 @@ const gateway = await startGateway({
   hookServiceAddress: env.HOOK_SERVICE_ADDRESS,
   mirrorServiceAddress: env.MIRROR_SERVICE_ADDRESS,
   errorTrackingServiceAddress: env.ERROR_TRACKING_SERVICE_ADDRESS,
+  activityServiceAddress: env.ACTIVITY_SERVICE_ADDRESS,
   collabServiceAddress: env.COLLAB_SERVICE_ADDRESS,
   deadlineMs: env.GRPC_DEADLINE_MS,
   authCacheTtlMs: env.AUTH_CACHE_TTL_MS,

@@ -42,6 +42,7 @@ describe.skipIf(!NATS_URL)("gateway on NATS JetStream", () => {
       mirrorServiceAddress: "127.0.0.1:1",
       collabServiceAddress: "127.0.0.1:1",
       errorTrackingServiceAddress: "127.0.0.1:1",
+      activityServiceAddress: "127.0.0.1:1",
       deadlineMs: 2000,
       authCacheTtlMs: 60_000,
       maxBodyBytes: 1024,

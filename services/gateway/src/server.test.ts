@@ -16,6 +16,7 @@ beforeAll(async () => {
     mirrorServiceAddress: "127.0.0.1:1",
     collabServiceAddress: "127.0.0.1:1",
     errorTrackingServiceAddress: "127.0.0.1:1",
+    activityServiceAddress: "127.0.0.1:1",
     deadlineMs: 2000,
     authCacheTtlMs: 1000,
     maxBodyBytes: 1024,

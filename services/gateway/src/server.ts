@@ -5,6 +5,7 @@ import { Subjects, type EventBus, type TokenRevokeEvent } from "@quarry/bus";
 import { createClient, createStreamingClient, type PromiseClient } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import {
+  activityV1,
   ciV1,
   collabV1,
   errorTrackingV1,
@@ -12,6 +13,7 @@ import {
   identityV1,
   mirrorV1,
   repoV1,
+  type ActivityServiceDefinition,
   type CiServiceDefinition,
   type CollabServiceDefinition,
   type ErrorTrackingServiceDefinition,
@@ -37,6 +39,8 @@ export interface GatewayOptions {
   mirrorServiceAddress: string;
   collabServiceAddress: string;
   errorTrackingServiceAddress: string;
+  /** activity-service: audit events. */
+  activityServiceAddress: string;
   deadlineMs: number;
   authCacheTtlMs: number;
   maxBodyBytes: number;
@@ -75,6 +79,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
   const errorTracking: PromiseClient<ErrorTrackingServiceDefinition> = createClient(errorTrackingV1.ErrorTrackingService, o.errorTrackingServiceAddress, {
     deadlineMs: o.deadlineMs,
   });
+  const activity: PromiseClient<ActivityServiceDefinition> = createClient(activityV1.ActivityService, o.activityServiceAddress, { deadlineMs: o.deadlineMs });
   const tokenCache = new TokenCache(o.authCacheTtlMs);
   const settings = await applicationSettingsFromIdentity({ service: "gateway", identity, bus: o.bus, log: o.log }).start();
   const deps: GatewayDeps = {
@@ -86,6 +91,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
     mirror,
     collab,
     errorTracking,
+    activity,
     tokenCache,
     settings,
     log: o.log,
@@ -134,6 +140,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
       mirror.close();
       collab.close();
       errorTracking.close();
+      activity.close();
     },
   };
 }

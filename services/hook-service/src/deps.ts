@@ -43,6 +43,8 @@ export const DEFAULT_HOOK_SETTINGS: HookSettings = {
 export interface HookDeps {
   prisma: PrismaClient;
   log: Logger;
+  /** The outbox relay (audit records of hook changes): kicked after a commit that wrote to it. */
+  outbox?: { kick(): void };
   /** Seals hook secrets (context "web_hooks"). */
   box: SecretBox;
   /** Mutable: the launcher may set instanceUrl after start. */

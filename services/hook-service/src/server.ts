@@ -98,7 +98,7 @@ export async function startHookService(o: HookServiceOptions): Promise<RunningHo
     log: o.log,
     migrations,
     PrismaClient,
-    deps({ prisma, onStop }): HookDeps {
+    deps({ prisma, outbox, onStop }): HookDeps {
       const identity = createClient<IdentityServiceDefinition>(identityV1.IdentityService, o.identityServiceAddress, { deadlineMs: o.deadlineMs });
       const repo = createClient<RepoServiceDefinition>(repoV1.RepoService, o.repoServiceAddress, { deadlineMs: o.deadlineMs });
       onStop(() => identity.close());
@@ -107,6 +107,7 @@ export async function startHookService(o: HookServiceOptions): Promise<RunningHo
       const deps: HookDeps = {
         prisma,
         log: o.log,
+        outbox: outbox(),
         box: createSecretBox(o.encryptionKey, "web_hooks"),
         settings: { ...DEFAULT_HOOK_SETTINGS, ...o.settings, allowLocalRequests: o.allowLocalRequests },
         applicationSettings: applicationSettingsFromIdentity({ service: "hook-service", identity, bus: o.bus, log: o.log }),

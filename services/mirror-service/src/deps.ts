@@ -10,6 +10,8 @@ import type { PrismaClient } from "./generated/prisma/client.ts";
 export interface MirrorDeps {
   prisma: PrismaClient;
   log: Logger;
+  /** The outbox relay (audit records of mirror changes): kicked after a commit that wrote to it. */
+  outbox?: { kick(): void };
   /** Seals `encrypted_credentials` (QUARRY_MIRROR_ENCRYPTION_KEY, context "remote_mirrors"). */
   box: SecretBox;
   /** Where sync work is published (`quarry.mirror.sync`). */

@@ -77,7 +77,7 @@ export async function startMirrorService(o: MirrorServiceOptions): Promise<Runni
     log: o.log,
     migrations,
     PrismaClient,
-    deps({ prisma, onStop }): MirrorDeps {
+    deps({ prisma, outbox, onStop }): MirrorDeps {
       const repo = createClient(repoV1.RepoService, o.repoServiceAddress, { deadlineMs: o.deadlineMs });
       onStop(() => repo.close());
       const identity = o.identityServiceAddress ? createClient(identityV1.IdentityService, o.identityServiceAddress, { deadlineMs: o.deadlineMs }) : undefined;
@@ -87,6 +87,7 @@ export async function startMirrorService(o: MirrorServiceOptions): Promise<Runni
       return {
         prisma,
         log: o.log,
+        outbox: outbox(),
         box: createSecretBox(o.encryptionKey, "remote_mirrors"),
         bus: o.bus,
         repo,

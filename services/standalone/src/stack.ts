@@ -12,6 +12,7 @@ import { startHookService, type HookServiceOptions } from "@quarry/hook-service"
 import { startIdentityService } from "@quarry/identity-service";
 import type { Logger } from "@quarry/logger";
 import { startErrorTrackingService } from "@quarry/error-tracking-service";
+import { startActivityService } from "@quarry/activity-service";
 import { startMirrorService } from "@quarry/mirror-service";
 import { createObjectStore, type ObjectStore } from "@quarry/object-store";
 import { startGitSshServer, startRepoService, type StorageConfig, type StorageMoveHooks } from "@quarry/repo-service";
@@ -93,7 +94,7 @@ export interface RunningStack {
   generatedRootToken: string;
   /** The PostgreSQL server the databases (`<prefix>_<service>`) live on: the given one or the embedded one. */
   databaseServerUrl: string;
-  addresses: Record<"identity" | "repo" | "ci" | "mirror" | "hook" | "collab" | "errorTracking", string>;
+  addresses: Record<"identity" | "repo" | "ci" | "mirror" | "hook" | "collab" | "errorTracking" | "activity", string>;
   bus: EventBus;
   /** One pass of collab-service's issue_due scheduler as of `at` (announces open issues due the next day; tests). */
   issueDueTick(at: Date): Promise<number>;
@@ -270,6 +271,15 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       log: log("error-tracking-service"),
     });
     stops.push(() => errorTracking.stop());
+    const activity = await startActivityService({
+      databaseUrl: await dbUrl("activity"),
+      grpcAddress: LOOPBACK,
+      identityServiceAddress: identity.address,
+      deadlineMs,
+      bus,
+      log: log("activity-service"),
+    });
+    stops.push(() => activity.stop());
     const gateway = await startGateway({
       host: o.host,
       port: o.port,
@@ -281,6 +291,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       mirrorServiceAddress: mirror.address,
       collabServiceAddress: collab.address,
       errorTrackingServiceAddress: errorTracking.address,
+      activityServiceAddress: activity.address,
       deadlineMs,
       authCacheTtlMs: o.authCacheTtlMs ?? 10_000,
       maxBodyBytes: o.maxBodyBytes ?? 64 * 1024 * 1024,
@@ -338,6 +349,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
         hook: hook.address,
         collab: collab.address,
         errorTracking: errorTracking.address,
+        activity: activity.address,
       },
       bus,
       issueDueTick: (at: Date) => collab.issueDue?.tick(at) ?? Promise.resolve(0),

@@ -12,7 +12,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => s?.destroy());
 
-const CHECKS = ["identity_check", "repo_check", "ci_check", "mirror_check", "hook_check", "collab_check", "error_tracking_check"];
+const CHECKS = ["identity_check", "repo_check", "ci_check", "mirror_check", "hook_check", "collab_check", "error_tracking_check", "activity_check"];
 
 describe("health endpoints", () => {
   it("answers /-/health with GitLab's plain text, without a token", async () => {
@@ -54,6 +54,7 @@ describe("readiness with a service down", () => {
       mirrorServiceAddress: s.addresses.mirror,
       collabServiceAddress: s.addresses.collab,
       errorTrackingServiceAddress: s.addresses.errorTracking,
+      activityServiceAddress: s.addresses.activity,
       hookServiceAddress: "127.0.0.1:9",
       deadlineMs: 5_000,
       authCacheTtlMs: 1_000,

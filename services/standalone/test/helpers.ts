@@ -10,7 +10,7 @@ import { expect } from "vitest";
 import { startStack, type RunningStack, type StackOptions } from "../src/stack.ts";
 
 export const ROOT_TOKEN = "glpat-test-root-token-0123456789";
-const SERVICES = ["identity", "repo", "ci", "mirror", "hook", "collab", "error_tracking"];
+const SERVICES = ["identity", "repo", "ci", "mirror", "hook", "collab", "error_tracking", "activity"];
 
 export interface TestStack extends RunningStack {
   rootToken: string;

@@ -27,7 +27,7 @@ describe("findVisibleIssue", () => {
         assignees: { create: [{ userId: assignee.userId }] },
       },
     });
-    const find = (actor: typeof author, iid: number) => findVisibleIssue(t.svc.deps, { ...actor, system: "" }, String(project.id), iid);
+    const find = (actor: typeof author, iid: number) => findVisibleIssue(t.svc.deps, { ...actor, system: "", ipAddress: "" }, String(project.id), iid);
     expect((await find(t.anonymous, 1)).issue.id).toBe(open.id);
     for (const actor of [author, assignee, reporter, t.admin]) expect((await find(actor, 2)).issue.id).toBe(secret.id);
     for (const actor of [t.anonymous, outsider, guest]) {
@@ -41,7 +41,7 @@ describe("findVisibleIssue", () => {
     const project = await t.project({ visibility: "private" });
     await t.svc.deps.prisma.issue.create({ data: { projectId: project.id, iid: 1, title: "x", authorId: t.admin.userId } });
     const outsider = await t.user();
-    expect(await failure(findVisibleIssue(t.svc.deps, { ...outsider, system: "" }, String(project.id), 1))).toEqual({
+    expect(await failure(findVisibleIssue(t.svc.deps, { ...outsider, system: "", ipAddress: "" }, String(project.id), 1))).toEqual({
       status: 404,
       body: { message: "404 Project Not Found" },
     });

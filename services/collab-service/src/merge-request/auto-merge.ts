@@ -120,7 +120,7 @@ export async function processAutoMerges(deps: CollabDeps, pipeline: CiPipeline):
     const stored = mr.autoMergeParams as unknown as AutoMergeParams | null;
     if (!stored || !mr.mergeUserId) continue;
     try {
-      const ctx = await loadMergeContext(deps, { userId: mr.mergeUserId, isAdmin: stored.isAdmin, system: "" }, String(mr.projectId), mr.iid);
+      const ctx = await loadMergeContext(deps, { userId: mr.mergeUserId, isAdmin: stored.isAdmin, system: "", ipAddress: "" }, String(mr.projectId), mr.iid);
       const status = await mergeStatusOf(deps, ctx.mr, ctx.project, ctx.caller);
       // Only the head pipeline counts: a newer pipeline for the same head may still run.
       if (status.headPipelineId !== pipeline.id) continue;

@@ -86,7 +86,7 @@ describe("mergeStatusFor", () => {
     await commit(t, p, "ok", { "ok.txt": "ok\n" }, "main");
     await commit(t, p, "clash", { "same.txt": "mine\n" }, "main");
     await commit(t, p, "main", { "same.txt": "theirs\n" });
-    const scope = await resolveMergeRequestScope(t.svc.deps, { ...t.admin, system: "" }, String(p.id));
+    const scope = await resolveMergeRequestScope(t.svc.deps, { ...t.admin, system: "", ipAddress: "" }, String(p.id));
     const ok = await mergeRequestRow(t, p, "ok");
     const clash = await mergeRequestRow(t, p, "clash");
     expect(await mergeStatusFor(t.svc.deps, ok, scope)).toMatchObject({
@@ -112,7 +112,7 @@ describe("mergeStatusFor", () => {
     await t.member("project", p.id, developer, AccessLevel.DEVELOPER);
     await t.member("project", p.id, maintainer, AccessLevel.MAINTAINER);
     const canMerge = async (actor: { userId: number; isAdmin: boolean }) =>
-      (await mergeStatusFor(t.svc.deps, mr, await resolveMergeRequestScope(t.svc.deps, { ...actor, system: "" }, String(p.id)))).canMerge;
+      (await mergeStatusFor(t.svc.deps, mr, await resolveMergeRequestScope(t.svc.deps, { ...actor, system: "", ipAddress: "" }, String(p.id)))).canMerge;
     expect(await canMerge(developer)).toBe(false);
     expect(await canMerge(maintainer)).toBe(true);
     expect(await canMerge(t.anonymous)).toBe(false);
@@ -124,7 +124,7 @@ describe("mergeStatusFor", () => {
     const p = await repoProject(t);
     await commit(t, p, "d", { "d.txt": "d\n" }, "main");
     const mr = await mergeRequestRow(t, p, "d");
-    const scope = await resolveMergeRequestScope(t.svc.deps, { ...t.admin, system: "" }, String(p.id));
+    const scope = await resolveMergeRequestScope(t.svc.deps, { ...t.admin, system: "", ipAddress: "" }, String(p.id));
     expect((await mergeStatusFor(t.svc.deps, mr, scope)).blockingDiscussionsResolved).toBe(true);
     const note = {
       noteableType: "MergeRequest",

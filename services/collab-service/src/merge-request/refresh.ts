@@ -15,7 +15,7 @@ import { writeMergeRequestSystemNote } from "./system-notes.ts";
 export const REFRESH_DURABLE = "collab-service-merge-request-refresh";
 
 const NULL_SHA = "0".repeat(40);
-const SYSTEM_ACTOR = { userId: 0, isAdmin: true, system: "collab-service" };
+const SYSTEM_ACTOR = { userId: 0, isAdmin: true, system: "collab-service", ipAddress: "" };
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 

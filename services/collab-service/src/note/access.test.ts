@@ -35,7 +35,8 @@ describe("findVisibleIssueNote", () => {
     const plain = await note(one.id, false);
     const internal = await note(one.id, true);
     const other = await note(two.id, false);
-    const find = (actor: typeof guest, noteId: number) => findVisibleIssueNote(t.svc.deps, { ...actor, system: "" }, String(project.id), 1, noteId);
+    const find = (actor: typeof guest, noteId: number) =>
+      findVisibleIssueNote(t.svc.deps, { ...actor, system: "", ipAddress: "" }, String(project.id), 1, noteId);
     const notFound = { status: 404, body: { message: "404 Note Not Found" } };
     expect((await find(t.anonymous, plain.id)).note.id).toBe(plain.id);
     expect((await find(reporter, internal.id)).note.id).toBe(internal.id);

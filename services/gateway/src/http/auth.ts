@@ -54,13 +54,13 @@ function accessDeniedReason(state: string, externalUrl: string): string {
  * undefined for an unknown, revoked or expired token. Only active principals are cached (a state
  * change evicts them: locally, and on every gateway through token_revoke events).
  */
-async function resolveToken(deps: GatewayDeps, token: string, requestId: string): Promise<{ principal: Principal; state: string } | undefined> {
+async function resolveToken(deps: GatewayDeps, token: string, requestId: string, ipAddress = ""): Promise<{ principal: Principal; state: string } | undefined> {
   const digest = createHash("sha256").update(token).digest("hex");
   const cached = deps.tokenCache.get(digest);
   if (cached) return { principal: cached, state: "active" };
   let res: AuthenticateResponse__Output;
   try {
-    res = await deps.identity.Authenticate({ token }, { requestId });
+    res = await deps.identity.Authenticate({ token, ipAddress }, { requestId });
   } catch (err) {
     if ((err as { code?: number }).code === status.UNAUTHENTICATED) return undefined;
     throw err;
@@ -76,14 +76,14 @@ async function resolveToken(deps: GatewayDeps, token: string, requestId: string)
  * unknown, revoked or expired token, or an owner who is not active (blocked, banned, deactivated):
  * git over HTTP answers those 401 as GitLab's find_for_git_client does.
  */
-export async function principalForToken(deps: GatewayDeps, token: string, requestId: string): Promise<Principal | undefined> {
-  const r = await resolveToken(deps, token, requestId);
+export async function principalForToken(deps: GatewayDeps, token: string, requestId: string, ipAddress = ""): Promise<Principal | undefined> {
+  const r = await resolveToken(deps, token, requestId, ipAddress);
   return r && r.state === "active" ? r.principal : undefined;
 }
 
 /** The API's form: a blocked, banned or deactivated owner is 403 with GitLab's reason (APIGuard#find_current_user!). */
-async function apiPrincipalForToken(deps: GatewayDeps, token: string, requestId: string): Promise<Principal | undefined> {
-  const r = await resolveToken(deps, token, requestId);
+async function apiPrincipalForToken(deps: GatewayDeps, token: string, requestId: string, ipAddress = ""): Promise<Principal | undefined> {
+  const r = await resolveToken(deps, token, requestId, ipAddress);
   if (!r) return undefined;
   if (r.state !== "active") throw new ApiError(403, { message: `403 Forbidden - ${accessDeniedReason(r.state, deps.config.externalUrl)}` });
   return r.principal;
@@ -154,7 +154,7 @@ export function authenticate(deps: GatewayDeps, router: Router): RequestHandler 
     const sudo = sudoIdentifier(req);
     if (!token && !sudo) return next();
     try {
-      const principal = token ? await apiPrincipalForToken(deps, token, req.requestId) : undefined;
+      const principal = token ? await apiPrincipalForToken(deps, token, req.requestId, req.ip ?? "") : undefined;
       if (token && !principal) return next(unauthorized());
       req.principal = sudo ? await sudoPrincipal(deps, principal, sudo, req.requestId) : principal;
     } catch (err) {
@@ -174,9 +174,9 @@ export function basicCredentials(req: Request): { username: string; password: st
   return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
-/** The actor message identity-service expects. */
+/** The actor message the services expect, with the client's address (req.ip: the "trust proxy" setting of app.ts applies). */
 export function actor(req: Request) {
-  return { userId: req.principal?.userId ?? 0, isAdmin: req.principal?.isAdmin ?? false };
+  return { userId: req.principal?.userId ?? 0, isAdmin: req.principal?.isAdmin ?? false, ipAddress: req.ip ?? "" };
 }
 
 export function requireUser(req: Request): Principal {

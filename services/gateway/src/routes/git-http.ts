@@ -208,7 +208,7 @@ async function authenticateGit(deps: GatewayDeps, req: Request, service: Service
       ? undefined
       : creds.username === "gitlab-ci-token"
         ? await principalForJobToken(deps, creds.password, req.requestId)
-        : await principalForToken(deps, creds.password, req.requestId);
+        : await principalForToken(deps, creds.password, req.requestId, req.ip ?? "");
     if (!principal) throw new GitHttpError(401, Messages.accessDenied, true);
     req.principal = principal;
     if (!SCOPES[service].some((s) => principal.scopes.includes(s))) {

@@ -53,6 +53,7 @@ export function healthRouter(deps: GatewayDeps): Router {
       collab_check: healthOf(deps.collab.raw),
       hook_check: healthOf(deps.hook.raw),
       error_tracking_check: healthOf(deps.errorTracking.raw),
+      activity_check: healthOf(deps.activity.raw),
     });
 
   router.get("/-/health", (_req, res) => {

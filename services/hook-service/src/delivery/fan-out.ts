@@ -48,9 +48,9 @@ export function hookMatches(hook: WebHook, eventName: string, payload: Payload, 
   return true;
 }
 
-/** The payload as sent: GitLab's, without our internal event_id. */
+/** The payload as sent: GitLab's, without our internal event_id and the audit `actor` block (who did it, from which address). */
 export function hookPayload(data: Payload): Payload {
-  const { event_id: _omit, ...rest } = data;
+  const { event_id: _omit, actor: _actor, ...rest } = data;
   return rest;
 }
 

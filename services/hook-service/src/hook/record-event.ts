@@ -13,6 +13,12 @@ function nonEmptyString(v: unknown): string | undefined {
   return typeof v === "string" && v !== "" ? v : undefined;
 }
 
+function withoutActor(data: unknown): unknown {
+  if (data === null || typeof data !== "object" || Array.isArray(data) || !("actor" in data)) return data;
+  const { actor: _actor, ...rest } = data as Record<string, unknown>;
+  return rest;
+}
+
 /**
  * Maps a bus message to its record: `event_id` from the payload (the publisher's id, stable
  * across republishes), else the bus message id; `event_name` from the payload, else the
@@ -25,7 +31,8 @@ export function toEventRecord(msg: BusMessage<unknown>): EventRecord {
     eventId: nonEmptyString(obj.event_id) ?? msg.id,
     subject: msg.subject,
     eventName: nonEmptyString(obj.event_name) ?? msg.subject.slice(msg.subject.lastIndexOf(".") + 1),
-    payloadJson: JSON.stringify(data) ?? "null",
+    // The audit `actor` block (user and address) is activity-service's, not part of what hooks see.
+    payloadJson: JSON.stringify(withoutActor(data)) ?? "null",
   };
 }
 

@@ -10,11 +10,18 @@ export interface ActorInfo {
   isAdmin: boolean;
   /** A service calling on its own behalf (Actor.system): answered as an administrator, for no user. */
   system?: string;
+  /** The client's address (Actor.ip_address), for the actor block of audited events. */
+  ipAddress?: string;
 }
 
-export function actorOf(actor: { userId?: number; isAdmin?: boolean; system?: string } | null | undefined): ActorInfo {
+export function actorOf(actor: { userId?: number; isAdmin?: boolean; system?: string; ipAddress?: string } | null | undefined): ActorInfo {
   if (actor?.system) return { userId: 0, isAdmin: true, system: actor.system };
-  return { userId: Number(actor?.userId ?? 0), isAdmin: Boolean(actor?.isAdmin) && Number(actor?.userId ?? 0) > 0 };
+  return { userId: Number(actor?.userId ?? 0), isAdmin: Boolean(actor?.isAdmin) && Number(actor?.userId ?? 0) > 0, ipAddress: actor?.ipAddress ?? "" };
+}
+
+/** The actor block of an audited event (activity-service records it; hook-service strips it). */
+export function eventActor(actor: ActorInfo | undefined): { actor?: { user_id: number; ip_address: string } } {
+  return actor ? { actor: { user_id: actor.userId, ip_address: actor.ipAddress ?? "" } } : {};
 }
 
 // Memberships with an expiry date in the past no longer grant anything.

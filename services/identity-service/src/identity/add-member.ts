@@ -4,7 +4,7 @@ import type { Member } from "@quarry/proto/types/identity/v1/Member";
 import type { IdentityDeps } from "../deps.ts";
 import { actorOf } from "./access.ts";
 import { memberToProto } from "./convert.ts";
-import { enqueueGroupMemberEvent } from "./member-events.ts";
+import { enqueueGroupMemberEvent, enqueueProjectMemberAudit } from "./member-events.ts";
 import { requireMemberAdmin, resolveSource, validateLevel } from "./members-common.ts";
 import { parseDate } from "./validate.ts";
 
@@ -38,7 +38,8 @@ export const addMember =
         },
         include: { user: true },
       });
-      if (src.isGroup) await enqueueGroupMemberEvent(tx, "user_add_to_group", row);
+      if (src.isGroup) await enqueueGroupMemberEvent(tx, "user_add_to_group", row, actor);
+      else await enqueueProjectMemberAudit(tx, "created", row, actor);
       const creator = actor.userId ? await tx.user.findUnique({ where: { id: actor.userId } }) : null;
       return memberToProto(row, creator);
     });

@@ -4,6 +4,7 @@ import type { AuthenticateResponse } from "@quarry/proto/types/identity/v1/Authe
 import type { IdentityDeps } from "../deps.ts";
 import { userToProto } from "./convert.ts";
 import { tokenDigest } from "./passwords.ts";
+import { enqueueAuditRecord } from "./audit-records.ts";
 
 // last_used_at is refreshed at most this often, so authentication stays a read.
 const LAST_USED_GRANULARITY_MS = 10 * 60 * 1000;
@@ -28,7 +29,22 @@ export const authenticate =
       throw unauthenticated();
     }
     if (!token.lastUsedAt || Date.now() - token.lastUsedAt.getTime() > LAST_USED_GRANULARITY_MS) {
-      await deps.prisma.personalAccessToken.update({ where: { id: token.id }, data: { lastUsedAt: new Date() } });
+      // Throttled as last_used_at: an audit event only when the token's use is written down.
+      await deps.prisma.$transaction(async (tx) => {
+        await tx.personalAccessToken.update({ where: { id: token.id }, data: { lastUsedAt: new Date() } });
+        await enqueueAuditRecord(tx, {
+          event_name: "authenticated_with_token",
+          actor: { user_id: token.userId, ip_address: req.ipAddress },
+          entity_type: "User",
+          entity_id: token.userId,
+          entity_path: token.user.username,
+          target_type: "PersonalAccessToken",
+          target_id: token.id,
+          target_details: token.name,
+          details: { custom_message: `Authenticated with personal access token with id ${token.id}` },
+        });
+      });
+      deps.outbox.kick();
     }
     let user = token.user;
     if (user.state === "active" && user.lastActivityOn?.toISOString().slice(0, 10) !== todayIso) {

@@ -36,7 +36,7 @@ export const authorizeSshKey =
 
     if (key.type === "Key" && key.user) {
       const res = await authorize(deps)({
-        actor: { userId: key.user.id, isAdmin: key.user.isAdmin, system: "" },
+        actor: { userId: key.user.id, isAdmin: key.user.isAdmin, system: "", ipAddress: "" },
         action: req.action,
         project: req.project,
         group: "",
@@ -74,7 +74,7 @@ async function authorizeCertificate(deps: IdentityDeps, req: AuthorizeSshKeyRequ
   const topLevel = project?.namespace.kind === "group" ? project.namespace.traversalIds[0] : undefined;
   if (!project || topLevel === undefined || !groupIds.includes(topLevel)) throw notFound("Project");
   const res = await authorize(deps)({
-    actor: { userId: user.id, isAdmin: user.isAdmin, system: "" },
+    actor: { userId: user.id, isAdmin: user.isAdmin, system: "", ipAddress: "" },
     action: req.action,
     project: String(project.id),
     group: "",

@@ -7,6 +7,17 @@ import { actorOf } from "./access.ts";
 import { userToProto } from "./convert.ts";
 import { requireAdmin } from "./lookup.ts";
 import { INTERNAL_USER_TYPES, userInclude } from "./users-common.ts";
+import { enqueueAuditRecord } from "./audit-records.ts";
+
+/** The past participle of each state change, for its audit event. */
+const STATE_AUDIT_NAMES: Record<string, string> = {
+  block: "blocked",
+  unblock: "unblocked",
+  deactivate: "deactivated",
+  activate: "activated",
+  ban: "banned",
+  unban: "unbanned",
+};
 
 /** GitLab's User#blocked?: every state that is a kind of block. */
 const BLOCKED_STATES = new Set(["blocked", "ldap_blocked", "blocked_pending_approval", "banned"]);
@@ -113,6 +124,19 @@ export const changeUserState =
           await enqueueEvent(tx, Subjects.tokenRevoke, { event_name: "token_revoke", token_id: t.id, user_id: user.id });
         }
       }
+      // GitLab's user_blocked, user_unblocked, user_deactivated, user_activated, user_banned, user_unbanned.
+      const past = STATE_AUDIT_NAMES[req.action] ?? req.action;
+      await enqueueAuditRecord(tx, {
+        event_name: `user_${past}`,
+        actor: { user_id: actor.userId, ip_address: actor.ipAddress ?? "" },
+        entity_type: "User",
+        entity_id: user.id,
+        entity_path: user.username,
+        target_type: "User",
+        target_id: user.id,
+        target_details: user.username,
+        details: { custom_message: `${past[0]!.toUpperCase()}${past.slice(1)} user ${user.username}` },
+      });
       return { noop: false, changed: true, user: updated };
     });
     deps.outbox.kick();

@@ -5,7 +5,7 @@ import type { CreateGroupRequest__Output } from "@quarry/proto/types/identity/v1
 import type { Group } from "@quarry/proto/types/identity/v1/Group";
 import type { IdentityDeps } from "../deps.ts";
 import { readApplicationSettings } from "./application-settings.ts";
-import { actorOf } from "./access.ts";
+import { actorOf, eventActor } from "./access.ts";
 import { checkAvatar, withAvatarWrites } from "./avatars.ts";
 import { groupToProto } from "./convert.ts";
 import { CREATION_LEVEL } from "./levels.ts";
@@ -91,9 +91,10 @@ export const createGroup =
           path: created.path,
           full_path: created.fullPath,
           parent_id: created.parentId,
+          ...eventActor(actor),
         });
         // GitLab's add_owner is a member create: its event reaches the parent groups' member hooks.
-        await enqueueGroupMemberEvent(tx, "user_add_to_group", owner);
+        await enqueueGroupMemberEvent(tx, "user_add_to_group", owner, actor);
         return withIds;
       }),
     );

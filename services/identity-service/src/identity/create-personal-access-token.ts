@@ -8,6 +8,7 @@ import { tokenToProto } from "./convert.ts";
 import { forbidden } from "@quarry/grpc";
 import { newToken, tokenDigest } from "./passwords.ts";
 import { validateScopes } from "./tokens-common.ts";
+import { enqueueTokenAudit } from "./audit-records.ts";
 import { parseDate } from "./validate.ts";
 
 export async function insertToken(
@@ -48,7 +49,7 @@ export const createPersonalAccessToken =
     const { row, clear } = await deps.prisma.$transaction(async (tx) => {
       const user = await tx.user.findUnique({ where: { id: userId }, select: { id: true } });
       if (!user) throw notFound("User");
-      return insertToken(tx, {
+      const created = await insertToken(tx, {
         userId,
         name: req.name,
         scopes: req.scopes,
@@ -57,6 +58,9 @@ export const createPersonalAccessToken =
         preset: req.presetToken,
         impersonation: req.impersonation,
       });
+      await enqueueTokenAudit(tx, "created", created.row, actor);
+      return created;
     });
+    deps.outbox.kick();
     return tokenToProto(row, clear);
   };

@@ -106,7 +106,7 @@ export const createProject =
               include: projectInclude,
             });
           }
-          await enqueueProjectCreate(tx, created);
+          await enqueueProjectCreate(tx, created, actor);
           const author = await tx.user.findUniqueOrThrow({ where: { id: creatorId }, select: { name: true, email: true } });
           try {
             const repository = await deps.repo.CreateRepository({

@@ -23,6 +23,8 @@ export interface NewUser {
   admin?: boolean;
   confirmed?: boolean;
   createdById?: number;
+  /** The creator's address (audit events). */
+  createdFromIp?: string;
 }
 
 /** Inserts a user with its personal namespace and publishes user_create (inside the caller's transaction). */
@@ -63,6 +65,7 @@ export async function insertUser(tx: Tx, input: NewUser, extra: Record<string, u
     name: user.name,
     username: user.username,
     email: user.email,
+    ...(input.createdById ? { actor: { user_id: input.createdById, ip_address: input.createdFromIp ?? "" } } : {}),
   });
   // A confirmed primary e-mail on a verified domain: the domain's group claims the new user.
   const claim = await claimByVerifiedDomain(tx, user.id);
@@ -94,6 +97,7 @@ export const createUser =
             admin: req.admin,
             confirmed: true,
             createdById: actorOf(req.actor).userId,
+            createdFromIp: actorOf(req.actor).ipAddress,
           },
           {
             ...profileData(req.profile),

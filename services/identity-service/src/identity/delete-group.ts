@@ -2,7 +2,7 @@ import { Subjects, enqueueEvent } from "@quarry/bus";
 import { AccessLevel } from "@quarry/gitlab";
 import type { DeleteGroupRequest__Output } from "@quarry/proto/types/identity/v1/DeleteGroupRequest";
 import type { IdentityDeps } from "../deps.ts";
-import { actorOf } from "./access.ts";
+import { actorOf, eventActor } from "./access.ts";
 import { removeAvatars } from "./avatars.ts";
 import { uploadKeysOf } from "./uploads-common.ts";
 import { requireLevel, visibleGroup } from "./lookup.ts";
@@ -21,7 +21,7 @@ export const deleteGroup =
         where: { namespace: { traversalIds: { has: group.id } } },
         include: { namespace: { include: { owner: true } } },
       });
-      for (const p of projects) await enqueueProjectDestroy(tx, p);
+      for (const p of projects) await enqueueProjectDestroy(tx, p, actor);
       const namespaces = await tx.namespace.findMany({ where: { traversalIds: { has: group.id } } });
       // One group_destroy per group gone (subgroups too), with the change: services drop what they keep for them.
       for (const n of namespaces) {
@@ -34,6 +34,7 @@ export const deleteGroup =
           path: n.path,
           full_path: n.fullPath,
           parent_id: n.parentId,
+          ...eventActor(actor),
         });
       }
       const namespaceIds = namespaces.map((n) => n.id);

@@ -16,7 +16,7 @@ export const deleteProject =
     const { id, avatarKey, uploadKeys } = await deps.prisma.$transaction(async (tx) => {
       const { project, levels } = await visibleProject(tx, actor, req.idOrPath);
       requireLevel(actor, levels.effective, AccessLevel.OWNER);
-      await enqueueProjectDestroy(tx, project);
+      await enqueueProjectDestroy(tx, project, actor);
       await tx.member.deleteMany({ where: { sourceType: "project", sourceId: project.id } });
       const uploadKeys = await uploadKeysOf(tx, [project.id]);
       await tx.project.delete({ where: { id: project.id } });

@@ -2,7 +2,7 @@ import { Subjects } from "@quarry/bus";
 import { badRequest, notFound } from "@quarry/grpc";
 import type { DeleteUserRequest__Output } from "@quarry/proto/types/identity/v1/DeleteUserRequest";
 import type { IdentityDeps } from "../deps.ts";
-import { actorOf } from "./access.ts";
+import { type ActorInfo, actorOf, eventActor } from "./access.ts";
 import { removeAvatars } from "./avatars.ts";
 import { uploadKeysOf } from "./uploads-common.ts";
 import { requireAdmin } from "./lookup.ts";
@@ -18,7 +18,7 @@ export const deleteUser =
     requireAdmin(actor);
     const id = Number(req.id);
     if (id === actor.userId) throw badRequest("You cannot delete yourself");
-    await removeUser(deps, id);
+    await removeUser(deps, id, actor);
     return {};
   };
 
@@ -26,7 +26,7 @@ export const deleteUser =
  * Removes a user with their personal namespace and its projects, publishes user_destroy, then
  * their repositories and avatars (DELETE /users/:id, DELETE /groups/:id/enterprise_users/:user_id).
  */
-export async function removeUser(deps: IdentityDeps, id: number): Promise<void> {
+export async function removeUser(deps: IdentityDeps, id: number, actor?: ActorInfo): Promise<void> {
   const removed = await deps.prisma.$transaction(async (tx) => {
     const user = await tx.user.findUnique({ where: { id }, include: { namespace: true } });
     if (!user) throw notFound("User");
@@ -45,6 +45,7 @@ export async function removeUser(deps: IdentityDeps, id: number): Promise<void> 
       name: user.name,
       username: user.username,
       email: user.email,
+      ...eventActor(actor),
     });
     return { projectIds: projects.map((p) => p.id), avatarKeys: [user.avatarKey, ...projects.map((p) => p.avatarKey), ...uploadKeys] };
   });

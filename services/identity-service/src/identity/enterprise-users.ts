@@ -138,8 +138,8 @@ export const deleteEnterpriseUser =
       const ns = await deps.prisma.namespace.findUnique({ where: { id }, select: { traversalIds: true } });
       if (!ns || ns.traversalIds.some((a) => a !== id && solo.includes(a))) continue;
       // As the system: the enterprise group's Owner may remove what its enterprise user solely owns.
-      await deleteGroup(deps)({ actor: { userId: 0, isAdmin: false, system: "enterprise-user-hard-delete" }, idOrPath: String(id) });
+      await deleteGroup(deps)({ actor: { userId: 0, isAdmin: false, system: "enterprise-user-hard-delete", ipAddress: "" }, idOrPath: String(id) });
     }
-    await removeUser(deps, user.id);
+    await removeUser(deps, user.id, actor);
     return {};
   };

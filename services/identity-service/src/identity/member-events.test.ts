@@ -45,6 +45,8 @@ describe("group member events", () => {
       expires_at: "2099-12-04T00:00:00Z",
       group_plan: null,
       event_name: "user_add_to_group",
+      // Who did it, for audit events (hook-service strips it from webhook payloads).
+      actor: { user_id: owner.userId, ip_address: "" },
     });
     // No public email: GitLab's webhook_email.
     expect(events[0]!.payload).toMatchObject({ user_email: "[REDACTED]", group_access: "Owner", expires_at: null });
@@ -113,6 +115,34 @@ describe("group member events", () => {
     const sub = await f.c.CreateGroup({ actor: owner, name: "Sub", path: "sub", parentId: parent.id });
     expect(await memberEvents(Number(sub.id))).toMatchObject([
       { subject: "quarry.identity.user_add_to_group", payload: { group_path: "sub", user_id: owner.userId, group_access: "Owner" } },
+    ]);
+  });
+
+  it("writes an audit record (quarry.audit.event) for each project membership change, with the actor", async () => {
+    const owner = await f.user();
+    const g = await f.c.CreateGroup({ actor: owner, name: "Audited", path: "audited-members" });
+    const p = await f.c.CreateProject({ actor: owner, name: "p", namespaceId: g.id });
+    const dev = await f.user("auditee");
+    const before = await f.deps.prisma.outboxEvent.count({ where: { subject: "quarry.audit.event" } });
+    const src = { kind: "project", idOrPath: String(p.id) };
+    const from = { ...owner, ipAddress: "203.0.113.5" };
+    await f.c.AddMember({ actor: from, source: src, userId: dev.userId, accessLevel: 30 });
+    await f.c.UpdateMember({ actor: from, source: src, userId: dev.userId, accessLevel: 40 });
+    await f.c.RemoveMember({ actor: from, source: src, userId: dev.userId });
+    const rows = await f.deps.prisma.outboxEvent.findMany({ where: { subject: "quarry.audit.event" }, orderBy: { id: "asc" }, skip: before });
+    const common = {
+      actor: { user_id: owner.userId, ip_address: "203.0.113.5" },
+      entity_type: "Project",
+      entity_id: Number(p.id),
+      entity_path: "audited-members/p",
+      target_type: "User",
+      target_id: dev.userId,
+      target_details: "auditee",
+    };
+    expect(rows.map((r) => r.payload)).toEqual([
+      { event_id: expect.any(String), event_name: "member_created", ...common, details: { add: "user_access", as: "Developer", expiry: "never" } },
+      { event_id: expect.any(String), event_name: "member_updated", ...common, details: { change: "access_level", from: "Developer", to: "Maintainer" } },
+      { event_id: expect.any(String), event_name: "member_destroyed", ...common, details: { remove: "user_access" } },
     ]);
   });
 });

@@ -1,8 +1,9 @@
 // Group member events (GitLab's GroupMember#execute_hooks_for with Gitlab::HookData::GroupMemberBuilder):
 // written to the outbox in the membership change's transaction. Project memberships publish none, as in GitLab.
-import { type GroupMemberEvent, Subjects, enqueueEvent } from "@quarry/bus";
+import { type AuditRecordEvent, type GroupMemberEvent, Subjects, enqueueEvent } from "@quarry/bus";
 import { accessLevelName } from "@quarry/gitlab";
 import type { Tx } from "../deps.ts";
+import { type ActorInfo, eventActor } from "./access.ts";
 
 const SUBJECTS = {
   user_add_to_group: Subjects.userAddToGroup,
@@ -48,6 +49,43 @@ export async function groupMemberPayload(tx: Tx, eventName: GroupMemberEventName
 }
 
 /** Writes the event to the outbox (call inside the change's transaction, then kick the relay). */
-export async function enqueueGroupMemberEvent(tx: Tx, eventName: GroupMemberEventName, m: MemberWithUser): Promise<string> {
-  return enqueueEvent(tx, SUBJECTS[eventName], { ...(await groupMemberPayload(tx, eventName, m)) });
+export async function enqueueGroupMemberEvent(tx: Tx, eventName: GroupMemberEventName, m: MemberWithUser, actor?: ActorInfo): Promise<string> {
+  return enqueueEvent(tx, SUBJECTS[eventName], { ...(await groupMemberPayload(tx, eventName, m)), ...eventActor(actor) });
+}
+
+/**
+ * A project membership added, changed or removed: no webhook in GitLab, but an audit event
+ * (member_created / member_updated / member_destroyed on the project), published on
+ * `quarry.audit.event` for activity-service alone.
+ */
+export async function enqueueProjectMemberAudit(
+  tx: Tx,
+  kind: "created" | "updated" | "destroyed",
+  m: MemberWithUser,
+  actor: ActorInfo,
+  previousLevel?: number,
+): Promise<string> {
+  const project = await tx.project.findUniqueOrThrow({
+    where: { id: m.sourceId },
+    select: { id: true, path: true, namespace: { select: { fullPath: true } } },
+  });
+  const level = accessLevelName(m.accessLevel) ?? String(m.accessLevel);
+  const details: Record<string, string> =
+    kind === "created"
+      ? { add: "user_access", as: level, expiry: m.expiresAt ? m.expiresAt.toISOString().slice(0, 10) : "never" }
+      : kind === "updated"
+        ? { change: "access_level", from: accessLevelName(previousLevel ?? 0) ?? String(previousLevel ?? ""), to: level }
+        : { remove: "user_access" };
+  const record: Omit<AuditRecordEvent, "event_id"> = {
+    event_name: `member_${kind}`,
+    actor: eventActor(actor).actor!,
+    entity_type: "Project",
+    entity_id: project.id,
+    entity_path: `${project.namespace.fullPath}/${project.path}`,
+    target_type: "User",
+    target_id: m.user.id,
+    target_details: m.user.username,
+    details,
+  };
+  return enqueueEvent(tx, Subjects.audit, record as unknown as Record<string, unknown>);
 }

@@ -2,6 +2,7 @@ import { Subjects } from "@quarry/bus";
 import type { Tx } from "../deps.ts";
 import type { ProjectRow } from "./convert.ts";
 import { enqueueEvent } from "@quarry/bus";
+import { type ActorInfo, eventActor } from "./access.ts";
 
 function projectEventFields(p: ProjectRow) {
   const owner = p.namespace.owner;
@@ -20,22 +21,29 @@ function projectEventFields(p: ProjectRow) {
   };
 }
 
-export function enqueueProjectCreate(tx: Tx, p: ProjectRow) {
-  return enqueueEvent(tx, Subjects.projectCreate, { event_name: "project_create", ...projectEventFields(p) });
+export function enqueueProjectCreate(tx: Tx, p: ProjectRow, actor?: ActorInfo) {
+  return enqueueEvent(tx, Subjects.projectCreate, { event_name: "project_create", ...projectEventFields(p), ...eventActor(actor) });
 }
 
-export function enqueueProjectDestroy(tx: Tx, p: ProjectRow) {
-  return enqueueEvent(tx, Subjects.projectDestroy, { event_name: "project_destroy", ...projectEventFields(p) });
+export function enqueueProjectDestroy(tx: Tx, p: ProjectRow, actor?: ActorInfo) {
+  return enqueueEvent(tx, Subjects.projectDestroy, { event_name: "project_destroy", ...projectEventFields(p), ...eventActor(actor) });
 }
 
 /**
  * A path change (GitLab's project_rename system hook, which also drives project_was_moved mails);
  * a move to another namespace is GitLab's project_transfer.
  */
-export function enqueueProjectRename(tx: Tx, p: ProjectRow, oldPathWithNamespace: string, eventName: "project_rename" | "project_transfer" = "project_rename") {
+export function enqueueProjectRename(
+  tx: Tx,
+  p: ProjectRow,
+  oldPathWithNamespace: string,
+  eventName: "project_rename" | "project_transfer" = "project_rename",
+  actor?: ActorInfo,
+) {
   return enqueueEvent(tx, Subjects.projectRename, {
     event_name: eventName,
     ...projectEventFields(p),
     old_path_with_namespace: oldPathWithNamespace,
+    ...eventActor(actor),
   });
 }

@@ -3,7 +3,7 @@ import { failedPrecondition, forbidden, notFound } from "@quarry/grpc";
 import type { RemoveMemberRequest__Output } from "@quarry/proto/types/identity/v1/RemoveMemberRequest";
 import type { IdentityDeps } from "../deps.ts";
 import { actorOf } from "./access.ts";
-import { enqueueGroupMemberEvent } from "./member-events.ts";
+import { enqueueGroupMemberEvent, enqueueProjectMemberAudit } from "./member-events.ts";
 import { requireMemberAdmin, resolveSource } from "./members-common.ts";
 
 /** Removes a membership; members may remove themselves; the sole Owner of a group may not go (409). */
@@ -28,7 +28,8 @@ export const removeMember =
         }
       }
       await tx.member.delete({ where: { sourceType_sourceId_userId: key } });
-      if (src.isGroup) await enqueueGroupMemberEvent(tx, "user_remove_from_group", existing);
+      if (src.isGroup) await enqueueGroupMemberEvent(tx, "user_remove_from_group", existing, actor);
+      else await enqueueProjectMemberAudit(tx, "destroyed", existing, actor);
     });
     deps.outbox.kick();
     return {};

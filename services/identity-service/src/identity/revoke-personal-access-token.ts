@@ -5,6 +5,7 @@ import type { IdentityDeps } from "../deps.ts";
 import { actorOf } from "./access.ts";
 import { enqueueEvent } from "@quarry/bus";
 import { matches } from "./get-personal-access-token.ts";
+import { enqueueTokenAudit } from "./audit-records.ts";
 
 /** Revokes a token; the token_revoke event lets every gateway drop it from its cache at once. */
 export const revokePersonalAccessToken =
@@ -21,6 +22,7 @@ export const revokePersonalAccessToken =
       if (token.revoked) throw badRequest("400 Bad request");
       await tx.personalAccessToken.update({ where: { id: token.id }, data: { revoked: true } });
       await enqueueEvent(tx, Subjects.tokenRevoke, { event_name: "token_revoke", token_id: token.id, user_id: token.userId });
+      await enqueueTokenAudit(tx, "revoked", token, actor);
     });
     deps.outbox.kick();
     return {};

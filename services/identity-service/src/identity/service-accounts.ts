@@ -19,9 +19,10 @@ import type { ServiceAccount as ServiceAccountMsg } from "@quarry/proto/types/id
 import type { UpdateServiceAccountRequest__Output } from "@quarry/proto/types/identity/v1/UpdateServiceAccountRequest";
 import type { IdentityDeps, Tx } from "../deps.ts";
 import type { Namespace, Prisma, User } from "../generated/prisma/client.ts";
-import { type ActorInfo, actorOf, canSee, namespaceLevel } from "./access.ts";
+import { type ActorInfo, actorOf, canSee, eventActor, namespaceLevel } from "./access.ts";
 import { tokenToProto } from "./convert.ts";
 import { insertToken } from "./create-personal-access-token.ts";
+import { enqueueTokenAudit } from "./audit-records.ts";
 import { insertUser } from "./create-user.ts";
 import { emailTaken, sendConfirmation } from "./emails-common.ts";
 import { findGroup, requireAdmin } from "./lookup.ts";
@@ -105,7 +106,7 @@ export const createServiceAccount =
       await assertUsernameFree(tx, username);
       const inserted = await insertUser(
         tx,
-        { username, email, name, confirmed: !custom, createdById: actor.userId },
+        { username, email, name, confirmed: !custom, createdById: actor.userId, createdFromIp: actor.ipAddress },
         { bot: true, userType: "service_account", external: true, provisionedByGroupId: group?.id ?? null },
       );
       if (!custom) return inserted;
@@ -202,6 +203,7 @@ export const deleteServiceAccount =
         name: account.name,
         username: account.username,
         email: account.email,
+        ...eventActor(actor),
       });
     });
     deps.outbox.kick();
@@ -220,8 +222,11 @@ export const createServiceAccountToken =
     const { row, clear } = await deps.prisma.$transaction(async (tx) => {
       const group = await scopeOf(tx, actor, req.group, true);
       const account = await accountOf(tx, group, Number(req.userId));
-      return insertToken(tx, { userId: account.id, name: req.name, scopes: req.scopes, expiresAt, description: req.description });
+      const created = await insertToken(tx, { userId: account.id, name: req.name, scopes: req.scopes, expiresAt, description: req.description });
+      await enqueueTokenAudit(tx, "created", created.row, actor);
+      return created;
     });
+    deps.outbox.kick();
     return tokenToProto(row, clear);
   };
 
@@ -285,6 +290,7 @@ export const revokeServiceAccountToken =
       if (token.revoked) throw badRequest("400 Bad request");
       await tx.personalAccessToken.update({ where: { id: token.id }, data: { revoked: true } });
       await enqueueEvent(tx, Subjects.tokenRevoke, { event_name: "token_revoke", token_id: token.id, user_id: token.userId });
+      await enqueueTokenAudit(tx, "revoked", token, actor);
     });
     deps.outbox.kick();
     return {};

@@ -9,6 +9,7 @@ import { groupToProto } from "./convert.ts";
 import { CREATION_LEVEL } from "./levels.ts";
 import { requireLevel, visibleGroup } from "./lookup.ts";
 import { enqueueGroupMemberEvent } from "./member-events.ts";
+import { enqueueGroupChangeAudit } from "./audit-records.ts";
 
 /** GitLab's Groups::TransferService failures: 400 `Transfer failed: …`. */
 const failed = (why: string) => badRequest(`Transfer failed: ${why}`);
@@ -85,14 +86,22 @@ export const transferGroup =
               update: { accessLevel: AccessLevel.OWNER, expiresAt: null },
               include: { user: true },
             });
-            await enqueueGroupMemberEvent(tx, "user_add_to_group", owner);
+            await enqueueGroupMemberEvent(tx, "user_add_to_group", owner, actor);
             ownerAdded = true;
           }
         }
+        const parentOf = (p: string) => p.slice(0, Math.max(0, p.lastIndexOf("/")));
+        await enqueueGroupChangeAudit(
+          tx,
+          "group_parent_updated",
+          row,
+          { change: "parent group", from: parentOf(group.fullPath), to: parentOf(row.fullPath) },
+          actor,
+        );
         return { row, level: await namespaceLevel(tx, actor.userId, row), ownerAdded };
       },
       { timeout: 30_000 },
     );
-    if (out.ownerAdded) deps.outbox.kick();
+    deps.outbox.kick();
     return groupToProto(out.row, out.level);
   };

@@ -55,7 +55,7 @@ export const transferProject =
         // A project may not be more open than its group (GitLab's visibility_level_allowed_by_group?).
         const visibility = ns.kind === "group" && VISIBILITY_LEVEL[project.visibility]! > VISIBILITY_LEVEL[ns.visibility]! ? ns.visibility : project.visibility;
         const row = await tx.project.update({ where: { id: project.id }, data: { namespaceId: ns.id, visibility }, include: projectInclude });
-        await enqueueProjectRename(tx, row, `${project.namespace.fullPath}/${project.path}`, "project_transfer");
+        await enqueueProjectRename(tx, row, `${project.namespace.fullPath}/${project.path}`, "project_transfer", actor);
         return { row, levels: await projectLevels(tx, actor.userId, row) };
       },
       { timeout: 30_000 },

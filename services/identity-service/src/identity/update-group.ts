@@ -10,6 +10,7 @@ import { groupToProto } from "./convert.ts";
 import { CREATION_LEVEL } from "./levels.ts";
 import { requireLevel, visibleGroup } from "./lookup.ts";
 import { validateName, validatePath, validateVisibility } from "./validate.ts";
+import { enqueueGroupChangeAudit } from "./audit-records.ts";
 
 /** Owner or administrator. A new path or name is carried down to every descendant's full path. */
 export const updateGroup =
@@ -87,8 +88,13 @@ export const updateGroup =
         }
         if (avatar) Object.assign(data, await avatars.stage("group", group.id, avatar, group.avatarKey));
         const row = await tx.namespace.update({ where: { id: group.id }, data });
+        if (newPath !== null) {
+          await enqueueGroupChangeAudit(tx, "group_path_updated", row, { change: "path", from: group.fullPath, to: row.fullPath }, actor);
+        }
+        if (newName !== null) await enqueueGroupChangeAudit(tx, "group_name_updated", row, { change: "name", from: group.name, to: row.name }, actor);
         return { row, level };
       }),
     );
+    deps.outbox.kick();
     return groupToProto(updated.row, updated.level);
   };

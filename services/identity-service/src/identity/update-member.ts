@@ -6,7 +6,7 @@ import type { IdentityDeps } from "../deps.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { actorOf } from "./access.ts";
 import { memberToProto } from "./convert.ts";
-import { enqueueGroupMemberEvent } from "./member-events.ts";
+import { enqueueGroupMemberEvent, enqueueProjectMemberAudit } from "./member-events.ts";
 import { requireMemberAdmin, resolveSource, validateLevel } from "./members-common.ts";
 import { parseDate } from "./validate.ts";
 
@@ -31,8 +31,9 @@ export const updateMember =
       const row = await tx.member.update({ where: { sourceType_sourceId_userId: key }, data, include: { user: true } });
       // GitLab's GroupMember#post_update_hook: an event only when the level or the expiry changed.
       if (src.isGroup && (row.accessLevel !== existing.accessLevel || row.expiresAt?.getTime() !== existing.expiresAt?.getTime())) {
-        await enqueueGroupMemberEvent(tx, "user_update_for_group", row);
+        await enqueueGroupMemberEvent(tx, "user_update_for_group", row, actor);
       }
+      if (!src.isGroup && row.accessLevel !== existing.accessLevel) await enqueueProjectMemberAudit(tx, "updated", row, actor, existing.accessLevel);
       const creator = row.createdById ? await tx.user.findUnique({ where: { id: row.createdById } }) : null;
       return memberToProto(row, creator);
     });

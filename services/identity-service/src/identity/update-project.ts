@@ -69,7 +69,7 @@ export const updateProject =
           if (avatar) Object.assign(data, await avatars.stage("project", project.id, avatar, project.avatarKey));
           const row = await tx.project.update({ where: { id: project.id }, data, include: projectInclude });
           const renamed = row.path !== project.path;
-          if (renamed) await enqueueProjectRename(tx, row, `${project.namespace.fullPath}/${project.path}`);
+          if (renamed) await enqueueProjectRename(tx, row, `${project.namespace.fullPath}/${project.path}`, "project_rename", actor);
           return { row, levels, renamed };
         },
         { timeout: 30_000 },

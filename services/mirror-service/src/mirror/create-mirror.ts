@@ -5,6 +5,7 @@ import type { MirrorDeps } from "../deps.ts";
 import { generateSshKeyPair, sealCredentials, type MirrorCredentials } from "./credentials.ts";
 import { AUTH_METHODS, projectIdOf, toMirrorMessage, validateRegex } from "./entity.ts";
 import { splitUrl, validateMirrorUrl } from "./urls.ts";
+import { enqueueMirrorAudit, type WithActor } from "./audit.ts";
 
 /**
  * Creates a mirror (GitLab's RemoteMirrors::CreateService): the URL is checked against the
@@ -14,7 +15,7 @@ import { splitUrl, validateMirrorUrl } from "./urls.ts";
  */
 export const createMirror =
   (deps: MirrorDeps) =>
-  async (req: CreateMirrorRequest__Output): Promise<RemoteMirror> => {
+  async (req: WithActor<CreateMirrorRequest__Output>): Promise<RemoteMirror> => {
     const projectId = projectIdOf(req.projectId);
     if (!req.diskPath) throw badRequest("disk_path is missing");
     const parts = splitUrl(req.url);
@@ -34,19 +35,24 @@ export const createMirror =
       creds.sshPrivateKey = pair.privateKey;
       sshPublicKey = pair.publicKey;
     }
-    const row = await deps.prisma.remoteMirror.create({
-      data: {
-        projectId,
-        diskPath: req.diskPath,
-        url: parts.url,
-        enabled: req.enabled ?? false,
-        authMethod,
-        onlyProtectedBranches: onlyProtected,
-        keepDivergentRefs: req.keepDivergentRefs ?? false,
-        mirrorBranchRegex: regex,
-        encryptedCredentials: sealCredentials(deps.box, creds),
-        sshPublicKey,
-      },
+    const row = await deps.prisma.$transaction(async (tx) => {
+      const created = await tx.remoteMirror.create({
+        data: {
+          projectId,
+          diskPath: req.diskPath,
+          url: parts.url,
+          enabled: req.enabled ?? false,
+          authMethod,
+          onlyProtectedBranches: onlyProtected,
+          keepDivergentRefs: req.keepDivergentRefs ?? false,
+          mirrorBranchRegex: regex,
+          encryptedCredentials: sealCredentials(deps.box, creds),
+          sshPublicKey,
+        },
+      });
+      await enqueueMirrorAudit(tx, "created", created, req.actor);
+      return created;
     });
+    deps.outbox?.kick();
     return toMirrorMessage(deps, row);
   };

@@ -5,6 +5,7 @@ import type { MirrorDeps } from "../deps.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { generateSshKeyPair, openCredentials, sealCredentials } from "./credentials.ts";
 import { AUTH_METHODS, findMirror, toMirrorMessage, validateRegex } from "./entity.ts";
+import { enqueueMirrorAudit, type WithActor } from "./audit.ts";
 
 /**
  * Changes the given settings of a mirror (GitLab's RemoteMirrors::UpdateService). Setting
@@ -13,7 +14,7 @@ import { AUTH_METHODS, findMirror, toMirrorMessage, validateRegex } from "./enti
  */
 export const updateMirror =
   (deps: MirrorDeps) =>
-  async (req: UpdateMirrorRequest__Output): Promise<RemoteMirror> => {
+  async (req: WithActor<UpdateMirrorRequest__Output>): Promise<RemoteMirror> => {
     const row = await findMirror(deps, req);
     const data: Prisma.RemoteMirrorUpdateInput = {};
     if (req.enabled !== undefined) data.enabled = req.enabled;
@@ -40,6 +41,11 @@ export const updateMirror =
       data.onlyProtectedBranches = req.onlyProtectedBranches;
       if (req.onlyProtectedBranches) data.mirrorBranchRegex = null;
     }
-    const updated = await deps.prisma.remoteMirror.update({ where: { id: row.id }, data });
+    const updated = await deps.prisma.$transaction(async (tx) => {
+      const changed = await tx.remoteMirror.update({ where: { id: row.id }, data });
+      await enqueueMirrorAudit(tx, "updated", changed, req.actor);
+      return changed;
+    });
+    deps.outbox?.kick();
     return toMirrorMessage(deps, updated);
   };

@@ -6,6 +6,7 @@ import type { ProtectedBranch__Output as ProtectedBranch } from "@quarry/proto/t
 import type { RepoDeps } from "../deps.ts";
 import { RULE_LEVELS, toProtectedBranchMessage, type AccessKind } from "../protection/protection.ts";
 import { validateProjectId } from "../validate.ts";
+import { enqueueProtectedBranchAudit, type WithActor } from "../events/audit.ts";
 
 /** An access level from a request: one of GitLab's rule levels, `fallback` when unset. */
 export function ruleLevel(field: string, value: number | undefined, fallback: number): number {
@@ -27,7 +28,7 @@ export function validateRuleName(name: string): string {
  */
 export const protectBranch =
   (deps: RepoDeps) =>
-  async (req: ProtectBranchRequest__Output): Promise<ProtectedBranch> => {
+  async (req: WithActor<ProtectBranchRequest__Output>): Promise<ProtectedBranch> => {
     const projectId = validateProjectId(req.projectId);
     const name = validateRuleName(req.name);
     const levels: Record<AccessKind, number> = {
@@ -36,16 +37,21 @@ export const protectBranch =
       unprotect: ruleLevel("unprotect_access_level", req.unprotectAccessLevel, AccessLevel.MAINTAINER),
     };
     try {
-      const row = await deps.prisma.protectedBranch.create({
-        data: {
-          projectId,
-          name,
-          allowForcePush: req.allowForcePush,
-          codeOwnerApprovalRequired: req.codeOwnerApprovalRequired,
-          accessLevels: { create: (["push", "merge", "unprotect"] as const).map((kind) => ({ kind, accessLevel: levels[kind] })) },
-        },
-        include: { accessLevels: true },
+      const row = await deps.prisma.$transaction(async (tx) => {
+        const created = await tx.protectedBranch.create({
+          data: {
+            projectId,
+            name,
+            allowForcePush: req.allowForcePush,
+            codeOwnerApprovalRequired: req.codeOwnerApprovalRequired,
+            accessLevels: { create: (["push", "merge", "unprotect"] as const).map((kind) => ({ kind, accessLevel: levels[kind] })) },
+          },
+          include: { accessLevels: true },
+        });
+        await enqueueProtectedBranchAudit(tx, "created", created, req.actor);
+        return created;
       });
+      deps.outbox.kick();
       return toProtectedBranchMessage(row);
     } catch (err) {
       if (isUniqueViolation(err)) {

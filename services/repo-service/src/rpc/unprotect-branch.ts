@@ -2,13 +2,18 @@ import type { UnprotectBranchRequest__Output } from "@quarry/proto/types/repo/v1
 import type { UnprotectBranchResponse } from "@quarry/proto/types/repo/v1/UnprotectBranchResponse";
 import type { RepoDeps } from "../deps.ts";
 import { findRule, ruleNotFound } from "./find-protected-branch.ts";
+import { enqueueProtectedBranchAudit, type WithActor } from "../events/audit.ts";
 
 /** Removes a rule (its access levels go with it); "404 Not found" when there is none. */
 export const unprotectBranch =
   (deps: RepoDeps) =>
-  async (req: UnprotectBranchRequest__Output): Promise<UnprotectBranchResponse> => {
+  async (req: WithActor<UnprotectBranchRequest__Output>): Promise<UnprotectBranchResponse> => {
     const rule = await findRule(deps, req.projectId, req.name);
-    const { count } = await deps.prisma.protectedBranch.deleteMany({ where: { id: rule.id } });
-    if (!count) throw ruleNotFound();
+    await deps.prisma.$transaction(async (tx) => {
+      const { count } = await tx.protectedBranch.deleteMany({ where: { id: rule.id } });
+      if (!count) throw ruleNotFound();
+      await enqueueProtectedBranchAudit(tx, "removed", rule, req.actor);
+    });
+    deps.outbox.kick();
     return {};
   };

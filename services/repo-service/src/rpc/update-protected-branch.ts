@@ -4,11 +4,12 @@ import type { RepoDeps } from "../deps.ts";
 import { findRule } from "./find-protected-branch.ts";
 import { ruleLevel } from "./protect-branch.ts";
 import { toProtectedBranchMessage, type AccessKind } from "../protection/protection.ts";
+import { enqueueProtectedBranchAudit, type WithActor } from "../events/audit.ts";
 
 /** Changes a rule's flags and access levels (GitLab's PATCH); unset fields keep their value. */
 export const updateProtectedBranch =
   (deps: RepoDeps) =>
-  async (req: UpdateProtectedBranchRequest__Output): Promise<ProtectedBranch> => {
+  async (req: WithActor<UpdateProtectedBranchRequest__Output>): Promise<ProtectedBranch> => {
     const rule = await findRule(deps, req.projectId, req.name);
     const changes: [AccessKind, number][] = [];
     for (const [kind, field, value] of [
@@ -24,6 +25,7 @@ export const updateProtectedBranch =
         await tx.protectedBranchAccessLevel.deleteMany({ where: { protectedBranchId: rule.id, kind } });
         await tx.protectedBranchAccessLevel.create({ data: { protectedBranchId: rule.id, kind, accessLevel } });
       }
+      await enqueueProtectedBranchAudit(tx, "updated", rule, req.actor);
       return tx.protectedBranch.update({
         where: { id: rule.id },
         data: {
@@ -35,5 +37,6 @@ export const updateProtectedBranch =
         include: { accessLevels: true },
       });
     });
+    deps.outbox.kick();
     return toProtectedBranchMessage(row);
   };

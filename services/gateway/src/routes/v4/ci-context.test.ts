@@ -16,7 +16,7 @@ describe("the users of a page of jobs or pipelines", () => {
     } as unknown as GatewayDeps;
     const req = { requestId: "r1", principal: { userId: 3, isAdmin: false } } as unknown as Request;
     const users = await usersById(deps, req, [3, 5, 3, 9, 0, 5]);
-    expect(calls).toEqual([{ actor: { userId: 3, isAdmin: false }, ids: [3, 5, 9] }]);
+    expect(calls).toEqual([{ actor: { userId: 3, isAdmin: false, ipAddress: "" }, ids: [3, 5, 9] }]);
     expect([...users.keys()]).toEqual([3, 5]);
     expect(users.get(5)?.username).toBe("u5");
     expect((await usersById(deps, req, [0])).size).toBe(0);

@@ -144,7 +144,7 @@ export function hooksRouter(deps: GatewayDeps): Router {
     r.post(base, scope("write"), async (req, res) => {
       const q = params(req, hookShape(kind, true));
       const c = ctx(deps, req, res);
-      const created = await hook.CreateHook({ owner: await owner(req), input: hookInput(q) }, c.call);
+      const created = await hook.CreateHook({ owner: await owner(req), input: hookInput(q), actor: c.actor }, c.call);
       res.status(201).json(hookEntity(created));
     });
 
@@ -152,14 +152,14 @@ export function hooksRouter(deps: GatewayDeps): Router {
       const q = params(req, { ...hookShape(kind, false), ...hookIdShape });
       if (!Object.entries(q).some(([k, v]) => v !== undefined && k !== "hook_id")) throw new ApiError(400, { error: "No parameters provided" });
       const c = ctx(deps, req, res);
-      const updated = await hook.UpdateHook({ owner: await owner(req), hookId: q.hook_id as number, input: hookInput(q) }, c.call);
+      const updated = await hook.UpdateHook({ owner: await owner(req), hookId: q.hook_id as number, input: hookInput(q), actor: c.actor }, c.call);
       res.json(hookEntity(updated));
     });
 
     r.delete(`${base}/:hook_id`, scope("write"), async (req, res) => {
       const q = params(req, hookIdShape);
       const c = ctx(deps, req, res);
-      await hook.DeleteHook({ owner: await owner(req), hookId: q.hook_id }, c.call);
+      await hook.DeleteHook({ owner: await owner(req), hookId: q.hook_id, actor: c.actor }, c.call);
       res.status(204).end();
     });
 

@@ -42,6 +42,7 @@ import { starsRouter } from "./stars.ts";
 import { uploadsRouter } from "./uploads.ts";
 import { errorTrackingCollectorRouter } from "./error-tracking-collector.ts";
 import { errorTrackingRouter } from "./error-tracking.ts";
+import { auditEventsRouter } from "./audit-events.ts";
 
 /** Everything under /api/v4, one router per GitLab resource. */
 import { wikisRouter } from "./wikis.ts";
@@ -134,6 +135,8 @@ export function v4Router(deps: GatewayDeps): Router {
   // error tracking (settings, client keys, Quarry's errors lists) and its Sentry collector
   r.use(errorTrackingRouter(deps));
   r.use(errorTrackingCollectorRouter(deps));
+  // audit events (instance, group, project)
+  r.use(auditEventsRouter(deps));
   // users administration: impersonation tokens, custom attributes of users, groups and projects
   r.use(impersonationTokensRouter(deps));
   r.use(customAttributesRouter(deps));

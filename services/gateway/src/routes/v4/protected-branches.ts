@@ -71,6 +71,7 @@ export function protectedBranchesRouter(deps: GatewayDeps): Router {
         unprotectAccessLevel: q.unprotect_access_level ?? allowedLevel(q.allowed_to_unprotect),
         allowForcePush: q.allow_force_push,
         codeOwnerApprovalRequired: q.code_owner_approval_required,
+        actor: c.actor,
       },
       c.call,
     );
@@ -96,6 +97,7 @@ export function protectedBranchesRouter(deps: GatewayDeps): Router {
         pushAccessLevel: allowedLevel(q.allowed_to_push),
         mergeAccessLevel: allowedLevel(q.allowed_to_merge),
         unprotectAccessLevel: allowedLevel(q.allowed_to_unprotect),
+        actor: c.actor,
       },
       c.call,
     );
@@ -105,7 +107,7 @@ export function protectedBranchesRouter(deps: GatewayDeps): Router {
   r.delete(`${base}/:name`, scope("write"), async (req, res) => {
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "admin_project");
-    await repo.UnprotectBranch({ projectId: project.id, name: nameParam(req) }, c.call);
+    await repo.UnprotectBranch({ projectId: project.id, name: nameParam(req), actor: c.actor }, c.call);
     res.status(204).end();
   });
 

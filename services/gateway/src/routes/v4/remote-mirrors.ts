@@ -94,6 +94,7 @@ export function remoteMirrorsRouter(deps: GatewayDeps): Router {
         keepDivergentRefs: q.keep_divergent_refs,
         onlyProtectedBranches: q.only_protected_branches,
         mirrorBranchRegex: q.mirror_branch_regex,
+        actor: c.actor,
       },
       c.call,
     );
@@ -121,6 +122,7 @@ export function remoteMirrorsRouter(deps: GatewayDeps): Router {
         keepDivergentRefs: q.keep_divergent_refs,
         onlyProtectedBranches: q.only_protected_branches,
         mirrorBranchRegex: q.mirror_branch_regex,
+        actor: c.actor,
       },
       c.call,
     );
@@ -137,7 +139,7 @@ export function remoteMirrorsRouter(deps: GatewayDeps): Router {
   r.delete(`${base}/:mirror_id`, scope("write"), async (req, res) => {
     const project = await authorize(req);
     const c = ctx(deps, req, res);
-    await mirror.DeleteMirror({ projectId: project.id, mirrorId: mirrorId(req) }, c.call);
+    await mirror.DeleteMirror({ projectId: project.id, mirrorId: mirrorId(req), actor: c.actor }, c.call);
     res.status(204).end();
   });
 
