@@ -9,7 +9,6 @@ import { describe, expect, it } from "vitest";
 import { routesOf } from "./fuzz-requests.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
-const TABLE = path.join(ROOT, "docs/document-2-coverage.md");
 const TESTS = import.meta.dirname;
 
 interface Row {
@@ -19,9 +18,9 @@ interface Row {
   tests: { file: string; title: string }[];
 }
 
-function rows(): Row[] {
+function rows(table: string): Row[] {
   const out: Row[] = [];
-  for (const line of readFileSync(TABLE, "utf8").split("\n")) {
+  for (const line of readFileSync(path.join(ROOT, table), "utf8").split("\n")) {
     const m = /^\| (\d+) \| (GET|POST|PUT|PATCH|DELETE) (\S+) \| (.+) \|$/.exec(line);
     if (!m) continue;
     const [, n = "", method = "", template = "", cell = ""] = m;
@@ -37,7 +36,6 @@ function concrete(template: string): string {
   return `/api/v4${template.replace(/:(\w+)/g, (_, name: string) => values[name] ?? "1")}`;
 }
 
-const table = rows();
 const routes = routesOf(createApp({ config: { maxBodyBytes: 1 } } as Parameters<typeof createApp>[0]));
 
 function served(method: string, url: string): boolean {
@@ -48,10 +46,16 @@ function served(method: string, url: string): boolean {
   });
 }
 
-describe("docs/document-2-coverage.md", () => {
-  it("lists document 2's 51 endpoints, each once, each with at least one test", () => {
-    expect(table.map((r) => r.n)).toEqual(Array.from({ length: 51 }, (_, i) => i + 1));
-    expect(new Set(table.map((r) => `${r.method} ${r.template}`)).size).toBe(51);
+const DOCUMENTS = [
+  { number: 2, table: "docs/document-2-coverage.md", endpoints: 51 },
+  { number: 3, table: "docs/document-3-coverage.md", endpoints: 49 },
+];
+
+describe.each(DOCUMENTS)("$table", ({ number, table: file, endpoints }) => {
+  const table = rows(file);
+  it(`lists document ${number}'s ${endpoints} endpoints, each once, each with at least one test`, () => {
+    expect(table.map((r) => r.n)).toEqual(Array.from({ length: endpoints }, (_, i) => i + 1));
+    expect(new Set(table.map((r) => `${r.method} ${r.template}`)).size).toBe(endpoints);
     for (const r of table) expect(r.tests.length, `row ${r.n}`).toBeGreaterThan(0);
   });
 
