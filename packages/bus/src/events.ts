@@ -54,6 +54,12 @@ export const Subjects = {
    * the other webhook subjects, so hook-service never sees it.
    */
   audit: "quarry.audit.event",
+  /**
+   * A user was deleted (identity-service): what they contributed elsewhere moves to the Ghost User,
+   * or is deleted with `hard_delete` (GitLab's Users::MigrateRecordsToGhostUserService). Outside
+   * quarry.identity.> so that hook-service and the audit recorder do not take it for a system hook event.
+   */
+  userContributions: "quarry.accounts.user_contributions",
 } as const;
 
 export type Subject = (typeof Subjects)[keyof typeof Subjects];
@@ -511,6 +517,18 @@ export interface EventPayloads {
   [Subjects.emailConfirmation]: EmailConfirmationEvent;
   [Subjects.applicationSettings]: ApplicationSettingsEvent;
   [Subjects.audit]: AuditRecordEvent;
+  [Subjects.userContributions]: UserContributionsEvent;
+}
+
+/** A deleted user's contributions to settle (collab-service: issues, merge requests, notes, snippets, award emoji). */
+export interface UserContributionsEvent {
+  event_id: string;
+  /** The deleted user. */
+  user_id: number;
+  /** The Ghost User, who takes over what is kept. */
+  ghost_user_id: number;
+  /** true: the user's contributions are deleted instead of moved to the Ghost User. */
+  hard_delete: boolean;
 }
 
 /** The instance settings after a change (identity-service), for every service's settings cache. */

@@ -9,6 +9,7 @@ import { deleteAwardEmoji } from "./award-emoji/delete-award-emoji.ts";
 import { getAwardEmoji } from "./award-emoji/get-award-emoji.ts";
 import { listAwardEmoji } from "./award-emoji/list-award-emoji.ts";
 import type { CollabDeps } from "./deps.ts";
+import { subscribeToUserContributions } from "./events/user-contributions.ts";
 import { subscribeToGroupDeletions } from "./events/group-destroy.ts";
 import { subscribeToProjectDeletions } from "./events/project-destroy.ts";
 import { migrations } from "./generated/migrations.ts";
@@ -194,6 +195,8 @@ export async function startCollabService(o: CollabServiceOptions): Promise<Runni
       await deps.settings.start(),
       ...(await subscribeToProjectDeletions(deps, o.bus)),
       ...(await subscribeToGroupDeletions(deps, o.bus)),
+      // Deleted users: their contributions move to the Ghost User (or go, with hard_delete).
+      ...(await subscribeToUserContributions(deps, o.bus)),
       // merge requests: pushes refresh their diff versions
       ...(await subscribeToPushes(deps, o.bus)),
       // Head pipelines of merge requests; a succeeded one carries out the auto-merges waiting on it.

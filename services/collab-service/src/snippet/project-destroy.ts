@@ -8,9 +8,16 @@ import { SNIPPET_TYPE } from "./delete-snippet.ts";
  * project_destroy consumer (src/events/project-destroy.ts).
  */
 export async function forgetProjectSnippets(deps: CollabDeps, projectId: number): Promise<void> {
+  await forgetSnippets(
+    deps,
+    (await deps.prisma.snippet.findMany({ where: { projectId }, select: { id: true } })).map((s) => s.id),
+  );
+}
+
+/** Snippets by id (project or personal), with their notes and award emoji, then their repositories. */
+export async function forgetSnippets(deps: CollabDeps, snippetIds: number[]): Promise<void> {
+  if (!snippetIds.length) return;
   const ids = await deps.prisma.$transaction(async (tx) => {
-    const snippetIds = (await tx.snippet.findMany({ where: { projectId }, select: { id: true } })).map((s) => s.id);
-    if (!snippetIds.length) return [];
     const noteIds = (await tx.note.findMany({ where: { noteableType: SNIPPET_TYPE, noteableId: { in: snippetIds } }, select: { id: true } })).map((n) => n.id);
     await tx.awardEmoji.deleteMany({
       where: {

@@ -1,5 +1,6 @@
 import { Subjects } from "@quarry/bus";
-import { badRequest, notFound } from "@quarry/grpc";
+import { badRequest, forbidden, notFound } from "@quarry/grpc";
+import { ghostUserId } from "./ghost-user.ts";
 import type { DeleteUserRequest__Output } from "@quarry/proto/types/identity/v1/DeleteUserRequest";
 import type { IdentityDeps } from "../deps.ts";
 import { type ActorInfo, actorOf, eventActor } from "./access.ts";
@@ -18,7 +19,7 @@ export const deleteUser =
     requireAdmin(actor);
     const id = Number(req.id);
     if (id === actor.userId) throw badRequest("You cannot delete yourself");
-    await removeUser(deps, id, actor);
+    await removeUser(deps, id, actor, req.hardDelete);
     return {};
   };
 
@@ -26,7 +27,9 @@ export const deleteUser =
  * Removes a user with their personal namespace and its projects, publishes user_destroy, then
  * their repositories and avatars (DELETE /users/:id, DELETE /groups/:id/enterprise_users/:user_id).
  */
-export async function removeUser(deps: IdentityDeps, id: number, actor?: ActorInfo): Promise<void> {
+export async function removeUser(deps: IdentityDeps, id: number, actor?: ActorInfo, hardDelete = false): Promise<void> {
+  const ghostId = await ghostUserId(deps);
+  if (id === ghostId) throw forbidden();
   const removed = await deps.prisma.$transaction(async (tx) => {
     const user = await tx.user.findUnique({ where: { id }, include: { namespace: true } });
     if (!user) throw notFound("User");
@@ -47,6 +50,7 @@ export async function removeUser(deps: IdentityDeps, id: number, actor?: ActorIn
       email: user.email,
       ...eventActor(actor),
     });
+    await enqueueEvent(tx, Subjects.userContributions, { user_id: user.id, ghost_user_id: ghostId, hard_delete: hardDelete });
     return { projectIds: projects.map((p) => p.id), avatarKeys: [user.avatarKey, ...projects.map((p) => p.avatarKey), ...uploadKeys] };
   });
   deps.outbox.kick();

@@ -140,6 +140,6 @@ export const deleteEnterpriseUser =
       // As the system: the enterprise group's Owner may remove what its enterprise user solely owns.
       await deleteGroup(deps)({ actor: { userId: 0, isAdmin: false, system: "enterprise-user-hard-delete", ipAddress: "" }, idOrPath: String(id) });
     }
-    await removeUser(deps, user.id, actor);
+    await removeUser(deps, user.id, actor, req.hardDelete);
     return {};
   };

@@ -19,6 +19,7 @@ import type { ServiceAccount as ServiceAccountMsg } from "@quarry/proto/types/id
 import type { UpdateServiceAccountRequest__Output } from "@quarry/proto/types/identity/v1/UpdateServiceAccountRequest";
 import type { IdentityDeps, Tx } from "../deps.ts";
 import type { Namespace, Prisma, User } from "../generated/prisma/client.ts";
+import { ghostUserId } from "./ghost-user.ts";
 import { type ActorInfo, actorOf, canSee, eventActor, namespaceLevel } from "./access.ts";
 import { tokenToProto } from "./convert.ts";
 import { insertToken } from "./create-personal-access-token.ts";
@@ -176,6 +177,7 @@ export const deleteServiceAccount =
   (deps: IdentityDeps) =>
   async (req: DeleteServiceAccountRequest__Output): Promise<Record<string, never>> => {
     const actor = actorOf(req.actor);
+    const ghostId = await ghostUserId(deps);
     await deps.prisma.$transaction(async (tx) => {
       const group = await scopeOf(tx, actor, req.group, true);
       const account = await accountOf(tx, group, Number(req.userId));
@@ -205,6 +207,8 @@ export const deleteServiceAccount =
         email: account.email,
         ...eventActor(actor),
       });
+      // What the account contributed goes to the Ghost User, or with hard_delete is deleted.
+      await enqueueEvent(tx, Subjects.userContributions, { user_id: account.id, ghost_user_id: ghostId, hard_delete: req.hardDelete });
     });
     deps.outbox.kick();
     return {};

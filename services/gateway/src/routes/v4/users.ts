@@ -263,7 +263,7 @@ export function usersRouter(deps: GatewayDeps): Router {
     requireAdmin(req);
     const q = params(req, { id: p.id("User"), hard_delete: p.bool().optional() });
     const c = ctx(deps, req, res);
-    await identity.DeleteUser({ actor: c.actor, id: q.id }, c.call);
+    await identity.DeleteUser({ actor: c.actor, id: q.id, hardDelete: q.hard_delete ?? false }, c.call);
     deps.tokenCache.evictUser(q.id);
     res.status(204).end();
   });
