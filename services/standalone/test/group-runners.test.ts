@@ -122,7 +122,9 @@ describe("group runners", () => {
     expect(await ids(`/groups/${top.id}/runners?type=project_type`)).toEqual([]);
     expect(await ids(`/groups/${top.id}/runners?status=online`)).toEqual([runner.id]);
     expect(await ids(`/groups/${top.id}/runners?status=offline`)).toEqual([]);
-    expect(await jsonBody(await s.api(`/groups/${top.id}/runners?type=nope`, { token: owner.token }), 400)).toEqual({ error: "type does not have a valid value" });
+    expect(await jsonBody(await s.api(`/groups/${top.id}/runners?type=nope`, { token: owner.token }), 400)).toEqual({
+      error: "type does not have a valid value",
+    });
     expect(await jsonBody(await s.api(`/groups/${top.id}/runners?status=nope`, { token: owner.token }), 400)).toEqual({
       error: "status does not have a valid value",
     });
@@ -153,10 +155,14 @@ describe("group runners", () => {
       201,
     );
     await expect
-      .poll(async () => ((await jsonBody(await s.api(`/projects/${project.id}/jobs?scope=pending`, { token: owner.token }), 200)) as { name: string }[]).map((j) => j.name), {
-        timeout: 20_000,
-        interval: 200,
-      })
+      .poll(
+        async () =>
+          ((await jsonBody(await s.api(`/projects/${project.id}/jobs?scope=pending`, { token: owner.token }), 200)) as { name: string }[]).map((j) => j.name),
+        {
+          timeout: 20_000,
+          interval: 200,
+        },
+      )
       .toEqual(["again"]);
     await jsonBody(await put(`/projects/${project.id}/transfer`, { namespace: target.id }, owner.token), 200);
     expect((await requestJob(runner.token)).status).toBe(204);
@@ -166,5 +172,23 @@ describe("group runners", () => {
     const moved = await requestJob(newRunner.token);
     expect(moved.status).toBe(201);
     expect(((await moved.json()) as JobResponse).job_info).toMatchObject({ name: "again", project_id: project.id });
+  });
+
+  it("stop taking the jobs of a subgroup moved out of their group", async () => {
+    const tag = `gmov${Date.now().toString(36)}`;
+    const owner = await createUserWithToken(s);
+    const top = await jsonBody(await post("/groups", { name: tag, path: tag }, owner.token), 201);
+    const sub = await jsonBody(await post("/groups", { name: `${tag} sub`, path: `${tag}-sub`, parent_id: top.id }, owner.token), 201);
+    const project = await jsonBody(await post("/projects", { name: "svc", namespace_id: sub.id, initialize_with_readme: true }, owner.token), 201);
+    const runner = await register((await jsonBody(await s.api(`/groups/${top.id}`, { token: owner.token }), 200)).runners_token, "top box");
+    await pendingJob(project.id, owner.token, "moving");
+    // The subgroup becomes a top-level group: its projects leave the old group's runners at once.
+    await jsonBody(await post(`/groups/${sub.id}/transfer`, {}, owner.token), 201);
+    expect((await requestJob(runner.token)).status).toBe(204);
+    expect(((await jsonBody(await s.api(`/groups/${sub.id}/runners`, { token: owner.token }), 200)) as unknown[]).length).toBe(0);
+    const subRunner = await register((await jsonBody(await s.api(`/groups/${sub.id}`, { token: owner.token }), 200)).runners_token, "sub box");
+    const res = await requestJob(subRunner.token);
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as JobResponse).job_info).toMatchObject({ name: "moving", project_id: project.id });
   });
 });

@@ -8,8 +8,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => t.close());
 
-const groupRunner = (groupId: number, overrides: Parameters<typeof runner>[1] = {}) =>
-  runner(t, { runnerType: "group_type", groupId, ...overrides });
+const groupRunner = (groupId: number, overrides: Parameters<typeof runner>[1] = {}) => runner(t, { runnerType: "group_type", groupId, ...overrides });
 
 describe("claimJob for group runners", () => {
   it("hands a group runner the jobs of the projects below its group (subgroups included), never another group's", async () => {
