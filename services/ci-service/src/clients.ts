@@ -33,6 +33,11 @@ export function repositoryReader(address: string, deadlineMs: number): Repositor
   };
 }
 
+/** The queue asks identity-service as the system, which sees every project. */
+const SYSTEM_ACTOR = { userId: 0, isAdmin: true, system: "ci-service" };
+/** Projects per ListProjects page when collecting a group's projects (identity's largest page). */
+const GROUP_PAGE = 100;
+
 /** Reads projects as the user who triggered the work sees them. */
 export function projectDirectory(address: string, deadlineMs: number): ProjectDirectory & { close(): void } {
   const identity = createClient(identityV1.IdentityService, address, { deadlineMs });
@@ -40,6 +45,27 @@ export function projectDirectory(address: string, deadlineMs: number): ProjectDi
     async getProject(id, userId) {
       const p = await orNull(identity.GetProject({ actor: { userId, isAdmin: false }, idOrPath: String(id) }));
       return p ? projectFacts(p) : null;
+    },
+    async groupProjectIds(groupId) {
+      // Every project below the group, whoever may see it: the queue's question, not a user's.
+      const ids: number[] = [];
+      for (let idAfter = 0; ; ) {
+        const page = await orNull(
+          identity.ListProjects({
+            actor: SYSTEM_ACTOR,
+            namespaceId: groupId,
+            includeSubgroups: true,
+            orderBy: "id",
+            sort: "asc",
+            idAfter,
+            page: { page: 1, perPage: GROUP_PAGE },
+          }),
+        );
+        const projects = page?.projects ?? [];
+        for (const p of projects) ids.push(Number(p.id));
+        if (projects.length < GROUP_PAGE) return ids;
+        idAfter = ids[ids.length - 1]!;
+      }
     },
     close: () => identity.close(),
   };

@@ -62,6 +62,12 @@ export function projectFacts(p: {
 export interface ProjectDirectory {
   /** As `userId` sees it (the user who triggered the work); null when missing or invisible. */
   getProject(id: number, userId: number): Promise<ProjectFacts | null>;
+  /**
+   * The ids of the projects in a group and all its subgroups, as identity-service knows them now
+   * (GitLab's runner namespace `self_and_descendants` projects): the projects a group runner serves.
+   * Asked at claim time, so transfers in or out of the group count at once. Empty for no group.
+   */
+  groupProjectIds(groupId: number): Promise<number[]>;
 }
 
 /** Tunables from env.ts. */

@@ -59,6 +59,7 @@ import { startWorkers } from "./workers/periodic.ts";
 import { stuckJobWatchdog } from "./workers/watchdog.ts";
 import { createSecretBox } from "@quarry/secret-box";
 import { getProjectRunnersTokens, resetProjectRunnersToken } from "./ci/project-runners-tokens.ts";
+import { listGroupRunners } from "./ci/list-group-runners.ts";
 import { listProjectRunners } from "./ci/list-project-runners.ts";
 
 export function ciHandlers(deps: CiDeps): AsyncHandlers<CiServiceDefinition> {
@@ -107,6 +108,7 @@ export function ciHandlers(deps: CiDeps): AsyncHandlers<CiServiceDefinition> {
     GetProjectRunnersTokens: getProjectRunnersTokens(deps),
     ResetProjectRunnersToken: resetProjectRunnersToken(deps),
     ListProjectRunners: listProjectRunners(deps),
+    ListGroupRunners: listGroupRunners(deps),
     GetGroupRunnersTokens: getGroupRunnersTokens(deps),
     ResetGroupRunnersToken: resetGroupRunnersToken(deps),
   };

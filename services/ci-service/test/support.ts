@@ -25,6 +25,8 @@ export interface TestContext {
   published: { subject: string; data: unknown }[];
   /** Projects the test registered with addProject (identity-service's answer in production). */
   projects: Map<number, ProjectFacts>;
+  /** The projects below each group, subgroups included (identity-service's answer in production); tests fill it. */
+  groupProjects: Map<number, number[]>;
   /** Creates a project whose repository holds `files` on `branch` (needs `{ repo: true }`); returns the head sha. */
   addProject(id: number, files: Record<string, string>, branch?: string): Promise<{ project: ProjectFacts; sha: string }>;
   /** Commits `files` on top of `branch` of a project made by addProject; returns the new sha. */
@@ -51,6 +53,7 @@ export async function setUp(prefix: string, options: { repo?: boolean } = {}): P
   const stops: (() => Promise<void>)[] = [];
   const projects = new Map<number, ProjectFacts>();
   const published: { subject: string; data: unknown }[] = [];
+  const groupProjects = new Map<number, number[]>();
   let repositories: RepositoryReader = {
     readFile: () => Promise.reject(new Error("setUp without { repo: true }")),
     findCommit: () => Promise.reject(new Error("setUp without { repo: true }")),
@@ -76,7 +79,7 @@ export async function setUp(prefix: string, options: { repo?: boolean } = {}): P
     objectStore,
     storageKind: "local",
     repositories,
-    projects: { getProject: async (id) => projects.get(id) ?? null },
+    projects: { getProject: async (id) => projects.get(id) ?? null, groupProjectIds: async (id) => groupProjects.get(id) ?? [] },
     queue: new JobQueueSignal(),
     settings: { ...DEFAULT_CI_SETTINGS },
     secrets: createSecretBox("ci-service test encryption key, 32+ characters", "project_runners_tokens"),
@@ -103,6 +106,7 @@ export async function setUp(prefix: string, options: { repo?: boolean } = {}): P
     deps,
     published,
     projects,
+    groupProjects,
     async addProject(id, files, branch = "main") {
       const diskPath = `@hashed/test/${prefix}-${id}.git`;
       const bare = path.join(storageRoot, diskPath);

@@ -1,4 +1,4 @@
-// GET /projects/:id/runners: the project's own runners and the instance runners, filtered.
+// GET /projects/:id/runners: the project's own runners, its groups' runners and the instance runners, filtered.
 import { httpErrorFromGrpc } from "@quarry/grpc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedJob, seedPipeline } from "../../test/rows.ts";
@@ -27,9 +27,14 @@ const make = (runnerType: string, o: { projectId?: number; groupId?: number; pau
     maximumTimeout: 0,
     createdByUserId: 1,
   });
-const list = async (projectId: number, o: { type?: string; paused?: boolean; tagList?: string[]; page?: number; perPage?: number } = {}) => {
+const list = async (
+  projectId: number,
+  o: { type?: string; paused?: boolean; status?: string; tagList?: string[]; groupIds?: number[]; page?: number; perPage?: number } = {},
+) => {
   const answer = await listProjectRunners(t.deps)({
     projectId,
+    groupIds: o.groupIds ?? [],
+    status: o.status ?? "",
     type: o.type ?? "",
     paused: o.paused,
     tagList: o.tagList ?? [],
@@ -64,6 +69,48 @@ describe("ListProjectRunners", () => {
     const pipeline = await seedPipeline(t.deps.prisma, { projectId: 17 });
     await seedJob(t.deps.prisma, pipeline, { status: "running", runnerId: Number(own.runner!.id) });
     expect((await list(17, { type: "project_type" })).busyRunnerIds.map(Number)).toEqual([Number(own.runner!.id)]);
+  });
+
+  it("adds the group runners of the groups the project sits in, not those of other groups", async () => {
+    const parent = await make("group_type", { groupId: 41 });
+    const sub = await make("group_type", { groupId: 42 });
+    await make("group_type", { groupId: 43 });
+    const own = await make("project_type", { projectId: 44 });
+    const listed = await list(44, { groupIds: [42, 41] });
+    const ids = listed.runners.filter((r) => r.runnerType !== "instance_type").map((r) => Number(r.id));
+    expect(ids).toEqual([parent, sub, own].map((r) => Number(r.runner!.id)));
+    expect((await list(44, { groupIds: [42, 41], type: "group_type" })).runners.map((r) => Number(r.id))).toEqual([
+      Number(parent.runner!.id),
+      Number(sub.runner!.id),
+    ]);
+    // Without the groups (a project in a user's namespace): no group runner.
+    expect((await list(44, { type: "group_type" })).runners).toEqual([]);
+  });
+
+  it("filters by GitLab's runner statuses", async () => {
+    const fresh = await make("project_type", { projectId: 51 });
+    const online = await make("project_type", { projectId: 51 });
+    const offline = await make("project_type", { projectId: 51, paused: true });
+    const stale = await make("project_type", { projectId: 51 });
+    const day = 24 * 3600_000;
+    await t.deps.prisma.runner.update({ where: { id: Number(online.runner!.id) }, data: { contactedAt: new Date() } });
+    await t.deps.prisma.runner.update({ where: { id: Number(offline.runner!.id) }, data: { contactedAt: new Date(Date.now() - 3 * 3600_000) } });
+    await t.deps.prisma.runner.update({
+      where: { id: Number(stale.runner!.id) },
+      data: { createdAt: new Date(Date.now() - 30 * day), contactedAt: new Date(Date.now() - 8 * day) },
+    });
+    const ids = async (status: string) => (await list(51, { status, type: "project_type" })).runners.map((r) => Number(r.id));
+    const id = (r: typeof fresh) => Number(r.runner!.id);
+    expect(await ids("online")).toEqual([id(online)]);
+    expect(await ids("offline")).toEqual([id(offline), id(stale)]);
+    expect(await ids("never_contacted")).toEqual([id(fresh)]);
+    expect(await ids("stale")).toEqual([id(stale)]);
+    expect(await ids("paused")).toEqual([id(offline)]);
+    expect(await ids("active")).toEqual([id(fresh), id(online), id(stale)]);
+    expect(await list(51, { status: "sleepy" }).catch((e: unknown) => httpErrorFromGrpc(e))).toEqual({
+      status: 400,
+      body: { error: "status does not have a valid value" },
+    });
   });
 
   it("refuses an unknown type", async () => {

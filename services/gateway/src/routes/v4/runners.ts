@@ -1,3 +1,4 @@
+import { AccessLevel } from "@quarry/gitlab";
 import { Router, type Request } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { actor, requireUser, scope } from "../../http/auth.ts";
@@ -9,6 +10,14 @@ import { ctx } from "./context.ts";
 
 /** `tag_list` as an array or GitLab's comma-separated string. */
 const tagList = p.array(p.name("tag_list")).optional();
+
+/** GitLab's runner list filters (lib/api/ci/runners.rb filter_params). */
+const listFilters = {
+  type: p.enum(["instance_type", "group_type", "project_type"]).optional(),
+  paused: p.bool().optional(),
+  status: p.enum(["active", "paused", "online", "offline", "never_contacted", "stale"]).optional(),
+  tag_list: tagList,
+};
 
 /** Ci::Runner's maintenance_note limit, which descriptions share here. */
 const RUNNER_TEXT_MAX = 1024;
@@ -119,21 +128,46 @@ export function runnersRouter(deps: GatewayDeps): Router {
     res.status(204).end();
   });
 
-  // The runners a project can use (lib/api/ci/runners.rb, read_project_runners: Maintainer+).
+  // The runners a project can use (lib/api/ci/runners.rb, read_project_runners: Maintainer+): its
+  // own, its groups' (the group it sits in and that group's ancestors) and the instance runners.
   r.get("/projects/:id/runners", scope("read"), async (req, res) => {
     requireUser(req);
-    const q = params(req, {
-      ...pageShape,
-      id: p.string(),
-      type: p.enum(["instance_type", "group_type", "project_type"]).optional(),
-      paused: p.bool().optional(),
-      tag_list: tagList,
-    });
+    const q = params(req, { ...pageShape, id: p.string(), ...listFilters });
     const c = ctx(deps, req, res);
     const { project } = await identity.Authorize({ actor: c.actor, action: "admin_project", project: q.id }, c.call);
+    const { groupIds } = await identity.GetGroupAncestors({ actor: c.actor, projectId: project!.id }, c.call);
     const page = pageRequest(q);
     const result = await ci.ListProjectRunners(
-      { projectId: Number(project!.id), type: q.type ?? "", paused: q.paused, tagList: q.tag_list ?? [], page: page.page, perPage: page.perPage },
+      {
+        projectId: Number(project!.id),
+        groupIds,
+        type: q.type ?? "",
+        paused: q.paused,
+        status: q.status ?? "",
+        tagList: q.tag_list ?? [],
+        page: page.page,
+        perPage: page.perPage,
+      },
+      c.call,
+    );
+    c.paginate({ total: Number(result.total), page: page.page, perPage: page.perPage });
+    const busy = new Set(result.busyRunnerIds.map(Number));
+    res.json(result.runners.map((runner) => runnerEntity(runner, busy.has(Number(runner.id)))));
+  });
+
+  // The runners a group can use (lib/api/ci/runners.rb `GET /groups/:id/runners`, Ci::Runner.group_or_instance_wide):
+  // the group runners of the group and its ancestors, and the instance runners. read_group_runners
+  // is an Owner's permission (GitLab's GroupPolicy), administrators' too; others 403, a group they
+  // cannot see 404.
+  r.get("/groups/:id/runners", scope("read"), async (req, res) => {
+    const q = params(req, { ...pageShape, id: p.string(), ...listFilters });
+    const c = ctx(deps, req, res);
+    const group = await identity.GetGroup({ actor: c.actor, idOrPath: q.id }, c.call);
+    if (!req.principal?.isAdmin && group.callerAccessLevel < AccessLevel.OWNER) throw forbidden();
+    const { groupIds } = await identity.GetGroupAncestors({ actor: c.actor, groupId: group.id }, c.call);
+    const page = pageRequest(q);
+    const result = await ci.ListGroupRunners(
+      { groupIds, type: q.type ?? "", paused: q.paused, status: q.status ?? "", tagList: q.tag_list ?? [], page: page.page, perPage: page.perPage },
       c.call,
     );
     c.paginate({ total: Number(result.total), page: page.page, perPage: page.perPage });
