@@ -22,6 +22,8 @@ export interface ApplicationSettingsCacheOptions {
   fetch: () => Promise<ApplicationSettingsSnapshot>;
   bus?: EventBus;
   log?: { warn(obj: object, msg: string): void };
+  /** The subject changes arrive on (tests on a private NATS subject prefix). Default quarry.settings.application. */
+  subject?: string;
   /** Delay between fetch attempts while identity-service does not answer. Default 2000 ms. */
   retryMs?: number;
 }
@@ -63,10 +65,14 @@ export class ApplicationSettingsCache implements Subscription {
 
   /** Subscribes to changes first (so none is missed), then fetches the current snapshot. */
   async start(): Promise<this> {
-    this.#subscription = await this.o.bus?.subscribe<ApplicationSettingsSnapshot>(Subjects.applicationSettings, async (msg) => this.apply(msg.data), {
-      durable: `${this.o.service}-settings-${randomUUID()}`,
-      ephemeral: true,
-    });
+    this.#subscription = await this.o.bus?.subscribe<ApplicationSettingsSnapshot>(
+      this.o.subject ?? Subjects.applicationSettings,
+      async (msg) => this.apply(msg.data),
+      {
+        durable: `${this.o.service}-settings-${randomUUID()}`,
+        ephemeral: true,
+      },
+    );
     await this.#fetchOnce();
     return this;
   }

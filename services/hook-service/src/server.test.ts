@@ -54,7 +54,13 @@ const impls: { name: string; skip: boolean; setup(): Promise<BusHarness> }[] = [
       const bus = await NatsJetStreamBus.connect({ servers, stream, subjects: [`${prefix}.>`], name: `hook-test-${id}`, log });
       return {
         bus,
-        subjects: { identity: `${prefix}.identity.>`, repo: `${prefix}.repo.>`, collab: `${prefix}.collab.>`, ci: `${prefix}.ci.>` },
+        subjects: {
+          identity: `${prefix}.identity.>`,
+          repo: `${prefix}.repo.>`,
+          collab: `${prefix}.collab.>`,
+          ci: `${prefix}.ci.>`,
+          settings: `${prefix}.settings.application`,
+        },
         subject: (s) => s.replace(/^quarry\./, `${prefix}.`),
         async teardown() {
           await bus.close();

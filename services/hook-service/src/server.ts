@@ -110,7 +110,7 @@ export async function startHookService(o: HookServiceOptions): Promise<RunningHo
         outbox: outbox(),
         box: createSecretBox(o.encryptionKey, "web_hooks"),
         settings: { ...DEFAULT_HOOK_SETTINGS, ...o.settings, allowLocalRequests: o.allowLocalRequests },
-        applicationSettings: applicationSettingsFromIdentity({ service: "hook-service", identity, bus: o.bus, log: o.log }),
+        applicationSettings: applicationSettingsFromIdentity({ service: "hook-service", identity, bus: o.bus, log: o.log, subject: o.subjects?.settings }),
         identity,
         repo,
         // Until the worker runs (it starts after the subscriptions), its first pass finds what was queued.

@@ -25,6 +25,8 @@ export interface HookSubjects {
   collab: string;
   /** Default `quarry.ci.>` (pipeline, job, deployment). */
   ci: string;
+  /** Default `quarry.settings.application` (the instance settings' changes). */
+  settings?: string;
 }
 
 export const DEFAULT_SUBJECTS: HookSubjects = { identity: "quarry.identity.>", repo: "quarry.repo.>", collab: "quarry.collab.>", ci: "quarry.ci.>" };
