@@ -1,10 +1,10 @@
 // Group enterprise users end to end (GitLab's /groups/:id/enterprise_users, document 3) with the way
 // Quarry makes them: a verified domain of a top-level group (Quarry's /groups/:id/verified_domains),
-// proven by a TXT record that a real DNS server (test/dns-server.ts) serves to the stack's resolver.
+// proven by a TXT record that a real DNS server (@quarry/testing's startTestDnsServer) serves to the stack's resolver.
 // Plain fetch with exact statuses and bodies; @gitbeaker/rest for the administrator user view.
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestDnsServer, type TestDnsServer } from "./dns-server.ts";
+import { startTestDnsServer, type TestDnsServer } from "@quarry/testing";
 import { createUserWithToken, jsonBody, jsonRequests, startTestStack, type TestStack } from "./helpers.ts";
 
 let s: TestStack;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tokenDigest } from "./passwords.ts";
 import { failure, identityFixture, type Fixture } from "./test-fixture.ts";
-import { startTestDnsServer, type TestDnsServer } from "./verified-domains-dns.test-helper.ts";
+import { startTestDnsServer, type TestDnsServer } from "@quarry/testing";
 
 let f: Fixture;
 let dns: TestDnsServer;

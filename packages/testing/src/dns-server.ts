@@ -1,5 +1,5 @@
-// A tiny authoritative DNS server over UDP for the end-to-end tests (as identity-service's unit test
-// helper): TXT answers from a map (name → records), NXDOMAIN otherwise; the stack resolves through it.
+// A tiny authoritative DNS server over UDP for the tests (verified group domains): it answers TXT
+// questions from a map (name → records) and NXDOMAIN otherwise, so node:dns runs against a real server.
 import dgram from "node:dgram";
 
 export interface TestDnsServer {
