@@ -6,3 +6,4 @@ export * from "./ids.ts";
 export * from "./messages.ts";
 export * from "./colors.ts";
 export * from "./push-context.ts";
+export * from "./deploy-tokens.ts";

@@ -1,8 +1,9 @@
+import { projectIdentity } from "./project-identity.ts";
 import type { Snippet__Output as Snippet } from "@quarry/proto/types/collab/v1/Snippet";
 import type { Project__Output as Project } from "@quarry/proto/types/identity/v1/Project";
 import type { StorageMove__Output as StorageMove } from "@quarry/proto/types/repo/v1/StorageMove";
 import { snippetWebUrl } from "./snippet.ts";
-import { httpCloneUrl, orNull, sshCloneUrl, type Urls } from "./urls.ts";
+import { httpCloneUrl, sshCloneUrl, type Urls } from "./urls.ts";
 
 /** GitLab's BasicRepositoryStorageMove: the move itself (`state` is the human state name, e.g. `cleanup failed`). */
 function basicMove(m: StorageMove) {
@@ -31,19 +32,6 @@ function basicSnippet(s: Snippet, urls: Urls) {
     raw_url: `${web}/raw`,
     ssh_url_to_repo: sshCloneUrl(urls, repoPath),
     http_url_to_repo: httpCloneUrl(urls, repoPath),
-  };
-}
-
-/** GitLab's Entities::ProjectIdentity, the project of a project repository storage move. */
-function projectIdentity(p: Project) {
-  return {
-    id: Number(p.id),
-    description: orNull(p.description),
-    name: p.name,
-    name_with_namespace: p.nameWithNamespace,
-    path: p.path,
-    path_with_namespace: p.pathWithNamespace,
-    created_at: p.createdAt,
   };
 }
 

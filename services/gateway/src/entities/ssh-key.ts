@@ -1,6 +1,6 @@
+import { projectIdentity } from "./project-identity.ts";
 import type { GroupSshCertificate__Output as GroupSshCertificate } from "@quarry/proto/types/identity/v1/GroupSshCertificate";
 import type { SshKey__Output as SshKey } from "@quarry/proto/types/identity/v1/SshKey";
-import type { SshKeyProject__Output as SshKeyProject } from "@quarry/proto/types/identity/v1/SshKeyProject";
 import { orNull, type Urls } from "./urls.ts";
 import { userSelf } from "./user.ts";
 
@@ -29,19 +29,6 @@ export function sshKey(k: SshKey, urls: Urls) {
 /** Entities::SSHKeyWithUser (GET /keys/:id, GET /keys?fingerprint=): the key and its owner (null for deploy keys). */
 export function sshKeyWithUser(k: SshKey, urls: Urls) {
   return { ...(k.deployKey ? deployKey(k) : sshKey(k, urls)), user: k.user ? userSelf(k.user, urls) : null };
-}
-
-/** Entities::ProjectIdentity. */
-function projectIdentity(p: SshKeyProject) {
-  return {
-    id: Number(p.id),
-    description: orNull(p.description),
-    name: p.name,
-    name_with_namespace: p.nameWithNamespace,
-    path: p.path,
-    path_with_namespace: p.pathWithNamespace,
-    created_at: p.createdAt,
-  };
 }
 
 /**

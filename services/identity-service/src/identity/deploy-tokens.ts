@@ -1,3 +1,4 @@
+import { DEPLOY_TOKEN_SCOPES } from "@quarry/gitlab";
 // Deploy tokens (GitLab's DeployToken, lib/api/deploy_tokens.rb): credentials of no user for one
 // project or one group, managed by its Maintainers; git over HTTP takes them for cloning
 // (deploy-tokens-authenticate.ts). Stored only as a SHA-256 digest of the `gldt-…` token.
@@ -18,17 +19,6 @@ import { pageInfo, paging } from "./paging.ts";
 import { tokenDigest as tokenDigestOf } from "./passwords.ts";
 
 type Db = PrismaClient | Tx;
-
-/** DeployToken::AVAILABLE_SCOPES, in GitLab's order (the order `scopes` is answered in). */
-export const DEPLOY_TOKEN_SCOPES = [
-  "read_repository",
-  "read_registry",
-  "write_registry",
-  "read_package_registry",
-  "write_package_registry",
-  "read_virtual_registry",
-  "write_virtual_registry",
-] as const;
 
 /** DeployToken::DEPLOY_TOKEN_PREFIX. */
 export const DEPLOY_TOKEN_PREFIX = "gldt-";

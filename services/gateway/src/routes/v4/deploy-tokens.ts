@@ -1,3 +1,4 @@
+import { DEPLOY_TOKEN_SCOPES } from "@quarry/gitlab";
 // Deploy tokens (lib/api/deploy_tokens.rb): the instance's (administrators), a project's and a
 // group's (Maintainer+; identity-service checks the role). The token's value is answered once,
 // on creation; git over HTTP takes it as the password with the token's username (git-http.ts).
@@ -10,19 +11,8 @@ import { pageRequest } from "../../http/pagination.ts";
 import { p, pageShape, params, z } from "../../http/params.ts";
 import { ctx } from "./context.ts";
 
-/** DeployToken::AVAILABLE_SCOPES (Grape's `values:` on scopes). */
-const SCOPES = [
-  "read_repository",
-  "read_registry",
-  "write_registry",
-  "read_package_registry",
-  "write_package_registry",
-  "read_virtual_registry",
-  "write_virtual_registry",
-] as const;
-
 const listShape = { ...pageShape, active: p.bool().optional() };
-const createShape = { name: z.string(), scopes: p.array(p.enum(SCOPES)), expires_at: z.string().optional(), username: z.string().optional() };
+const createShape = { name: z.string(), scopes: p.array(p.enum(DEPLOY_TOKEN_SCOPES)), expires_at: z.string().optional(), username: z.string().optional() };
 
 /** `expires_at` as Grape's DateTime coercion takes it: anything else is `expires_at is invalid`. */
 function expiresAt(value: string | undefined): string {
