@@ -38,7 +38,11 @@ beforeAll(async () => {
     await send(
       "POST",
       `/projects/${project.id}/repository/commits`,
-      { branch: "main", commit_message: "Add simple search to projects in public area\n\nDetails", actions: [{ action: "create", file_path: "a.txt", content: "a\n" }] },
+      {
+        branch: "main",
+        commit_message: "Add simple search to projects in public area\n\nDetails",
+        actions: [{ action: "create", file_path: "a.txt", content: "a\n" }],
+      },
       dev.token,
     ),
     201,
@@ -63,7 +67,10 @@ beforeAll(async () => {
     201,
   );
   await recorded(7);
-  mr = await jsonBody(await send("POST", `/projects/${project.id}/merge_requests`, { source_branch: "feature", target_branch: "main", title: "Add the feature" }, dev.token), 201);
+  mr = await jsonBody(
+    await send("POST", `/projects/${project.id}/merge_requests`, { source_branch: "feature", target_branch: "main", title: "Add the feature" }, dev.token),
+    201,
+  );
   await recorded(8);
   await waitFor(async () => (await send("PUT", `/projects/${project.id}/merge_requests/${mr.iid}/merge`, {}, dev.token)).status === 200, { message: "merged" });
   // The merge: the merged merge request and the push of the merge commit, in either order.
@@ -92,7 +99,15 @@ describe("GET /events", () => {
       ["pushed new", null, null],
       ["created", null, null],
     ]);
-    const author = { id: dev.id, username: dev.username, name: expect.any(String), state: "active", locked: false, avatar_url: null, web_url: expect.any(String) };
+    const author = {
+      id: dev.id,
+      username: dev.username,
+      name: expect.any(String),
+      state: "active",
+      locked: false,
+      avatar_url: null,
+      web_url: expect.any(String),
+    };
     const push = events[8];
     expect(push).toEqual({
       id: expect.any(Number),
@@ -261,5 +276,27 @@ describe("@gitbeaker/rest", () => {
     expect(ofUser.map((e) => (e as Json).target_title)).toEqual(["Add the feature"]);
     const activities = await s.gitlab().Users.allActivities();
     expect(activities.map((a) => (a as Json).username)).toContain(dev.username);
+  });
+});
+
+describe("wiki pages", () => {
+  it("records a page created and updated on one WikiPage::Meta with wiki_page", async () => {
+    const wikiProject = await jsonBody(await s.api("/projects", { method: "POST", json: { name: "Wiki events", visibility: "private" } }), 201);
+    await jsonBody(await s.api(`/projects/${wikiProject.id}/wikis`, { method: "POST", json: { title: "Home Page", content: "Hello" } }), 201);
+    await jsonBody(await s.api(`/projects/${wikiProject.id}/wikis/Home-Page`, { method: "PUT", json: { content: "Hello again" } }), 200);
+    const events = await waitFor(
+      async () => {
+        const got = await list(`/projects/${wikiProject.id}/events?target_type=wiki`);
+        return got.length === 2 ? got : undefined;
+      },
+      { message: "wiki events recorded" },
+    );
+    expect(events.map((e) => [e.action_name, e.target_type, e.target_title, e.wiki_page])).toEqual([
+      ["updated", "WikiPage::Meta", "Home Page", { format: "markdown", slug: "Home-Page", title: "Home Page" }],
+      ["created", "WikiPage::Meta", "Home Page", { format: "markdown", slug: "Home-Page", title: "Home Page" }],
+    ]);
+    expect(events[0].target_id).toBe(events[1].target_id);
+    expect(events[0].target_iid).toBe(events[0].target_id);
+    expect((await get(`/projects/${wikiProject.id}/events?target_type=wiki`, outsider.token)).status).toBe(404);
   });
 });

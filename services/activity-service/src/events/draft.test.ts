@@ -68,7 +68,14 @@ describe("eventDraftOf", () => {
           object_attributes: { id: 160, iid: 7, title: "Public project search field", action },
         }),
       );
-    expect(issue("open")).toMatchObject({ action: 1, targetId: 160, targetIid: 7, targetType: "Issue", targetTitle: "Public project search field", confidential: false });
+    expect(issue("open")).toMatchObject({
+      action: 1,
+      targetId: 160,
+      targetIid: 7,
+      targetType: "Issue",
+      targetTitle: "Public project search field",
+      confidential: false,
+    });
     expect(issue("close")!.action).toBe(3);
     expect(issue("reopen")!.action).toBe(4);
     expect(issue("update")).toBeNull();
@@ -182,7 +189,15 @@ describe("eventDraftOf", () => {
     expect(eventDraftOf(msg("quarry.identity.project_create", { project_id: 9, event_id: "p3", event_name: "project_create" }))).toBeNull();
     const member = (event_name: string, entity_type = "Project") =>
       eventDraftOf(
-        msg("quarry.audit.event", { event_id: `a-${event_name}`, event_name, actor: { user_id: 1, ip_address: "" }, entity_type, entity_id: 9, target_type: "User", target_id: 44 }),
+        msg("quarry.audit.event", {
+          event_id: `a-${event_name}`,
+          event_name,
+          actor: { user_id: 1, ip_address: "" },
+          entity_type,
+          entity_id: 9,
+          target_type: "User",
+          target_id: 44,
+        }),
       );
     expect(member("member_created")).toMatchObject({ projectId: 9, authorId: 44, action: 8 });
     expect(member("member_destroyed")!.action).toBe(9);

@@ -93,7 +93,14 @@ function pushDraft(eventId: string, p: Payload, tag: boolean): EventDraft | null
 }
 
 const ISSUE_ACTIONS: Record<string, EventAction> = { open: "created", close: "closed", reopen: "reopened" };
-const MR_ACTIONS: Record<string, EventAction> = { open: "created", close: "closed", reopen: "reopened", merge: "merged", approved: "approved", approval: "approved" };
+const MR_ACTIONS: Record<string, EventAction> = {
+  open: "created",
+  close: "closed",
+  reopen: "reopened",
+  merge: "merged",
+  approved: "approved",
+  approval: "approved",
+};
 
 function issuableDraft(eventId: string, p: Payload, type: "Issue" | "MergeRequest"): EventDraft | null {
   const attrs = obj(p.object_attributes);
@@ -120,7 +127,7 @@ function isoTime(v: unknown): string | null {
 
 function noteDraft(eventId: string, p: Payload): EventDraft | null {
   const attrs = obj(p.object_attributes);
-  if (!attrs || attrs.action !== "create" || attrs.system === true) return null;
+  if (attrs?.action !== "create" || attrs.system === true) return null;
   const d = base(eventId, num(p.project_id), num(p.user_id), "commented");
   if (!d) return null;
   const noteable = obj(p.issue) ?? obj(p.merge_request) ?? obj(p.snippet);

@@ -15,10 +15,31 @@ describe("ListEvents", () => {
         action: 5,
         targetType: null,
         createdAt: new Date("2026-01-02T10:00:00Z"),
-        pushPayload: { create: { commitCount: 1, action: "created", refType: "branch", commitFrom: null, commitTo: "b".repeat(40), ref: "main", commitTitle: "Init" } },
+        pushPayload: {
+          create: { commitCount: 1, action: "created", refType: "branch", commitFrom: null, commitTo: "b".repeat(40), ref: "main", commitTitle: "Init" },
+        },
       },
-      { projectId: 2, authorId: 11, action: 1, targetId: 160, targetIid: 7, targetType: "Issue", targetTitle: "Bug", createdAt: new Date("2026-01-03T10:00:00Z") },
-      { projectId: 2, authorId: 10, action: 3, targetId: 161, targetIid: 8, targetType: "Issue", targetTitle: "Secret", confidential: true, createdAt: new Date("2026-01-04T10:00:00Z") },
+      {
+        projectId: 2,
+        authorId: 11,
+        action: 1,
+        targetId: 160,
+        targetIid: 7,
+        targetType: "Issue",
+        targetTitle: "Bug",
+        createdAt: new Date("2026-01-03T10:00:00Z"),
+      },
+      {
+        projectId: 2,
+        authorId: 10,
+        action: 3,
+        targetId: 161,
+        targetIid: 8,
+        targetType: "Issue",
+        targetTitle: "Secret",
+        confidential: true,
+        createdAt: new Date("2026-01-04T10:00:00Z"),
+      },
       {
         projectId: 3,
         authorId: 10,
@@ -59,7 +80,16 @@ describe("ListEvents", () => {
       targetType: "",
       targetTitle: "",
       createdAt: "2026-01-02T10:00:00.000Z",
-      pushData: { commitCount: 1, action: "created", refType: "branch", commitFrom: "", commitTo: "b".repeat(40), ref: "main", commitTitle: "Init", refCount: 0 },
+      pushData: {
+        commitCount: 1,
+        action: "created",
+        refType: "branch",
+        commitFrom: "",
+        commitTo: "b".repeat(40),
+        ref: "main",
+        commitTitle: "Init",
+        refCount: 0,
+      },
       noteJson: "",
       wikiPageJson: "",
       confidential: false,
@@ -86,7 +116,10 @@ describe("ListEvents", () => {
     expect(await list({ ...all, action: "pushed" })).toEqual([ids[1]]);
     expect(await list({ ...all, targetType: "issue" })).toEqual([ids[3], ids[2]]);
     expect(await list({ ...all, targetType: "note" })).toEqual([ids[4]]);
-    await expect(f.client.ListEvents({ ...all, action: "opened" })).rejects.toMatchObject({ code: 3, details: JSON.stringify({ error: "action does not have a valid value" }) });
+    await expect(f.client.ListEvents({ ...all, action: "opened" })).rejects.toMatchObject({
+      code: 3,
+      details: JSON.stringify({ error: "action does not have a valid value" }),
+    });
     await expect(f.client.ListEvents({ ...all, targetType: "Issue" })).rejects.toMatchObject({ code: 3 });
   });
 

@@ -83,7 +83,9 @@ describe("recordContributionEvent", () => {
 
   it("records nothing for messages that are no contribution", async () => {
     expect(await record(msg("quarry.identity.user_create", { event_id: "u1", event_name: "user_create", user_id: 3 }))).toBe(false);
-    expect(await record(msg("quarry.collab.issue", { event_id: "i1", object_kind: "issue", user_id: 3, project_id: 9, object_attributes: { action: "update" } }))).toBe(false);
+    expect(
+      await record(msg("quarry.collab.issue", { event_id: "i1", object_kind: "issue", user_id: 3, project_id: 9, object_attributes: { action: "update" } })),
+    ).toBe(false);
     expect(await rows()).toEqual([]);
   });
 

@@ -46,8 +46,7 @@ export async function subscribeToEvents(bus: EventBus, deps: ActivityDeps, subje
   try {
     subs.push(await bus.subscribe(subjects.identity, handler, { durable: DURABLES.identity }));
     subs.push(await bus.subscribe(subjects.audit, handler, { durable: DURABLES.audit }));
-    for (const subject of subjects.contributions ?? [])
-      subs.push(await bus.subscribe(subject, contributionHandler, { durable: contributionDurable(subject) }));
+    for (const subject of subjects.contributions ?? []) subs.push(await bus.subscribe(subject, contributionHandler, { durable: contributionDurable(subject) }));
   } catch (err) {
     await Promise.all(subs.map((s) => s.unsubscribe()));
     throw err;
