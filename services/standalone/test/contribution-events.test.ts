@@ -2,7 +2,7 @@
 // comment, a merge request opened and merged, a member joining, through the API; activity-service
 // records them from the domain events and GET /events, /users/:id/events, /projects/:id/events
 // answer them with GitLab's fields, filters and visibility; GET /user/activities for
-// administrators. Also through @gitbeaker/rest (Events.all, Users.allEvents, Users.allActivities).
+// signed-in users (private profiles for administrators). Also through @gitbeaker/rest (Events.all, Users.allEvents, Users.allActivities).
 import { waitFor } from "@quarry/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserWithToken, jsonBody, startTestStack, type TestStack } from "./helpers.ts";
@@ -250,14 +250,18 @@ describe("GET /projects/:id/events", () => {
 });
 
 describe("GET /user/activities", () => {
-  it("lists users active since `from` (default six months) for administrators only", async () => {
-    const all: Json[] = await list("/user/activities?per_page=100");
+  it("lists users active since `from` (default six months); private profiles only to administrators", async () => {
     const today = new Date().toISOString().slice(0, 10);
+    const all: Json[] = await list("/user/activities?per_page=100");
     expect(all).toContainEqual({ username: dev.username, last_activity_on: today, last_activity_at: today });
+    // The guest's profile is private (above): administrators see it, other users do not.
+    expect(all.map((a) => a.username)).toContain(guest.username);
+    const asDev: Json[] = await list("/user/activities?per_page=100", dev.token);
+    expect(asDev.map((a) => a.username)).toContain(dev.username);
+    expect(asDev.map((a) => a.username)).not.toContain(guest.username);
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     expect(await list(`/user/activities?from=${tomorrow}`)).toEqual([]);
     expect(await list(`/user/activities?from=${today}&per_page=100`)).toContainEqual(expect.objectContaining({ username: dev.username }));
-    expect(await jsonBody(await get("/user/activities", dev.token), 403)).toEqual({ message: "403 Forbidden" });
     expect((await get("/user/activities", null)).status).toBe(401);
     expect(await jsonBody(await get("/user/activities?from=never"), 400)).toEqual({ error: "from is invalid" });
   });
@@ -298,5 +302,9 @@ describe("wiki pages", () => {
     expect(events[0].target_id).toBe(events[1].target_id);
     expect(events[0].target_iid).toBe(events[0].target_id);
     expect((await get(`/projects/${wikiProject.id}/events?target_type=wiki`, outsider.token)).status).toBe(404);
+    // A deleted project's events are gone, for administrators too.
+    expect(await list("/events?target_type=wiki")).toHaveLength(2);
+    expect((await s.api(`/projects/${wikiProject.id}`, { method: "DELETE" })).status).toBe(202);
+    expect(await list("/events?target_type=wiki")).toEqual([]);
   });
 });

@@ -28,7 +28,8 @@ describe("python-gitlab: contribution events", () => {
       project_issues: ["opened", "closed"],
       project_outsider: 404,
       activities: true,
-      activities_dev: 403,
+      activities_dev: [true, false],
+      activities_admin_private: true,
     });
   });
 });

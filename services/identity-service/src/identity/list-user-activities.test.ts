@@ -26,9 +26,12 @@ describe("ListUserActivities", () => {
     expect(p2.pageInfo?.total).toBe(3);
   });
 
-  it("is for administrators and needs a date", async () => {
+  it("shows other users only public profiles, needs a signed-in caller and a date", async () => {
     const u = await f.user("ua-dee");
-    expect((await failure(f.c.ListUserActivities({ actor: u, from: "2026-01-01" }))).status).toBe(403);
+    await f.deps.prisma.user.updateMany({ where: { username: "ua-ben" }, data: { privateProfile: true } });
+    expect((await f.c.ListUserActivities({ actor: u, from: "2026-01-01" })).activities.map((a) => a.username)).toEqual(["ua-cid", "ua-ann"]);
+    expect((await f.c.ListUserActivities({ actor: f.admin, from: "2026-01-01" })).activities.map((a) => a.username)).toEqual(["ua-cid", "ua-ben", "ua-ann"]);
+    expect((await failure(f.c.ListUserActivities({ actor: f.anonymous, from: "2026-01-01" }))).status).toBe(401);
     expect((await failure(f.c.ListUserActivities({ actor: f.admin, from: "soon" }))).status).toBe(400);
   });
 });

@@ -1,5 +1,5 @@
 """Contribution events through python-gitlab: gl.events.list() (the caller's), user.events.list(),
-project.events.list() with filters, and gl.user_activities.list() (administrators)."""
+project.events.list() with filters, and gl.user_activities.list() (private profiles for administrators)."""
 import datetime
 import time
 
@@ -54,10 +54,12 @@ try:
 except gitlab.exceptions.GitlabListError as e:
     out["project_outsider"] = e.response_code
 out["activities"] = any(a.username == dev.username for a in gl.user_activities.list(get_all=True))
-try:
-    as_dev.user_activities.list()
-    out["activities_dev"] = "no error"
-except gitlab.exceptions.GitlabListError as e:
-    out["activities_dev"] = e.response_code
+hidden = gl.users.get(outsider.id)
+hidden.private_profile = True
+hidden.save()
+as_out.user_activities.list()  # the outsider is active today, with a private profile
+names = [a.username for a in as_dev.user_activities.list(get_all=True)]
+out["activities_dev"] = [dev.username in names, outsider.username in names]
+out["activities_admin_private"] = any(a.username == outsider.username for a in gl.user_activities.list(get_all=True))
 
 emit(out)
