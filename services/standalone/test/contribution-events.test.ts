@@ -308,3 +308,15 @@ describe("wiki pages", () => {
     expect(await list("/events?target_type=wiki")).toEqual([]);
   });
 });
+
+describe("confidential issues", () => {
+  it("shows a confidential issue's events to its assignees and author below Reporter, not to other Guests", async () => {
+    const p = await jsonBody(await send("POST", "/projects", { name: "Confidential events", visibility: "private" }, dev.token), 201);
+    for (const u of [guest, outsider]) await jsonBody(await send("POST", `/projects/${p.id}/members`, { user_id: u.id, access_level: 10 }, dev.token), 201);
+    await jsonBody(await send("POST", `/projects/${p.id}/issues`, { title: "For the guest", confidential: true, assignee_ids: [guest.id] }, dev.token), 201);
+    const issues = async (token: string) => (await list(`/projects/${p.id}/events?target_type=issue`, token)).map((e) => e.target_title);
+    await waitFor(async () => (await issues(dev.token)).length === 1, { message: "confidential issue recorded" });
+    expect(await issues(guest.token)).toEqual(["For the guest"]);
+    expect(await issues(outsider.token)).toEqual([]);
+  });
+});

@@ -65,7 +65,8 @@ describe("eventDraftOf", () => {
           event_type: type,
           user_id: 3,
           project_id: 9,
-          object_attributes: { id: 160, iid: 7, title: "Public project search field", action },
+          object_attributes: { id: 160, iid: 7, title: "Public project search field", action, author_id: 4 },
+          assignee_ids: [5, 4],
         }),
       );
     expect(issue("open")).toMatchObject({
@@ -79,7 +80,8 @@ describe("eventDraftOf", () => {
     expect(issue("close")!.action).toBe(3);
     expect(issue("reopen")!.action).toBe(4);
     expect(issue("update")).toBeNull();
-    expect(issue("open", "confidential_issue")!.confidential).toBe(true);
+    expect(issue("open", "confidential_issue")).toMatchObject({ confidential: true, confidentialReaderIds: [4, 5] });
+    expect(issue("open")!.confidentialReaderIds).toEqual([]);
   });
 
   it("records merge requests opened, closed, reopened, merged and approved", () => {
@@ -150,8 +152,13 @@ describe("eventDraftOf", () => {
     const internal = note({ event_type: "confidential_note" });
     expect(internal!.confidential).toBe(true);
     expect((internal!.data!.note as { internal: boolean }).internal).toBe(true);
-    const onConfidential = note({ event_type: "confidential_note", issue: { iid: 4, title: "Secret", confidential: true } });
+    const secretIssue = { iid: 4, title: "Secret", confidential: true, author_id: 8, assignee_ids: [9] };
+    const onConfidential = note({ event_type: "confidential_note", issue: secretIssue });
     expect((onConfidential!.data!.note as { internal: boolean }).internal).toBe(false);
+    // Without the payload telling the note is not internal, only Reporters and up (and its author) see it.
+    expect(onConfidential!.confidentialReaderIds).toEqual([]);
+    expect(note({ event_type: "confidential_note", issue: secretIssue }, { internal: false })!.confidentialReaderIds).toEqual([8, 9]);
+    expect(note({ event_type: "confidential_note", issue: secretIssue }, { internal: true })!.confidentialReaderIds).toEqual([]);
   });
 
   it("records project wiki pages created, updated and destroyed on their WikiPage::Meta; group wikis make none", () => {

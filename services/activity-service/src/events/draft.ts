@@ -27,6 +27,8 @@ export interface EventDraft {
   targetType: string | null;
   targetTitle: string | null;
   confidential: boolean;
+  /** Who may read a confidential issue's event besides Reporters and up (its author and assignees). */
+  confidentialReaderIds: number[];
   data: Record<string, unknown> | null;
   push?: PushDraft;
   wiki?: { slug: string; title: string };
@@ -39,6 +41,13 @@ const BLANK_SHA = /^0+$/;
 const num = (v: unknown): number => (typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : Number.NaN);
 const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
 const obj = (v: unknown): Payload | null => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Payload) : null);
+
+/** A confidential issue's readers below Reporter (GitLab's read_issue): its author and assignees. */
+function issueReaders(issue: Payload | null, assigneeIds?: unknown): number[] {
+  if (!issue) return [];
+  const ids = [num(issue.author_id), ...(Array.isArray(assigneeIds ?? issue.assignee_ids) ? ((assigneeIds ?? issue.assignee_ids) as unknown[]).map(num) : [])];
+  return [...new Set(ids.filter((n) => Number.isSafeInteger(n) && n > 0))];
+}
 
 /** "refs/heads/main" → "main", "refs/tags/v1" → "v1" (Gitlab::Git.ref_name). */
 function refName(ref: string): string {
@@ -69,6 +78,7 @@ function base(eventId: string, projectId: number, authorId: number, action: Even
     targetType: null,
     targetTitle: null,
     confidential: false,
+    confidentialReaderIds: [],
     data: null,
   };
 }
@@ -114,6 +124,7 @@ function issuableDraft(eventId: string, p: Payload, type: "Issue" | "MergeReques
   d.targetType = type;
   d.targetTitle = str(attrs.title);
   d.confidential = p.event_type === "confidential_issue";
+  if (d.confidential && type === "Issue") d.confidentialReaderIds = issueReaders(attrs, p.assignee_ids);
   return d;
 }
 
@@ -139,6 +150,10 @@ function noteDraft(eventId: string, p: Payload): EventDraft | null {
   d.targetType = str(attrs.type) || "Note";
   d.targetTitle = str(noteable?.title) ?? (commit ? (str(commit.title) ?? commitTitle([commit])) : null);
   d.confidential = confidential;
+  // A comment on a confidential issue is for whoever may read the issue, an internal note for Reporters
+  // and up only: the issue's author and assignees are readers only when the payload says the note is
+  // not internal (collab-service's note payload does not tell today, so none are).
+  if (confidential && noteableConfidential && attrs.internal === false) d.confidentialReaderIds = issueReaders(obj(p.issue));
   d.data = {
     note: {
       id: d.targetId,
@@ -152,8 +167,9 @@ function noteDraft(eventId: string, p: Payload): EventDraft | null {
       noteable_type: str(attrs.noteable_type),
       noteable_iid: num(obj(p.issue)?.iid ?? obj(p.merge_request)?.iid) || null,
       project_id: d.projectId,
-      // An internal note; a note on a confidential issue is confidential through its issue only.
-      internal: confidential && !noteableConfidential,
+      // The payload's flag when it has one; otherwise an internal note is a confidential note on an
+      // issue that is not confidential (on a confidential issue it cannot be told apart).
+      internal: typeof attrs.internal === "boolean" ? attrs.internal : confidential && !noteableConfidential,
     },
   };
   return d;

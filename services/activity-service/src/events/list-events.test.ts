@@ -38,6 +38,7 @@ describe("ListEvents", () => {
         targetType: "Issue",
         targetTitle: "Secret",
         confidential: true,
+        confidentialReaderIds: [12],
         createdAt: new Date("2026-01-04T10:00:00Z"),
       },
       {
@@ -109,6 +110,8 @@ describe("ListEvents", () => {
     expect(await list({ allProjects: true, viewerId: 99 })).toEqual([ids[4], ids[2], ids[1], ids[0]]);
     expect(await list({ allProjects: true, viewerId: 99, confidentialProjectIds: [2] })).toContain(ids[3]);
     expect(await list({ allProjects: true, viewerId: 10 })).toContain(ids[3]);
+    expect(await list({ allProjects: true, viewerId: 12 })).toContain(ids[3]);
+    expect(await list({ allProjects: true, viewerId: 0 })).not.toContain(ids[3]);
   });
 
   it("filters by action and target type keys", async () => {

@@ -31,7 +31,7 @@ export const listEvents =
     if (!req.allProjects) and.push({ projectId: { in: ids(req.projectIds) } });
     if (!req.allConfidential) {
       const or: Prisma.EventWhereInput[] = [{ confidential: false }, { projectId: { in: ids(req.confidentialProjectIds) } }];
-      if (Number(req.viewerId) > 0) or.push({ authorId: Number(req.viewerId) });
+      if (Number(req.viewerId) > 0) or.push({ authorId: Number(req.viewerId) }, { confidentialReaderIds: { has: Number(req.viewerId) } });
       and.push({ OR: or });
     }
     if (req.action) {

@@ -33,6 +33,7 @@ export async function insertEvent(deps: Pick<ActivityDeps, "prisma">, draft: Eve
         targetType: draft.targetType,
         targetTitle: draft.targetTitle,
         confidential: draft.confidential,
+        confidentialReaderIds: draft.confidentialReaderIds,
         data: draft.data ? (draft.data as Prisma.InputJsonObject) : Prisma.DbNull,
         ...(createdAt ? { createdAt } : {}),
         ...(draft.push ? { pushPayload: { create: draft.push } } : {}),

@@ -10,6 +10,7 @@ CREATE TABLE "events" (
     "target_type" TEXT,
     "target_title" TEXT,
     "confidential" BOOLEAN NOT NULL DEFAULT false,
+    "confidential_reader_ids" INTEGER[] DEFAULT ARRAY[]::INTEGER[],
     "data" JSONB,
     "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
