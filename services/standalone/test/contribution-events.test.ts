@@ -320,3 +320,34 @@ describe("confidential issues", () => {
     expect(await issues(outsider.token)).toEqual([]);
   });
 });
+
+describe("merge request approvals", () => {
+  it("records an approval as approved on the merge request, by the approver", async () => {
+    const p = await jsonBody(await send("POST", "/projects", { name: "Approvals", visibility: "private", initialize_with_readme: true }, dev.token), 201);
+    await jsonBody(
+      await send(
+        "POST",
+        `/projects/${p.id}/repository/commits`,
+        { branch: "topic", start_branch: "main", commit_message: "Topic", actions: [{ action: "create", file_path: "t.txt", content: "t\n" }] },
+        dev.token,
+      ),
+      201,
+    );
+    const m = await jsonBody(
+      await send("POST", `/projects/${p.id}/merge_requests`, { source_branch: "topic", target_branch: "main", title: "Approve me" }, dev.token),
+      201,
+    );
+    await jsonBody(await send("POST", `/projects/${p.id}/members`, { user_id: outsider.id, access_level: 30 }, dev.token), 201);
+    expect((await s.api(`/projects/${p.id}/merge_requests/${m.iid}/approve`, { method: "POST", token: outsider.token })).status).toBe(201);
+    const approved = await waitFor(
+      async () => {
+        const got = await list(`/projects/${p.id}/events?action=approved`, dev.token);
+        return got.length ? got : undefined;
+      },
+      { message: "approval recorded" },
+    );
+    expect(approved.map((e) => [e.action_name, e.target_type, e.target_iid, e.target_title, e.author_username])).toEqual([
+      ["approved", "MergeRequest", m.iid, "Approve me", outsider.username],
+    ]);
+  });
+});
