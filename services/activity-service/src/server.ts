@@ -6,6 +6,7 @@ import { startService } from "@quarry/service";
 import { getAuditEvent } from "./audit/get-audit-event.ts";
 import { listAuditEvents } from "./audit/list-audit-events.ts";
 import { type ActivityDeps, identityAuthors, identityPaths } from "./deps.ts";
+import { listEvents } from "./events/list-events.ts";
 import { migrations } from "./generated/migrations.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
 import { type ActivitySubjects, DEFAULT_SUBJECTS, subscribeToEvents } from "./recorder/subscribe.ts";
@@ -14,6 +15,7 @@ export function activityHandlers(deps: ActivityDeps): AsyncHandlers<ActivityServ
   return {
     ListAuditEvents: listAuditEvents(deps),
     GetAuditEvent: getAuditEvent(deps),
+    ListEvents: listEvents(deps),
   };
 }
 

@@ -82,6 +82,7 @@ import { verifySignature } from "./identity/verify-signature.ts";
 // ---------- enterprise users and verified domains
 import { createSecretBox } from "@quarry/secret-box";
 import { deleteEnterpriseUser, disableEnterpriseUserTwoFactor, getEnterpriseUser, listEnterpriseUsers } from "./identity/enterprise-users.ts";
+import { listUserActivities } from "./identity/list-user-activities.ts";
 import { createVerifiedDomain, deleteVerifiedDomain, listVerifiedDomains, verifyVerifiedDomain } from "./identity/verified-domains.ts";
 
 export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServiceDefinition> {
@@ -196,6 +197,7 @@ export function identityHandlers(deps: IdentityDeps): AsyncHandlers<IdentityServ
     RegenerateRecoveryCodes: regenerateRecoveryCodes(deps),
     GetApplicationSettings: getApplicationSettings(deps),
     UpdateApplicationSettings: updateApplicationSettings(deps),
+    ListUserActivities: listUserActivities(deps),
   };
 }
 

@@ -43,6 +43,7 @@ import { uploadsRouter } from "./uploads.ts";
 import { errorTrackingCollectorRouter } from "./error-tracking-collector.ts";
 import { errorTrackingRouter } from "./error-tracking.ts";
 import { auditEventsRouter } from "./audit-events.ts";
+import { eventsRouter } from "./events.ts";
 
 /** Everything under /api/v4, one router per GitLab resource. */
 import { wikisRouter } from "./wikis.ts";
@@ -137,6 +138,8 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use(errorTrackingCollectorRouter(deps));
   // audit events (instance, group, project)
   r.use(auditEventsRouter(deps));
+  // contribution events (GitLab's Events API) and /user/activities
+  r.use(eventsRouter(deps));
   // users administration: impersonation tokens, custom attributes of users, groups and projects
   r.use(impersonationTokensRouter(deps));
   r.use(customAttributesRouter(deps));
