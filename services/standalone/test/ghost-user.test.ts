@@ -26,7 +26,12 @@ async function contributor() {
 describe("the Ghost User", () => {
   it("takes over a deleted user's issues and comments; it is internal and cannot be deleted", async () => {
     const { u, issue } = await contributor();
+    const mine = async () =>
+      ((await jsonBody(await s.api(`/projects/${projectId}/events?per_page=100`), 200)) as { author_id: number }[]).filter((e) => e.author_id === u.id);
+    await waitFor(async () => (await mine()).length >= 2, { message: "the user's contribution events" });
     expect((await s.api(`/users/${u.id}`, { method: "DELETE" })).status).toBe(204);
+    // Their contribution events go with them (GitLab's events.author_id cascades).
+    await waitFor(async () => (await mine()).length === 0, { message: "the deleted user's events to go" });
     const author = await waitFor(async () => (await jsonBody(await s.api(`/projects/${projectId}/issues/${issue.iid}`), 200)).author ?? undefined, {
       message: "the issue's author to be the Ghost User",
     });

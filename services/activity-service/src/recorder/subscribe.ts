@@ -1,6 +1,7 @@
-import { type EventBus, Subjects, type Subscription } from "@quarry/bus";
+import { type EventBus, Subjects, type Subscription, type UserContributionsEvent } from "@quarry/bus";
 import type { ActivityDeps } from "../deps.ts";
 import { CONTRIBUTION_SUBJECTS } from "../events/draft.ts";
+import { forgetUserEvents } from "../events/forget-user.ts";
 import { recordContributionEvent } from "../events/record.ts";
 import { recordAuditEvent } from "./record.ts";
 
@@ -12,12 +13,19 @@ export interface ActivitySubjects {
   audit: string;
   /** Default pushes, tag pushes, issues, merge requests, notes and wiki pages (contribution events; each its own durable). */
   contributions?: readonly string[];
+  /** Default `quarry.accounts.user_contributions` (deleted users: their contribution events go). */
+  userContributions?: string;
 }
 
-export const DEFAULT_SUBJECTS: ActivitySubjects = { identity: "quarry.identity.>", audit: Subjects.audit, contributions: CONTRIBUTION_SUBJECTS };
+export const DEFAULT_SUBJECTS: ActivitySubjects = {
+  identity: "quarry.identity.>",
+  audit: Subjects.audit,
+  contributions: CONTRIBUTION_SUBJECTS,
+  userContributions: Subjects.userContributions,
+};
 
 /** Durable consumer names: every activity-service replica shares them, so each event is recorded once. */
-export const DURABLES = { identity: "activity-service-identity", audit: "activity-service-audit" } as const;
+export const DURABLES = { identity: "activity-service-identity", audit: "activity-service-audit", users: "activity-service-user-contributions" } as const;
 
 /** The durable consumer of a contribution subject ("quarry.repo.push" → "activity-service-events-push"). */
 export function contributionDurable(subject: string): string {
@@ -47,6 +55,13 @@ export async function subscribeToEvents(bus: EventBus, deps: ActivityDeps, subje
     subs.push(await bus.subscribe(subjects.identity, handler, { durable: DURABLES.identity }));
     subs.push(await bus.subscribe(subjects.audit, handler, { durable: DURABLES.audit }));
     for (const subject of subjects.contributions ?? []) subs.push(await bus.subscribe(subject, contributionHandler, { durable: contributionDurable(subject) }));
+    if (subjects.userContributions) {
+      subs.push(
+        await bus.subscribe<UserContributionsEvent>(subjects.userContributions, async (msg) => void (await forgetUserEvents(deps, msg.data)), {
+          durable: DURABLES.users,
+        }),
+      );
+    }
   } catch (err) {
     await Promise.all(subs.map((s) => s.unsubscribe()));
     throw err;
