@@ -74,13 +74,14 @@ describe("enterprise users", () => {
       body: { message: "400 Bad request - Must be a top-level group" },
     });
     await f.c.AddMember({ actor: e.owner, source: { kind: "group", idOrPath: e.id }, userId: stranger.userId, accessLevel: 40 });
+    // One call at a time: a refusal must not arrive while nothing awaits it (an unhandled rejection).
     for (const call of [
-      f.c.ListEnterpriseUsers({ actor: stranger, group: e.id }),
-      f.c.GetEnterpriseUser({ actor: stranger, group: e.id, userId: dev.userId }),
-      f.c.DeleteEnterpriseUser({ actor: stranger, group: e.id, userId: dev.userId }),
-      f.c.DisableEnterpriseUserTwoFactor({ actor: stranger, group: e.id, userId: dev.userId }),
+      () => f.c.ListEnterpriseUsers({ actor: stranger, group: e.id }),
+      () => f.c.GetEnterpriseUser({ actor: stranger, group: e.id, userId: dev.userId }),
+      () => f.c.DeleteEnterpriseUser({ actor: stranger, group: e.id, userId: dev.userId }),
+      () => f.c.DisableEnterpriseUserTwoFactor({ actor: stranger, group: e.id, userId: dev.userId }),
     ]) {
-      expect(await failure(call)).toEqual({ status: 403, body: { message: "403 Forbidden" } });
+      expect(await failure(call())).toEqual({ status: 403, body: { message: "403 Forbidden" } });
     }
     // Another group's enterprise user, a plain user, nobody: not found.
     for (const userId of [rival.userId, stranger.userId, 999_999]) {
