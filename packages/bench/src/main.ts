@@ -95,6 +95,11 @@ async function fixture(url: string): Promise<number> {
   } finally {
     fs.rmSync(home, { recursive: true, force: true });
   }
+  // The stack holds the history: main at the generated head, every tag.
+  const main = (await api(url, `/projects/${project.id}/repository/branches/main`)) as { commit: { id: string } };
+  if (main.commit.id !== (await gitOut("rev-parse", "main"))) throw new Error(`pushed main is ${main.commit.id}, not the generated head`);
+  const last = history.tags.at(-1)!;
+  await api(url, `/projects/${project.id}/repository/tags/${last}`);
   for (let i = 0; i < 30; i++)
     await api(url, `/projects/${project.id}/issues`, { title: `Issue ${i}`, description: `Something to do, ${i}.`, labels: i % 2 ? "bug" : "feature" });
   return project.id;
