@@ -4,6 +4,10 @@
 // File commits run through the stack and, as their floor, as git's own plumbing doing the same
 // work on a bare repository (no HTTP, no database, no events); a mixed scenario puts 20% writes
 // among reads and compares the reads with a read-only run.
+// The read scenarios run on a generated history (history.ts: 3,200 commits, 128 tags, a 40 KB file
+// with 400 changes) pushed into the stack, and are held against floors measured in the same run
+// (floors.ts: a one-`git cat-file --batch` server, a constant-response server, the git CLI for
+// compare and blame) in a final ratio table with issue 18's goals.
 // BENCH_DURATION (seconds per run, default 10) and BENCH_ONLY (substrings of scenario names, comma
 // separated, e.g. "file commit,mixed") narrow it.
 import { execFile, fork, type ChildProcess } from "node:child_process";
@@ -15,6 +19,8 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import autocannon from "autocannon";
+import { measureFloors, ratioTable } from "./floors.ts";
+import { BIG_FILE, ensureHistory, SMALL_FILE } from "./history.ts";
 import { measureMergeRequestList, mergeRequestFixture } from "./merge-requests.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -61,19 +67,42 @@ async function api(url: string, pathname: string, body?: unknown, method = body 
   return res.json();
 }
 
-/** A project with some history: 40 commits over 50 files in a few directories, and 30 branches. */
+/** The generated history (history.ts) every read scenario reads, and the refs they name. */
+const history = await ensureHistory();
+const gitOut = async (...args: string[]) => (await promisify(execFile)("git", ["--git-dir", history.gitDir, ...args])).stdout.trim();
+/** Two adjacent tags, 25 commits apart, for compare. */
+const [compareFrom, compareTo] = [history.tags[100]!, history.tags[101]!];
+/** A commit a hundred commits below main's head, for the single-commit scenario. */
+const singleCommit = await gitOut("rev-parse", "main~100");
+
+/**
+ * A project holding the generated history (3,200 commits, 128 annotated tags, 30 branches; see
+ * history.ts), pushed with `git push --mirror` over the stack's smart HTTP as the bench's root
+ * user, and 30 issues.
+ */
 async function fixture(url: string): Promise<number> {
-  const project = (await api(url, "/projects", { name: "bench", initialize_with_readme: true })) as { id: number };
-  const id = project.id;
-  for (let i = 0; i < 40; i++) {
-    const actions =
-      i === 0
-        ? Array.from({ length: 50 }, (_, f) => ({ action: "create", file_path: `dir${f % 5}/file${f}.txt`, content: `file ${f}\n`.repeat(20) }))
-        : [{ action: "update", file_path: `dir${i % 5}/file${i}.txt`, content: `file ${i}, revision ${i}\n`.repeat(20) }];
-    await api(url, `/projects/${id}/repository/commits`, { branch: "main", commit_message: `Commit ${i}\n\nBody of commit ${i}.`, actions });
+  const project = (await api(url, "/projects", { name: "bench" })) as { id: number; http_url_to_repo: string };
+  const me = (await api(url, "/user")) as { username: string };
+  const remote = new URL(project.http_url_to_repo);
+  remote.username = me.username;
+  remote.password = token;
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), "quarry-bench-home-"));
+  try {
+    await promisify(execFile)("git", ["-c", "credential.helper=", "--git-dir", history.gitDir, "push", "--quiet", "--mirror", remote.toString()], {
+      env: { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: "1", GIT_TERMINAL_PROMPT: "0" },
+      maxBuffer: 16 << 20,
+    });
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
   }
-  for (let b = 0; b < 30; b++) await api(url, `/projects/${id}/repository/branches`, { branch: `feature-${b}`, ref: "main" });
-  return id;
+  // The stack holds the history: main at the generated head, every tag.
+  const main = (await api(url, `/projects/${project.id}/repository/branches/main`)) as { commit: { id: string } };
+  if (main.commit.id !== (await gitOut("rev-parse", "main"))) throw new Error(`pushed main is ${main.commit.id}, not the generated head`);
+  const last = history.tags.at(-1)!;
+  await api(url, `/projects/${project.id}/repository/tags/${last}`);
+  for (let i = 0; i < 30; i++)
+    await api(url, `/projects/${project.id}/issues`, { title: `Issue ${i}`, description: `Something to do, ${i}.`, labels: i % 2 ? "bug" : "feature" });
+  return project.id;
 }
 
 interface Scenario {
@@ -92,6 +121,13 @@ function scenarios(id: number): Scenario[] {
     { name: "tree", path: `/api/v4/projects/${id}/repository/tree?path=dir1&per_page=20`, repository: true },
     { name: "commits list", path: `/api/v4/projects/${id}/repository/commits?ref_name=main&per_page=20`, repository: true },
     { name: "branches list", path: `/api/v4/projects/${id}/repository/branches?per_page=20`, repository: true },
+    // Issue 18: the generated history's other endpoints (tags, one commit, compare of adjacent tags, blame of the 40 KB file, file JSON of it) and issues.
+    { name: "file (JSON) 40 KB", path: `/api/v4/projects/${id}/repository/files/${encodeURIComponent(BIG_FILE)}?ref=main`, repository: true },
+    { name: "tags list", path: `/api/v4/projects/${id}/repository/tags?per_page=20`, repository: true },
+    { name: "single commit", path: `/api/v4/projects/${id}/repository/commits/${singleCommit}`, repository: true },
+    { name: "compare", path: `/api/v4/projects/${id}/repository/compare?from=${compareFrom}&to=${compareTo}`, repository: true },
+    { name: "blame", path: `/api/v4/projects/${id}/repository/files/${encodeURIComponent(BIG_FILE)}/blame?ref=main`, repository: true },
+    { name: "issues list", path: `/api/v4/projects/${id}/issues?per_page=20` },
   ];
   return all.filter((s) => selected(s.name));
 }
@@ -104,6 +140,10 @@ async function measure(url: string, list: Scenario[], mode: string, rows: Row[])
       // Warm-up: token cache, gRPC channels, JIT, process pools.
       await autocannon({ url: url + s.path, headers, connections, duration: 2 });
       const r = await autocannon({ url: url + s.path, headers, connections, duration: durationSec });
+      // autocannon leaves up to `connections` requests in flight in the stack (long for compare
+      // and blame): one more request of the same kind waits behind them, so the next run starts on
+      // an idle stack.
+      await (await fetch(url + s.path, { headers })).arrayBuffer();
       const row = {
         scenario: s.name,
         mode,
@@ -281,6 +321,24 @@ try {
   await stopStack(pooled);
 }
 await gitFloor(rows);
+// The floors of issue 18, for the scenarios this run measured.
+const measured = new Set(scenarios(0).map((s) => s.name));
+if (selected("MR list")) measured.add("MR list");
+/** The blob the cat-file floor serves for a file scenario (raw file, file JSON and tree: the small file). */
+const blobFloor = (scenario: string) => (scenario === "file (JSON) 40 KB" ? BIG_FILE : SMALL_FILE);
+const blobScenarios = ["raw file", "file (JSON)", "file (JSON) 40 KB", "tree"].filter((s) => measured.has(s));
+rows.push(
+  ...(await measureFloors({
+    gitDir: history.gitDir,
+    seconds: durationSec,
+    blobs: [...new Set(blobScenarios.map(blobFloor))].map((file) => ({ name: file, rev: `main:${file}` })),
+    constant: [...measured].some((s) => !blobScenarios.includes(s) && s !== "compare" && s !== "blame"),
+    cli: [
+      ...(measured.has("compare") ? [{ name: "git diff", args: ["diff", compareFrom, compareTo] }] : []),
+      ...(measured.has("blame") ? [{ name: "git blame", args: ["blame", "--porcelain", "main", "--", BIG_FILE] }] : []),
+    ],
+  })),
+);
 const repositoryScenarios = (id: number) => scenarios(id).filter((s) => s.repository);
 if (repositoryScenarios(0).length) {
   const baseline = await startStack(0);
@@ -297,6 +355,9 @@ const MODES: Record<string, string> = {
   pooled: "pooled cat-file",
   stack: "full stack",
   "git floor": "git plumbing, no server (floor)",
+  "cat-file floor": "node:http + one git cat-file --batch (floor)",
+  "constant floor": "node:http constant response (floor)",
+  "git CLI": "git CLI, sequential runs (floor)",
 };
 console.log("\n| scenario | run | connections | req/s | p50 ms | p90 ms | p99 ms | errors |\n|---|---|---|---|---|---|---|---|");
 for (const r of rows)
@@ -322,3 +383,4 @@ if (readOnly && mixedReads)
   console.log(
     `reads among 20% writes: p50 ${(mixedReads.p50 / Math.max(1, readOnly.p50)).toFixed(2)}×, p99 ${(mixedReads.p99 / Math.max(1, readOnly.p99)).toFixed(2)}× the read-only run`,
   );
+ratioTable(rows, blobFloor);
