@@ -9,6 +9,7 @@ import type { Repository } from "../generated/prisma/client.ts";
 import { directorySize, headCommitCount } from "../statistics/repository-statistics.ts";
 import type { RepoDeps } from "../deps.ts";
 import { git, isRepository, NULL_SHA, pathExists, resolveCommit } from "../git/git.ts";
+import { refsChanged } from "../git/ref-writes.ts";
 import { protectDefaultBranch } from "../protection/protection.ts";
 import { validateBranchName, validateProjectId } from "../validate.ts";
 
@@ -115,6 +116,7 @@ async function commitReadme(
 async function removeQuietly(deps: RepoDeps, dir: string): Promise<void> {
   try {
     await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+    refsChanged(dir);
   } catch (err) {
     deps.log.error({ err, dir }, "could not remove a half-created repository");
   }
