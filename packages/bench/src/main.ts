@@ -61,17 +61,22 @@ async function api(url: string, pathname: string, body?: unknown, method = body 
   return res.json();
 }
 
-/** A project with some history: 40 commits over 50 files in a few directories, and 30 branches. */
+/** A project with some history: 40 commits over 50 files in a few directories, 30 branches and 10 annotated tags. */
 async function fixture(url: string): Promise<number> {
   const project = (await api(url, "/projects", { name: "bench", initialize_with_readme: true })) as { id: number };
   const id = project.id;
+  const commits: string[] = [];
   for (let i = 0; i < 40; i++) {
     const actions =
       i === 0
         ? Array.from({ length: 50 }, (_, f) => ({ action: "create", file_path: `dir${f % 5}/file${f}.txt`, content: `file ${f}\n`.repeat(20) }))
         : [{ action: "update", file_path: `dir${i % 5}/file${i}.txt`, content: `file ${i}, revision ${i}\n`.repeat(20) }];
-    await api(url, `/projects/${id}/repository/commits`, { branch: "main", commit_message: `Commit ${i}\n\nBody of commit ${i}.`, actions });
+    const commit = (await api(url, `/projects/${id}/repository/commits`, { branch: "main", commit_message: `Commit ${i}\n\nBody of commit ${i}.`, actions })) as {
+      id: string;
+    };
+    commits.push(commit.id);
   }
+  for (let t = 0; t < 10; t++) await api(url, `/projects/${id}/repository/tags`, { tag_name: `v1.${t}`, ref: commits[t * 4 + 3], message: `Release 1.${t}` });
   for (let b = 0; b < 30; b++) await api(url, `/projects/${id}/repository/branches`, { branch: `feature-${b}`, ref: "main" });
   return id;
 }
@@ -92,6 +97,11 @@ function scenarios(id: number): Scenario[] {
     { name: "tree", path: `/api/v4/projects/${id}/repository/tree?path=dir1&per_page=20`, repository: true },
     { name: "commits list", path: `/api/v4/projects/${id}/repository/commits?ref_name=main&per_page=20`, repository: true },
     { name: "branches list", path: `/api/v4/projects/${id}/repository/branches?per_page=20`, repository: true },
+    { name: "single branch", path: `/api/v4/projects/${id}/repository/branches/main` },
+    { name: "tags list", path: `/api/v4/projects/${id}/repository/tags?per_page=20` },
+    { name: "single commit", path: `/api/v4/projects/${id}/repository/commits/main` },
+    { name: "compare tags", path: `/api/v4/projects/${id}/repository/compare?from=v1.0&to=v1.1` },
+    { name: "blame", path: `/api/v4/projects/${id}/repository/files/dir1%2Ffile1.txt/blame?ref=main` },
   ];
   return all.filter((s) => selected(s.name));
 }
