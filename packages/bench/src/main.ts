@@ -71,7 +71,11 @@ async function fixture(url: string): Promise<number> {
       i === 0
         ? Array.from({ length: 50 }, (_, f) => ({ action: "create", file_path: `dir${f % 5}/file${f}.txt`, content: `file ${f}\n`.repeat(20) }))
         : [{ action: "update", file_path: `dir${i % 5}/file${i}.txt`, content: `file ${i}, revision ${i}\n`.repeat(20) }];
-    const commit = (await api(url, `/projects/${id}/repository/commits`, { branch: "main", commit_message: `Commit ${i}\n\nBody of commit ${i}.`, actions })) as {
+    const commit = (await api(url, `/projects/${id}/repository/commits`, {
+      branch: "main",
+      commit_message: `Commit ${i}\n\nBody of commit ${i}.`,
+      actions,
+    })) as {
       id: string;
     };
     commits.push(commit.id);

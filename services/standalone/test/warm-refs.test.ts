@@ -91,7 +91,12 @@ describe("refs kept in memory", () => {
     const pushed = await commitFile(dir, "http.txt");
     await httpGit(dir, "tag", "http-tag");
     await httpGit(dir, "push", "-q", "origin", "main", "main:refs/heads/http-branch", "http-tag");
-    expect(await branches()).toEqual(new Map([["http-branch", pushed], ["main", pushed]]));
+    expect(await branches()).toEqual(
+      new Map([
+        ["http-branch", pushed],
+        ["main", pushed],
+      ]),
+    );
     expect((await jsonBody(await branch("main"), 200)).commit.id).toBe(pushed);
     expect(await tags()).toEqual(new Map([["http-tag", pushed]]));
 
