@@ -138,4 +138,20 @@ describe("refs kept in memory", () => {
     expect((await branches()).has("ssh-branch")).toBe(false);
     expect((await tags()).has("ssh-tag")).toBe(false);
   }, 120_000);
+
+  it("shows the default branch protected as soon as a first push creates it (protection rules are cached too)", async () => {
+    const empty = await jsonBody(await post("/projects", { name: `warm-empty-${Date.now()}` }, owner.token), 201);
+    const api = (p: string) => s.api(`/projects/${empty.id}/repository${p}`, { token: owner.token });
+    expect(await jsonBody(await api("/branches"), 200)).toEqual([]);
+    const dir = path.join(home, "empty");
+    fs.mkdirSync(dir);
+    await httpGit(dir, "init", "-q", "-b", "main");
+    await commitFile(dir, "first.txt");
+    const u = new URL(`${s.url}/${empty.path_with_namespace}.git`);
+    u.username = owner.username;
+    u.password = owner.token;
+    await httpGit(dir, "push", "-q", u.toString(), "main");
+    expect(await jsonBody(await api("/branches/main"), 200)).toMatchObject({ name: "main", protected: true, default: true });
+    expect((await jsonBody(await api("/branches"), 200))[0]).toMatchObject({ name: "main", protected: true });
+  }, 60_000);
 });

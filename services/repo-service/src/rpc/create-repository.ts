@@ -10,7 +10,7 @@ import { directorySize, headCommitCount } from "../statistics/repository-statist
 import type { RepoDeps } from "../deps.ts";
 import { git, isRepository, NULL_SHA, pathExists, resolveCommit } from "../git/git.ts";
 import { refsChanged } from "../git/ref-writes.ts";
-import { protectDefaultBranch } from "../protection/protection.ts";
+import { protectDefaultBranch, protectionChanged } from "../protection/protection.ts";
 import { validateBranchName, validateProjectId } from "../validate.ts";
 
 const DEFAULT_BRANCH = "main";
@@ -46,21 +46,23 @@ export const createRepository =
 
       let createdDir = false;
       try {
-        return await deps.prisma.$transaction(
-          async (tx) => {
-            await tx.repository.create({ data: { projectId, diskPath: req.diskPath, defaultBranch: branch } });
-            if (await pathExists(dir)) throw conflict("There is already a repository with that name on disk");
-            createdDir = true;
-            await git(["init", "--bare", "--quiet", dir]);
-            await git(["symbolic-ref", "HEAD", branchRef(branch)], { gitDir: dir });
-            const headCommitId = author ? await commitReadme(dir, branch, author, req.projectName, req.projectDescription) : "";
-            if (headCommitId) await protectDefaultBranch(tx, deps.defaultBranchProtection, projectId, branch);
-            // The first statistics travel with the answer: identity-service stores them with the
-            // project in its own transaction (a statistics event could outrun the project's commit).
-            return { headCommitId, repositorySize: await directorySize(dir), commitCount: headCommitId ? 1 : 0 };
-          },
-          { timeout: 60_000, maxWait: 10_000 },
-        );
+        return await deps.prisma
+          .$transaction(
+            async (tx) => {
+              await tx.repository.create({ data: { projectId, diskPath: req.diskPath, defaultBranch: branch } });
+              if (await pathExists(dir)) throw conflict("There is already a repository with that name on disk");
+              createdDir = true;
+              await git(["init", "--bare", "--quiet", dir]);
+              await git(["symbolic-ref", "HEAD", branchRef(branch)], { gitDir: dir });
+              const headCommitId = author ? await commitReadme(dir, branch, author, req.projectName, req.projectDescription) : "";
+              if (headCommitId) await protectDefaultBranch(tx, deps.defaultBranchProtection, projectId, branch);
+              // The first statistics travel with the answer: identity-service stores them with the
+              // project in its own transaction (a statistics event could outrun the project's commit).
+              return { headCommitId, repositorySize: await directorySize(dir), commitCount: headCommitId ? 1 : 0 };
+            },
+            { timeout: 60_000, maxWait: 10_000 },
+          )
+          .finally(() => protectionChanged(projectId));
       } catch (err) {
         if (createdDir) await removeQuietly(deps, dir);
         if (isUniqueViolation(err) && round === 0) continue;

@@ -28,7 +28,7 @@ export const findBranch =
     const [commits, merged, protection] = await Promise.all([
       readApiCommits(deps.catFile, dir, [sha]),
       mergedHeads(dir, snapshotBranchHead(refs, defaultBranch), heads, reread),
-      BranchProtection.load(deps, req.projectId),
+      BranchProtection.cached(deps, req.projectId),
     ]);
     const commit = commits.get(sha);
     // A branch pointing at something other than a commit is not shown.

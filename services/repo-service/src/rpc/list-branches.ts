@@ -35,7 +35,7 @@ export const listBranches =
     const [commits, merged, protection] = await Promise.all([
       readApiCommits(deps.catFile, dir, pageHeads.values()),
       mergedHeads(dir, heads.get(BRANCH_REF_PREFIX + defaultBranch) ?? "", pageHeads, reread),
-      BranchProtection.load(deps, req.projectId),
+      BranchProtection.cached(deps, req.projectId),
     ]);
     return {
       branches: page.flatMap((name) => {
