@@ -76,7 +76,10 @@ export class BranchProtection {
   static async cached(deps: RepoDeps, projectId: number): Promise<BranchProtection> {
     if (!projectId) return new BranchProtection([]);
     let cache = ruleCaches.get(deps.prisma);
-    if (!cache) ruleCaches.set(deps.prisma, (cache = new Map()));
+    if (!cache) {
+      cache = new Map();
+      ruleCaches.set(deps.prisma, cache);
+    }
     const generation = ruleGenerations.get(projectId) ?? 0;
     const hit = cache.get(projectId);
     if (hit?.generation === generation) return new BranchProtection(hit.rules);
