@@ -23,7 +23,9 @@ interface Entry extends RefSnapshot {
   sortedTags: Map<string, TagRecord[]>;
 }
 
-/** Repository directory → its snapshot (replaced when its generation moves on). */
+/** Most repositories whose refs are kept; the one read longest ago goes first. */
+const MAX_REPOSITORIES = 10_000;
+/** Repository directory → its snapshot (replaced when its generation moves on), least recently read first. */
 const snapshots = new Map<string, Entry>();
 /** Repository directory → the snapshot being read, shared by concurrent readers. */
 const loading = new Map<string, { generation: number; promise: Promise<Entry> }>();
@@ -32,13 +34,21 @@ async function entry(gitDir: string): Promise<Entry> {
   const dir = path.resolve(gitDir);
   const generation = refsGeneration(dir);
   const cached = snapshots.get(dir);
-  if (cached?.generation === generation) return cached;
+  if (cached?.generation === generation) {
+    snapshots.delete(dir);
+    snapshots.set(dir, cached);
+    return cached;
+  }
   const pending = loading.get(dir);
   if (pending?.generation === generation) return pending.promise;
   const promise = readBranchHeads(dir).then(({ head, heads }) => {
     const loaded: Entry = { generation, head, heads, sortedTags: new Map() };
     // Kept only when no ref write ended while reading (otherwise the next read reads again).
-    if (refsGeneration(dir) === generation) snapshots.set(dir, loaded);
+    if (refsGeneration(dir) === generation) {
+      snapshots.delete(dir);
+      snapshots.set(dir, loaded);
+      if (snapshots.size > MAX_REPOSITORIES) snapshots.delete(snapshots.keys().next().value!);
+    }
     return loaded;
   });
   loading.set(dir, { generation, promise });
