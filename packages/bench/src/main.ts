@@ -128,6 +128,7 @@ function scenarios(id: number): Scenario[] {
     { name: "compare", path: `/api/v4/projects/${id}/repository/compare?from=${compareFrom}&to=${compareTo}`, repository: true },
     { name: "blame", path: `/api/v4/projects/${id}/repository/files/${encodeURIComponent(BIG_FILE)}/blame?ref=main`, repository: true },
     { name: "issues list", path: `/api/v4/projects/${id}/issues?per_page=20` },
+    { name: "single branch", path: `/api/v4/projects/${id}/repository/branches/main` },
   ];
   return all.filter((s) => selected(s.name));
 }

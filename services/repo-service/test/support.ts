@@ -20,6 +20,7 @@ import { RepositoryStorages } from "../src/storage/storages.ts";
 import { migrations } from "../src/generated/migrations.ts";
 import { CatFilePool } from "../src/git/cat-file.ts";
 import { GitSessionPool } from "../src/git/git-sessions.ts";
+import { mayWriteRefs, refsChanged } from "../src/git/ref-writes.ts";
 import { createRepository } from "../src/rpc/create-repository.ts";
 
 export interface TestContext {
@@ -89,9 +90,17 @@ export function createRequest(overrides: Partial<CreateRepositoryRequest__Output
   };
 }
 
-/** Runs git in a bare repository and returns trimmed stdout (throws on failure). */
+/**
+ * Runs git in a bare repository and returns trimmed stdout (throws on failure). A command that can
+ * write refs is reported as repo-service's own writes are (git/ref-writes.ts): in production only
+ * the service changes its repositories' refs, and tests set repositories up behind its back.
+ */
 export function gitIn(gitDir: string, ...args: string[]): string {
-  return execFileSync("git", ["--git-dir", gitDir, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trimEnd();
+  try {
+    return execFileSync("git", ["--git-dir", gitDir, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trimEnd();
+  } finally {
+    if (mayWriteRefs(args)) refsChanged(gitDir);
+  }
 }
 
 /** Whether git exits 0. */

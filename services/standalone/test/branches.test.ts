@@ -6,6 +6,7 @@ import { hookV1 } from "@quarry/proto";
 import { waitFor } from "@quarry/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserWithToken, startTestStack, type TestStack } from "./helpers.ts";
+import { refsChanged } from "@quarry/repo-service";
 
 let s: TestStack;
 let projectId: number;
@@ -102,6 +103,7 @@ describe("branches", () => {
     const head = git("rev-parse", "refs/heads/main");
     const next = git("commit-tree", `${head}^{tree}`, "-p", head, "-m", "second");
     git("update-ref", "refs/heads/main", next, head);
+    refsChanged(gitDir); // written behind repo-service's back: its in-memory refs are told
     expect(((await (await s.api(`/projects/${projectId}/repository/branches/release-1`)).json()) as { merged: boolean }).merged).toBe(true);
     const res = await s.api(`/projects/${projectId}/repository/merged_branches`, { method: "DELETE" });
     expect(res.status).toBe(202);

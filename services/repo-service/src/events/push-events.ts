@@ -8,7 +8,7 @@ import { logCommits } from "../git/commits.ts";
 import { git, resolveCommit } from "../git/git.ts";
 import { isNullSha, type RefCommand } from "../git/pkt-line.ts";
 import type { BranchProtection } from "../protection/protection.ts";
-import { protectIfNewDefaultBranch } from "../protection/protection.ts";
+import { protectIfNewDefaultBranch, protectionChanged } from "../protection/protection.ts";
 
 /** "<old> <new> <ref>" lines (what post-receive reads) as updates. */
 export function parseRefUpdates(text: string): RefCommand[] {
@@ -106,11 +106,16 @@ async function withChangedPaths(gitDir: string, commits: PushedCommit["commit"][
 /** Writes the events in one transaction (after the refs moved: receive-pack owns the update), then kicks the relay. */
 export async function recordPushEvents(deps: RepoDeps, inputs: readonly PushEventInput[]): Promise<void> {
   if (!inputs.length) return;
-  await deps.prisma.$transaction(async (tx) => {
-    for (const i of inputs) {
-      await enqueueEvent(tx, pushSubject(i.ref), buildPushEvent(i));
-      await protectIfNewDefaultBranch(tx, deps.defaultBranchProtection, i.context, { ref: i.ref, before: i.before });
-    }
-  });
+  await deps.prisma
+    .$transaction(async (tx) => {
+      for (const i of inputs) {
+        await enqueueEvent(tx, pushSubject(i.ref), buildPushEvent(i));
+        await protectIfNewDefaultBranch(tx, deps.defaultBranchProtection, i.context, { ref: i.ref, before: i.before });
+      }
+    })
+    .finally(() => {
+      // The default branch's rule may have been created with it.
+      for (const i of inputs) protectionChanged(i.context.projectId);
+    });
   deps.outbox.kick();
 }

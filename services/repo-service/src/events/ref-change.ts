@@ -2,7 +2,7 @@ import { buildPushEvent, enqueueEvent, pushSubject, type PushEventInput } from "
 import type { PushContext__Output as PushContext } from "@quarry/proto/types/repo/v1/PushContext";
 import type { RepoDeps } from "../deps.ts";
 import { GitError } from "../git/git.ts";
-import { protectIfNewDefaultBranch } from "../protection/protection.ts";
+import { protectIfNewDefaultBranch, protectionChanged } from "../protection/protection.ts";
 
 /** A compare-and-swap ref change; NULL_SHA as `oldSha` creates the ref, as `newSha` deletes it. */
 export interface RefChange {
@@ -57,13 +57,15 @@ export async function changeRefWithEvent(
   const payload = buildPushEvent({ ...event, before: change.oldSha, after: change.newSha, ref: change.ref });
   await updateRef(deps, gitDir, change);
   try {
-    await deps.prisma.$transaction(
-      async (tx) => {
-        await enqueueEvent(tx, pushSubject(change.ref), payload);
-        await protectIfNewDefaultBranch(tx, deps.defaultBranchProtection, event.context, { ref: change.ref, before: change.oldSha });
-      },
-      { timeout: 30_000, maxWait: 10_000 },
-    );
+    await deps.prisma
+      .$transaction(
+        async (tx) => {
+          await enqueueEvent(tx, pushSubject(change.ref), payload);
+          await protectIfNewDefaultBranch(tx, deps.defaultBranchProtection, event.context, { ref: change.ref, before: change.oldSha });
+        },
+        { timeout: 30_000, maxWait: 10_000 },
+      )
+      .finally(() => protectionChanged(event.context.projectId));
   } catch (err) {
     await revert(deps, gitDir, change, err);
     throw err;

@@ -6,6 +6,7 @@ import type { RepoDeps } from "../deps.ts";
 import type { CatFileProcess, CatFilePool } from "./cat-file.ts";
 import { commitTitle, SHORT_ID_LENGTH, type Commit } from "./commits.ts";
 import { isRepository } from "./git.ts";
+import { objectCaches } from "./object-cache.ts";
 import { parseTrailers, trailerMaps } from "./trailers.ts";
 
 /** A commit object's parts, before they become a Commit. */
@@ -216,4 +217,28 @@ export async function walkCommits(pool: CatFilePool, gitDir: string, start: Pars
     }
     return out;
   });
+}
+
+/**
+ * The API's commits (with trailers) for full commit ids, keyed by id: from the cache of
+ * immutable answers, the misses read through the cat-file pool (one pipelined round trip).
+ * Ids that name no commit are left out.
+ */
+export async function readApiCommits(pool: CatFilePool, gitDir: string, shas: Iterable<string>): Promise<Map<string, Commit>> {
+  const found = new Map<string, Commit>();
+  const misses: string[] = [];
+  for (const sha of new Set(shas)) {
+    const hit = objectCaches.commits.get(sha);
+    if (hit) found.set(sha, hit);
+    else if (sha) misses.push(sha);
+  }
+  if (!misses.length) return found;
+  const read = await pool.use(gitDir, (p) => Promise.all(misses.map((sha) => p.read(sha))));
+  for (const obj of read) {
+    if (obj?.type !== "commit") continue;
+    const commit = toApiCommit(parseCommitObject(obj.oid, obj.data));
+    objectCaches.commits.set(obj.oid, commit);
+    found.set(obj.oid, commit);
+  }
+  return found;
 }

@@ -8,6 +8,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { gitEnvironment, GitError } from "./git.ts";
+import { refsChanged } from "./ref-writes.ts";
 
 /** One `git <args>` process in a repository, fed request by request. */
 class GitSession {
@@ -107,7 +108,9 @@ export class GitSessionPool {
    */
   updateRef(gitDir: string, ref: string, newSha: string, oldSha: string): Promise<void> {
     const command = /^0+$/.test(newSha) ? `delete ${ref} ${oldSha}` : `update ${ref} ${newSha} ${oldSha}`;
-    return this.run(gitDir, ["update-ref", "--stdin"], `start\n${command}\nprepare\ncommit\n`, (out) => out.toString().endsWith("commit: ok\n")).then(() => {});
+    return this.run(gitDir, ["update-ref", "--stdin"], `start\n${command}\nprepare\ncommit\n`, (out) => out.toString().endsWith("commit: ok\n"))
+      .then(() => {})
+      .finally(() => refsChanged(gitDir)); // committed or not, cached refs are read anew
   }
 
   /**
@@ -122,8 +125,9 @@ export class GitSessionPool {
     });
   }
 
-  /** Closes the processes of one repository (it is being deleted). */
+  /** Closes the processes of one repository (it is being deleted or moved); its cached refs go too. */
   forget(gitDir: string): void {
+    refsChanged(gitDir);
     for (const [key, session] of this.sessions) {
       if (key.startsWith(`${gitDir}\0`)) {
         session.close();

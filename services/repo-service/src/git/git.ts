@@ -4,6 +4,7 @@ import type { Dirent } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { inheritedEnvironment } from "../env.ts";
+import { mayWriteRefs, refsChanged } from "./ref-writes.ts";
 
 /**
  * Variables that point git at another repository (`git rev-parse --local-env-vars`). Dropped from
@@ -95,6 +96,8 @@ export function git(args: readonly string[], o: GitOptions = {}): Promise<GitRes
     child.stdin.on("error", () => {});
     child.on("error", reject);
     child.on("close", (code) => {
+      // Whatever the outcome, a process that could write refs ends every cached read of them.
+      if (o.gitDir && mayWriteRefs(args)) refsChanged(o.gitDir);
       const stdout = Buffer.concat(out).toString("utf8");
       if (code === 0 || (code !== null && o.okExitCodes?.includes(code))) {
         resolve({ stdout, exitCode: code });

@@ -8,6 +8,7 @@ import type * as grpc from "@grpc/grpc-js";
 import { badRequest, failureStatus, ServiceError, status } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import { gitEnvironment } from "./git.ts";
+import { mayWriteRefs, refsChanged } from "./ref-writes.ts";
 
 /** Largest data chunk one response message carries. */
 export const CHUNK_SIZE = 64 * 1024;
@@ -133,6 +134,8 @@ export function runGitService(o: GitServiceRun): Promise<void> {
     child.on("error", reject);
     child.on("close", (code, signal) => {
       o.call.off("cancelled", cancel);
+      // receive-pack (HTTP and SSH pushes) names the repository last; its ref updates end cached reads.
+      if (mayWriteRefs(o.args)) refsChanged(o.args[o.args.length - 1]!);
       void Promise.all([writing, feeding]).then(() => {
         if (code === 0) return resolve();
         o.log.warn({ args: o.args, code, signal, stderr: Buffer.concat(stderr).toString("utf8").slice(0, 4000) }, "git service failed");

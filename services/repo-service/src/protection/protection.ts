@@ -32,19 +32,63 @@ export function matchesRule(rule: string, name: string): boolean {
   return compileWildcard(rule).test(name);
 }
 
+/** Most projects whose rules the read cache keeps; the oldest entry goes first. */
+const RULE_CACHE_PROJECTS = 10_000;
+/** Project id → generation of its rules, moved on after every write of them (protectionChanged). */
+const ruleGenerations = new Map<number, number>();
+let ruleClock = 0;
+/** Per database client: project id → its rules at a generation. */
+const ruleCaches = new WeakMap<object, Map<number, { generation: number; rules: readonly ProtectionRule[] }>>();
+
+/**
+ * Marks a project's protected-branch rules as changed: call after the transaction that wrote them
+ * ended (committed or not), so a read that started before the commit is not kept.
+ */
+export function protectionChanged(projectId: number): void {
+  ruleGenerations.set(projectId, ++ruleClock);
+}
+
+async function readRules(deps: RepoDeps, projectId: number): Promise<ProtectionRule[]> {
+  const rows = await deps.prisma.protectedBranch.findMany({ where: { projectId }, include: { accessLevels: true } });
+  return rows.map(toRule);
+}
+
 export class BranchProtection {
   constructor(readonly rules: readonly ProtectionRule[]) {}
 
   /** The project's rules, plus bare patterns (maintainers only) a caller adds. */
   static async load(deps: RepoDeps, projectId: number, extraPatterns: readonly string[] = []): Promise<BranchProtection> {
-    const rows = projectId ? await deps.prisma.protectedBranch.findMany({ where: { projectId }, include: { accessLevels: true } }) : [];
-    const rules = rows.map(toRule);
+    const rules = projectId ? await readRules(deps, projectId) : [];
     for (const name of extraPatterns) {
       rules.push({
         name,
         allowForcePush: false,
         levels: { push: [AccessLevel.MAINTAINER], merge: [AccessLevel.MAINTAINER], unprotect: [AccessLevel.MAINTAINER] },
       });
+    }
+    return new BranchProtection(rules);
+  }
+
+  /**
+   * The project's rules for reads that only show them (branch listings): kept in memory per
+   * project until protectionChanged. Writes and pushes use load(), which reads the table.
+   */
+  static async cached(deps: RepoDeps, projectId: number): Promise<BranchProtection> {
+    if (!projectId) return new BranchProtection([]);
+    let cache = ruleCaches.get(deps.prisma);
+    if (!cache) {
+      cache = new Map();
+      ruleCaches.set(deps.prisma, cache);
+    }
+    const generation = ruleGenerations.get(projectId) ?? 0;
+    const hit = cache.get(projectId);
+    if (hit?.generation === generation) return new BranchProtection(hit.rules);
+    const rules = await readRules(deps, projectId);
+    // Kept only when no write of the rules ended while reading them.
+    if ((ruleGenerations.get(projectId) ?? 0) === generation) {
+      cache.delete(projectId);
+      cache.set(projectId, { generation, rules });
+      if (cache.size > RULE_CACHE_PROJECTS) cache.delete(cache.keys().next().value!);
     }
     return new BranchProtection(rules);
   }

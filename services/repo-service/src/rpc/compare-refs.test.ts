@@ -1,8 +1,15 @@
 import { status } from "@quarry/grpc";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { gitIn, makeCommit, repositoryWith, setUp, type TestContext } from "../../test/support.ts";
 import { readCommit } from "../git/commits.ts";
 import { compareRefs } from "./compare-refs.ts";
+import { git } from "../git/git.ts";
+
+// Counts git processes, to show that repeated reads start none.
+vi.mock("../git/git.ts", async (importOriginal) => {
+  const mod = await importOriginal<typeof import("../git/git.ts")>();
+  return { ...mod, git: vi.fn(mod.git) };
+});
 
 let t: TestContext;
 let compare: ReturnType<typeof compareRefs>;
@@ -77,5 +84,16 @@ describe("CompareRefs", () => {
 
   it.each([[{ from: "nope" }], [{ to: "nope" }], [{ from: "-x" }]])("answers 404 Ref Not Found for %j", async (o) => {
     await expect(compare(req(o))).rejects.toMatchObject({ code: status.NOT_FOUND, body: { message: "404 Ref Not Found" } });
+  });
+
+  it("keeps a compare by its two commit ids: comparing again starts no git process", async () => {
+    const first = await compare(req({}));
+    expect(first.diffs.length).toBeGreaterThan(0);
+    vi.mocked(git).mockClear();
+    expect(await compare(req({}))).toEqual(first);
+    expect(vi.mocked(git)).not.toHaveBeenCalled();
+    // straight is another answer, kept apart.
+    expect(first.baseSha).toBe(base);
+    expect((await compare(req({ straight: true }))).baseSha).toBe(main);
   });
 });

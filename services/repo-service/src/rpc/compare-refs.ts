@@ -7,6 +7,7 @@ import { logCommits } from "../git/commits.ts";
 import { readDiffs } from "../git/diffs.ts";
 import { mergeBase } from "./find-merge-base.ts";
 import { isRepository } from "../git/git.ts";
+import { objectCaches } from "../git/object-cache.ts";
 import { resolveCommitOid } from "../git/trees.ts";
 
 /** The empty tree, the base of a diff between histories without a common ancestor. */
@@ -19,7 +20,8 @@ function emptyTree(sha: string): string {
  * from the merge base of both (from...to) to `to`. `to` is resolved in the project's repository,
  * `from` in `from_disk_path`'s when given; that repository's objects are lent to git read-only
  * through GIT_ALTERNATE_OBJECT_DIRECTORIES (nothing is fetched or written). Either ref unknown:
- * `404 Ref Not Found`.
+ * `404 Ref Not Found`. The answer depends only on the two commit ids (and `straight`): it is
+ * cached by them, unless the diff timed out.
  */
 export const compareRefs =
   (deps: RepoDeps) =>
@@ -32,6 +34,9 @@ export const compareRefs =
     if (fromSha === toSha) {
       return { commits: [], diffs: [], overflow: false, timedOut: false, sameRef: true, baseSha: fromSha, headSha: toSha };
     }
+    const key = `${fromSha}\0${toSha}\0${req.straight ? "straight" : "base"}`;
+    const cached = objectCaches.compares.get(key);
+    if (cached) return cached;
     const env = fromDir === dir ? undefined : { GIT_ALTERNATE_OBJECT_DIRECTORIES: path.join(fromDir, "objects") };
     const common = req.straight ? "" : await mergeBase(dir, [fromSha, toSha], env);
     const base = req.straight ? fromSha : common || emptyTree(toSha);
@@ -39,7 +44,7 @@ export const compareRefs =
       logCommits(dir, ["--reverse", "--end-of-options", `${fromSha}..${toSha}`, "--"], env),
       readDiffs(dir, base, toSha, { env }),
     ]);
-    return {
+    const response: CompareRefsResponse = {
       commits,
       diffs: diff.diffs,
       overflow: diff.overflow,
@@ -48,4 +53,7 @@ export const compareRefs =
       baseSha: common || fromSha,
       headSha: toSha,
     };
+    // A timed-out diff depends on the machine's load, not only on the commits.
+    if (!diff.timedOut) objectCaches.compares.set(key, response);
+    return response;
   };

@@ -9,7 +9,8 @@ import type { Repository } from "../generated/prisma/client.ts";
 import { directorySize, headCommitCount } from "../statistics/repository-statistics.ts";
 import type { RepoDeps } from "../deps.ts";
 import { git, isRepository, NULL_SHA, pathExists, resolveCommit } from "../git/git.ts";
-import { protectDefaultBranch } from "../protection/protection.ts";
+import { refsChanged } from "../git/ref-writes.ts";
+import { protectDefaultBranch, protectionChanged } from "../protection/protection.ts";
 import { validateBranchName, validateProjectId } from "../validate.ts";
 
 const DEFAULT_BRANCH = "main";
@@ -45,21 +46,23 @@ export const createRepository =
 
       let createdDir = false;
       try {
-        return await deps.prisma.$transaction(
-          async (tx) => {
-            await tx.repository.create({ data: { projectId, diskPath: req.diskPath, defaultBranch: branch } });
-            if (await pathExists(dir)) throw conflict("There is already a repository with that name on disk");
-            createdDir = true;
-            await git(["init", "--bare", "--quiet", dir]);
-            await git(["symbolic-ref", "HEAD", branchRef(branch)], { gitDir: dir });
-            const headCommitId = author ? await commitReadme(dir, branch, author, req.projectName, req.projectDescription) : "";
-            if (headCommitId) await protectDefaultBranch(tx, deps.defaultBranchProtection, projectId, branch);
-            // The first statistics travel with the answer: identity-service stores them with the
-            // project in its own transaction (a statistics event could outrun the project's commit).
-            return { headCommitId, repositorySize: await directorySize(dir), commitCount: headCommitId ? 1 : 0 };
-          },
-          { timeout: 60_000, maxWait: 10_000 },
-        );
+        return await deps.prisma
+          .$transaction(
+            async (tx) => {
+              await tx.repository.create({ data: { projectId, diskPath: req.diskPath, defaultBranch: branch } });
+              if (await pathExists(dir)) throw conflict("There is already a repository with that name on disk");
+              createdDir = true;
+              await git(["init", "--bare", "--quiet", dir]);
+              await git(["symbolic-ref", "HEAD", branchRef(branch)], { gitDir: dir });
+              const headCommitId = author ? await commitReadme(dir, branch, author, req.projectName, req.projectDescription) : "";
+              if (headCommitId) await protectDefaultBranch(tx, deps.defaultBranchProtection, projectId, branch);
+              // The first statistics travel with the answer: identity-service stores them with the
+              // project in its own transaction (a statistics event could outrun the project's commit).
+              return { headCommitId, repositorySize: await directorySize(dir), commitCount: headCommitId ? 1 : 0 };
+            },
+            { timeout: 60_000, maxWait: 10_000 },
+          )
+          .finally(() => protectionChanged(projectId));
       } catch (err) {
         if (createdDir) await removeQuietly(deps, dir);
         if (isUniqueViolation(err) && round === 0) continue;
@@ -115,6 +118,7 @@ async function commitReadme(
 async function removeQuietly(deps: RepoDeps, dir: string): Promise<void> {
   try {
     await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+    refsChanged(dir);
   } catch (err) {
     deps.log.error({ err, dir }, "could not remove a half-created repository");
   }

@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import type { RepoDeps } from "../deps.ts";
 import { git, isRepository, pathExists } from "../git/git.ts";
+import { refsChanged } from "../git/ref-writes.ts";
 import { branchHead } from "../refs/branches.ts";
 import { SNIPPET_BRANCH, snippetDir, snippetDiskPath } from "../writes/snippets.ts";
 
@@ -33,6 +34,7 @@ export const createSnippetRepository =
           // Another call made it first (rename onto a non-empty directory fails).
           if (!["ENOTEMPTY", "EEXIST"].includes(err.code ?? "") || !(await isRepository(dir))) throw err;
         });
+        refsChanged(dir); // a new repository at this path
       } finally {
         await rm(tmp, { recursive: true, force: true, maxRetries: 3 });
       }

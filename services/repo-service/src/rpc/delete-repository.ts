@@ -4,6 +4,7 @@ import { conflict } from "@quarry/grpc";
 import type { DeleteRepositoryRequest__Output } from "@quarry/proto/types/repo/v1/DeleteRepositoryRequest";
 import type { DeleteRepositoryResponse } from "@quarry/proto/types/repo/v1/DeleteRepositoryResponse";
 import type { RepoDeps } from "../deps.ts";
+import { protectionChanged } from "../protection/protection.ts";
 
 /**
  * Removes the repository and its row; a missing one is not an error. The directory is first
@@ -30,10 +31,12 @@ export const deleteRepository =
     await rm(trash, { recursive: true, force: true, maxRetries: 3 });
     await deps.storages.forget(req.diskPath);
     if (row) {
-      await deps.prisma.$transaction([
-        deps.prisma.protectedBranch.deleteMany({ where: { projectId: row.projectId } }),
-        deps.prisma.repository.deleteMany({ where: { id: row.id } }),
-      ]);
+      await deps.prisma
+        .$transaction([
+          deps.prisma.protectedBranch.deleteMany({ where: { projectId: row.projectId } }),
+          deps.prisma.repository.deleteMany({ where: { id: row.id } }),
+        ])
+        .finally(() => protectionChanged(row.projectId));
     }
     return {};
   };

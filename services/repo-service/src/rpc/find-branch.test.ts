@@ -1,9 +1,16 @@
 import { status } from "@quarry/grpc";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { gitIn, makeCommit, newProject, repositoryWith, setUp, type TestContext } from "../../test/support.ts";
 import { readCommit } from "../git/commits.ts";
 import { protectBranch } from "./protect-branch.ts";
 import { findBranch } from "./find-branch.ts";
+import { git } from "../git/git.ts";
+
+// Counts git processes, to show that repeated reads start none.
+vi.mock("../git/git.ts", async (importOriginal) => {
+  const mod = await importOriginal<typeof import("../git/git.ts")>();
+  return { ...mod, git: vi.fn(mod.git) };
+});
 
 let t: TestContext;
 let find: ReturnType<typeof findBranch>;
@@ -102,5 +109,13 @@ describe("FindBranch", () => {
     await expect(find({ projectId: 1, accessLevel: 30, diskPath: newProject().diskPath, name: "main", defaultBranch: "main" })).rejects.toMatchObject({
       body: { message: "404 Repository Not Found" },
     });
+  });
+
+  it("reads a branch again from memory: no git process, the same answer", async () => {
+    const req = { projectId: repo.projectId, accessLevel: 30, diskPath: repo.diskPath, name: "feature/x", defaultBranch: "main" };
+    const first = await find(req);
+    vi.mocked(git).mockClear();
+    expect(await find(req)).toEqual(first);
+    expect(vi.mocked(git)).not.toHaveBeenCalled();
   });
 });

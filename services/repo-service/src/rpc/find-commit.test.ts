@@ -1,7 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { gitIn, makeCommit, repositoryWith, setUp, type TestContext } from "../../test/support.ts";
 import { readCommit } from "../git/commits.ts";
 import { findCommit } from "./find-commit.ts";
+import { git } from "../git/git.ts";
+
+// Counts git processes, to show that repeated reads start none.
+vi.mock("../git/git.ts", async (importOriginal) => {
+  const mod = await importOriginal<typeof import("../git/git.ts")>();
+  return { ...mod, git: vi.fn(mod.git) };
+});
 
 let t: TestContext;
 let find: ReturnType<typeof findCommit>;
@@ -54,5 +61,12 @@ describe("FindCommit", () => {
     await expect(find({ diskPath: "@hashed/00/00/none.git", revision: "main", stats: true })).rejects.toMatchObject({
       body: { message: "404 Repository Not Found" },
     });
+  });
+
+  it("keeps a commit's stats by its id: reading it again starts no git process", async () => {
+    const first = await request(tip);
+    vi.mocked(git).mockClear();
+    expect(await request(tip)).toEqual(first);
+    expect(vi.mocked(git)).not.toHaveBeenCalled();
   });
 });

@@ -1,8 +1,15 @@
 import { status } from "@quarry/grpc";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { gitIn, makeTreeCommit, repositoryWith, setUp, type TestContext } from "../../test/support.ts";
 import { readCommit, type Commit } from "../git/commits.ts";
 import { getFileBlame, porcelainGroups } from "./get-file-blame.ts";
+import { git } from "../git/git.ts";
+
+// Counts git processes, to show that repeated reads start none.
+vi.mock("../git/git.ts", async (importOriginal) => {
+  const mod = await importOriginal<typeof import("../git/git.ts")>();
+  return { ...mod, git: vi.fn(mod.git) };
+});
 
 let t: TestContext;
 let blame: ReturnType<typeof getFileBlame>;
@@ -75,5 +82,13 @@ describe("porcelainGroups", () => {
       { sha: a, lines: ["one", "summary"] },
       { sha: b, lines: [""] },
     ]);
+  });
+
+  it("keeps a blame by commit, path and range: blaming again starts no git process", async () => {
+    const first = await request({ rangeStart: 1, rangeEnd: 2 });
+    vi.mocked(git).mockClear();
+    expect(await request({ rangeStart: 1, rangeEnd: 2 })).toEqual(first);
+    expect(vi.mocked(git)).not.toHaveBeenCalled();
+    expect((await request({ rangeStart: 2, rangeEnd: 3 })).ranges).not.toEqual(first.ranges);
   });
 });

@@ -6,11 +6,13 @@ import type { RepoDeps } from "../deps.ts";
 import { readCommits } from "../git/commits.ts";
 import { readFile, validFilePath } from "../git/files.ts";
 import { git, GitError, isRepository } from "../git/git.ts";
+import { objectCaches } from "../git/object-cache.ts";
 
 /**
  * Blame of a file at a ref, optionally of lines range_start..range_end (an end past the file's
  * last line means up to it): consecutive lines of one commit form one range, as GitLab groups
- * them. One `git blame --porcelain` and one `git log --no-walk` for the commits.
+ * them. One `git blame --porcelain` and one `git log --no-walk` for the commits; the ranges of a
+ * (commit, path, line range) never change and are cached by them.
  */
 export const getFileBlame =
   (deps: RepoDeps) =>
@@ -21,6 +23,9 @@ export const getFileBlame =
     if (!(await isRepository(gitDir))) throw notFound("Repository");
     const file = await readFile(deps, { gitDir, filePath, ref: req.ref, withContent: false });
 
+    const key = `${file.commitId}\0${filePath}\0${range ? `${range.start},${range.end}` : ""}`;
+    const cached = objectCaches.blames.get(key);
+    if (cached) return { file, ranges: cached };
     const args = ["blame", "--porcelain"];
     if (range) args.push("-L", `${range.start},${range.end}`);
     let stdout: string;
@@ -36,6 +41,7 @@ export const getFileBlame =
       groups.map((g) => g.sha),
     );
     const ranges: BlameRange[] = groups.map((g) => ({ commit: commits.get(g.sha) ?? null, lines: g.lines }));
+    objectCaches.blames.set(key, ranges);
     return { file, ranges };
   };
 

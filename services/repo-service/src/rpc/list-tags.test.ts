@@ -1,8 +1,15 @@
 import { status } from "@quarry/grpc";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { annotatedTag, gitIn, makeCommit, newProject, repositoryWith, setUp, type TestContext } from "../../test/support.ts";
 import { readCommit } from "../git/commits.ts";
 import { listTags } from "./list-tags.ts";
+import { git } from "../git/git.ts";
+
+// Counts git processes, to show that repeated reads start none.
+vi.mock("../git/git.ts", async (importOriginal) => {
+  const mod = await importOriginal<typeof import("../git/git.ts")>();
+  return { ...mod, git: vi.fn(mod.git) };
+});
 
 let t: TestContext;
 let list: ReturnType<typeof listTags>;
@@ -97,5 +104,12 @@ describe("ListTags", () => {
       code: status.NOT_FOUND,
       body: { message: "404 Repository Not Found" },
     });
+  });
+
+  it("lists the tags again from memory: no git process, the same answer", async () => {
+    const first = await request({ orderBy: "version" });
+    vi.mocked(git).mockClear();
+    expect(await request({ orderBy: "version" })).toEqual(first);
+    expect(vi.mocked(git)).not.toHaveBeenCalled();
   });
 });

@@ -5,14 +5,16 @@ import type { ListTagsResponse__Output as ListTagsResponse } from "@quarry/proto
 import type { RepoDeps } from "../deps.ts";
 import { nameFilter } from "../refs/branches.ts";
 import { isRepository } from "../git/git.ts";
-import { readTags, sortTags, type TagOrder } from "../refs/tags.ts";
+import { cachedSortedTags } from "../refs/ref-cache.ts";
+import type { TagOrder } from "../refs/tags.ts";
 
 const ORDERS: readonly TagOrder[] = ["name", "updated", "version"];
 
 /**
  * Tags ordered by `order_by` (default updated) and `sort` (default desc), filtered by `search`
- * like GitLab's GitRefsFinder (an exact match first), one page of them. One `git for-each-ref`
- * reads every tag with its commit: ordering by date needs them all anyway.
+ * like GitLab's GitRefsFinder (an exact match first), one page of them. The tags with their
+ * commits and each ordering are kept with the repository's refs in memory (one `git for-each-ref`
+ * after each ref change; ordering by date needs them all anyway).
  */
 export const listTags =
   (deps: RepoDeps) =>
@@ -24,7 +26,7 @@ export const listTags =
     if (sort !== "asc" && sort !== "desc") throw paramError("sort does not have a valid value");
     const filter = nameFilter(req.search, "");
     if (!(await isRepository(dir))) throw notFound("Repository");
-    const sorted = sortTags(await readTags(dir), order, sort);
+    const sorted = await cachedSortedTags(dir, order, sort);
     const byName = new Map(sorted.map((t) => [t.tag.name, t.tag]));
     const names = filter(sorted.map((t) => t.tag.name));
     const { offset, limit } = pagination(req.page, req.perPage);

@@ -4,7 +4,7 @@ import { conflict, paramError } from "@quarry/grpc";
 import type { ProtectBranchRequest__Output } from "@quarry/proto/types/repo/v1/ProtectBranchRequest";
 import type { ProtectedBranch__Output as ProtectedBranch } from "@quarry/proto/types/repo/v1/ProtectedBranch";
 import type { RepoDeps } from "../deps.ts";
-import { RULE_LEVELS, toProtectedBranchMessage, type AccessKind } from "../protection/protection.ts";
+import { protectionChanged, RULE_LEVELS, toProtectedBranchMessage, type AccessKind } from "../protection/protection.ts";
 import { validateProjectId } from "../validate.ts";
 import { enqueueProtectedBranchAudit, type WithActor } from "../events/audit.ts";
 
@@ -37,20 +37,22 @@ export const protectBranch =
       unprotect: ruleLevel("unprotect_access_level", req.unprotectAccessLevel, AccessLevel.MAINTAINER),
     };
     try {
-      const row = await deps.prisma.$transaction(async (tx) => {
-        const created = await tx.protectedBranch.create({
-          data: {
-            projectId,
-            name,
-            allowForcePush: req.allowForcePush,
-            codeOwnerApprovalRequired: req.codeOwnerApprovalRequired,
-            accessLevels: { create: (["push", "merge", "unprotect"] as const).map((kind) => ({ kind, accessLevel: levels[kind] })) },
-          },
-          include: { accessLevels: true },
-        });
-        await enqueueProtectedBranchAudit(tx, "created", created, req.actor);
-        return created;
-      });
+      const row = await deps.prisma
+        .$transaction(async (tx) => {
+          const created = await tx.protectedBranch.create({
+            data: {
+              projectId,
+              name,
+              allowForcePush: req.allowForcePush,
+              codeOwnerApprovalRequired: req.codeOwnerApprovalRequired,
+              accessLevels: { create: (["push", "merge", "unprotect"] as const).map((kind) => ({ kind, accessLevel: levels[kind] })) },
+            },
+            include: { accessLevels: true },
+          });
+          await enqueueProtectedBranchAudit(tx, "created", created, req.actor);
+          return created;
+        })
+        .finally(() => protectionChanged(projectId));
       deps.outbox.kick();
       return toProtectedBranchMessage(row);
     } catch (err) {

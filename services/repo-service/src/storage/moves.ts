@@ -13,6 +13,7 @@ import type { RepoDeps } from "../deps.ts";
 import type { RepositoryStorageMove } from "../generated/prisma/client.ts";
 import { repositoryChecksum } from "../git/checksum.ts";
 import { isRepository } from "../git/git.ts";
+import { refsChanged } from "../git/ref-writes.ts";
 import type { RepositoryKind } from "./storages.ts";
 
 /**
@@ -181,6 +182,7 @@ export async function runMove(
         copied.push(to);
         // A file copy of the bare repository (objects, refs, HEAD, config); hooks are not kept in it.
         await cp(from, to, { recursive: true, errorOnExist: false, force: true, verbatimSymlinks: true });
+        refsChanged(to); // refs cached from an earlier life of this directory are gone
         await hooks.afterCopy?.(to, stopping);
         if (stopping.aborted) throw new MoveInterrupted();
         const [expected, actual] = await Promise.all([repositoryChecksum(from), repositoryChecksum(to)]);

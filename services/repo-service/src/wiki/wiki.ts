@@ -11,6 +11,7 @@ import type { Identity__Output as Identity } from "@quarry/proto/types/repo/v1/I
 import type { WikiPage__Output as WikiPage } from "@quarry/proto/types/repo/v1/WikiPage";
 import type { RepoDeps } from "../deps.ts";
 import { git, GitError, isRepository, NULL_SHA, pathExists } from "../git/git.ts";
+import { refsChanged } from "../git/ref-writes.ts";
 import { resolveRef } from "../git/files.ts";
 import { ObjectBatch } from "../git/loose-objects.ts";
 import { TreeEdit } from "../git/tree-edit.ts";
@@ -132,6 +133,7 @@ export async function ensureWikiRepository(dir: string): Promise<void> {
       // Another call made it first.
       if (!["ENOTEMPTY", "EEXIST"].includes(err.code ?? "") || !(await isRepository(dir))) throw err;
     });
+    refsChanged(dir); // a new repository at this path
   } finally {
     await rm(tmp, { recursive: true, force: true, maxRetries: 3 });
   }
