@@ -1,0 +1,53 @@
+import type { RequestHandler } from "express";
+import type { AccessChangedEvent } from "@quarry/bus";
+import type { AuthorizationCache } from "./authorization-cache.ts";
+import type { TokenCache } from "./token-cache.ts";
+
+/**
+ * Applies identity-service's `quarry.access.changed` event to this gateway's caches: answers about
+ * the projects, for the users as callers (and about their personal namespaces' projects), and the
+ * users' cached tokens (their state or admin flag may have changed). A namespace (group) change
+ * evicts every answer: the gateway does not know which projects lie under a group.
+ */
+export function applyAccessChange(
+  caches: { authCache: AuthorizationCache; tokenCache: TokenCache },
+  e: Omit<AccessChangedEvent, "event_id" | "event_name">,
+): void {
+  if (e.namespace_ids?.length) caches.authCache.clear();
+  else {
+    caches.authCache.evictProjects((e.project_ids ?? []).map(Number));
+    caches.authCache.evictUsers((e.user_ids ?? []).map(Number));
+  }
+  for (const id of e.user_ids ?? []) caches.tokenCache.evictUser(Number(id));
+}
+
+const PROJECT_WRITE = /^\/projects\/([^/]+)(?:\/|$)/;
+const USER_WRITE = /^\/users\/(\d+)(?:\/|$)/;
+
+/**
+ * This gateway's own writes evict what they may change BEFORE they run, so that the caller's very
+ * next request is answered afresh (the bus event of the change reaches every gateway a moment
+ * later, and also covers a read that raced the write): a write under /projects/:id evicts that
+ * project, under /users/:id that user, under /groups anything.
+ */
+export function accessEvictions(caches: { authCache: AuthorizationCache; tokenCache: TokenCache }): RequestHandler {
+  return (req, _res, next) => {
+    if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
+    const path = req.path;
+    const project = PROJECT_WRITE.exec(path);
+    if (project) {
+      let ref = project[1]!;
+      try {
+        ref = decodeURIComponent(ref);
+      } catch {
+        // A malformed escape names no project; the route answers it.
+      }
+      caches.authCache.evictProjectRef(ref);
+    } else if (path.startsWith("/groups/")) caches.authCache.clear();
+    else {
+      const user = USER_WRITE.exec(path);
+      if (user) applyAccessChange(caches, { user_ids: [Number(user[1])] });
+    }
+    next();
+  };
+}
