@@ -27,6 +27,7 @@ import { createApp } from "./app.ts";
 import type { GatewayDeps } from "./deps.ts";
 import { TokenCache } from "./http/auth.ts";
 import { AuthorizationCache } from "./http/authorization-cache.ts";
+import { UserCache } from "./http/user-cache.ts";
 import { applyAccessChange } from "./http/access-evictions.ts";
 
 export interface GatewayOptions {
@@ -84,6 +85,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
   const activity: PromiseClient<ActivityServiceDefinition> = createClient(activityV1.ActivityService, o.activityServiceAddress, { deadlineMs: o.deadlineMs });
   const tokenCache = new TokenCache(o.authCacheTtlMs);
   const authCache = new AuthorizationCache(o.authCacheTtlMs);
+  const userCache = new UserCache(o.authCacheTtlMs);
   const settings = await applicationSettingsFromIdentity({ service: "gateway", identity, bus: o.bus, log: o.log }).start();
   const deps: GatewayDeps = {
     identity,
@@ -97,6 +99,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
     activity,
     tokenCache,
     authCache,
+    userCache,
     settings,
     log: o.log,
     config: {

@@ -126,18 +126,31 @@ describe("authorization cache eviction", () => {
     expect(await jsonBody(await get(`/projects/${project.id}`, owner.token), 404)).toEqual({ message: "404 Project Not Found" });
   });
 
+  it("GET /user and GET /users/:id show a user's change on the next request", async () => {
+    const user = await createUserWithToken(s);
+    const other = await createUserWithToken(s);
+    expect((await warm("/user", user.token)).name).toBe((await jsonBody(await get(`/users/${user.id}`, other.token), 200)).name);
+    await warm(`/users/${user.id}`, other.token);
+    await jsonBody(await put(`/users/${user.id}`, { name: "Renamed Person", bio: "new bio" }), 200);
+    expect(await jsonBody(await get("/user", user.token), 200)).toMatchObject({ name: "Renamed Person", bio: "new bio" });
+    expect(await jsonBody(await get(`/users/${user.id}`, other.token), 200)).toMatchObject({ name: "Renamed Person", bio: "new bio" });
+  });
+
   it("a change made behind the gateway (straight to identity-service) reaches it through quarry.access.changed", async () => {
     const owner = await createUserWithToken(s);
     const outsider = await createUserWithToken(s);
     const project = await jsonBody(await post("/projects", { name: uniq(), visibility: "public" }, owner.token), 201);
     await warm(`/projects/${project.id}`, outsider.token);
+    await warm("/user", outsider.token);
     const identity: PromiseClient<IdentityServiceDefinition> = createClient(identityV1.IdentityService, s.addresses.identity, { deadlineMs: 10_000 });
     try {
       await identity.UpdateProject({ actor: { userId: owner.id, isAdmin: false }, idOrPath: String(project.id), visibility: "private" });
+      await identity.UpdateUser({ actor: { userId: 1, isAdmin: true }, id: outsider.id, profile: { bio: "changed behind" } });
     } finally {
       identity.close();
     }
     // Only the bus can tell the gateway (the TTL is a minute): the answer turns to 404 as soon as the event lands.
     await expect.poll(async () => (await get(`/projects/${project.id}`, outsider.token)).status, { timeout: 10_000, interval: 50 }).toBe(404);
+    await expect.poll(async () => (await jsonBody(await get("/user", outsider.token), 200)).bio, { timeout: 10_000, interval: 50 }).toBe("changed behind");
   });
 });

@@ -7,6 +7,7 @@ import { accessEvictions, applyAccessChange } from "./access-evictions.ts";
 import { AuthorizationCache, authorizationKey } from "./authorization-cache.ts";
 import type { Principal } from "./principal.ts";
 import { TokenCache } from "./token-cache.ts";
+import { UserCache } from "./user-cache.ts";
 
 function project(id: number, fullPath: string, ns: { kind: string; ownerId: number } = { kind: "group", ownerId: 0 }): Project {
   return { id, pathWithNamespace: fullPath, namespace: { id: 100 + id, kind: ns.kind, ownerId: ns.ownerId } } as unknown as Project;
@@ -97,7 +98,7 @@ describe("quarry.access.changed", () => {
     authCache.set("p2", answer(project(2, "g/b")), authCache.generation, 6, "2");
     tokenCache.set("t5", principal(5));
     tokenCache.set("t6", principal(6));
-    return { authCache, tokenCache };
+    return { authCache, tokenCache, userCache: new UserCache(10_000) };
   }
 
   it("evicts the projects, the users' answers and the users' cached tokens", () => {
@@ -124,7 +125,7 @@ describe("this gateway's writes", () => {
     authCache.set("p1", answer(project(1, "g/a")), authCache.generation, 5, "1");
     authCache.set("p2", answer(project(2, "g/b")), authCache.generation, 6, "g/b");
     const next = vi.fn() as unknown as NextFunction;
-    accessEvictions({ authCache, tokenCache })({ method, path } as Request, {} as Response, next);
+    accessEvictions({ authCache, tokenCache, userCache: new UserCache(10_000) })({ method, path } as Request, {} as Response, next);
     expect(next).toHaveBeenCalledOnce();
     return [authCache.get("p1")?.project.id, authCache.get("p2")?.project.id];
   }

@@ -168,7 +168,7 @@ export const updateServiceAccount =
         data.unconfirmedEmail = email;
         data.confirmationDigest = await sendConfirmation(tx, account, email);
       }
-      if (data.username) await enqueueAccessChange(tx, { user_ids: [account.id] });
+      if (Object.keys(data).length) await enqueueAccessChange(tx, { user_ids: [account.id] });
       return Object.keys(data).length ? tx.user.update({ where: { id: account.id }, data }) : account;
     });
     deps.outbox.kick();
