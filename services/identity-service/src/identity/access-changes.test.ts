@@ -1,3 +1,4 @@
+import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { identityFixture, type Fixture } from "./test-fixture.ts";
 
@@ -55,5 +56,24 @@ describe("quarry.access.changed", () => {
     const q = await f.c.CreateProject({ actor: owner, name: "gone", namespaceId: g.id });
     expect(await changes(() => f.c.DeleteGroup({ actor: owner, idOrPath: String(gid) }))).toEqual(ev({ namespace_ids: [gid], project_ids: [Number(q.id)] }));
     expect(await changes(() => f.c.DeleteUser({ actor: f.admin, id: other.userId }))).toEqual(ev({ user_ids: [other.userId] }));
+  });
+
+  it("goes out with the other writes to a user's row that GetUser shows: two-factor, e-mail confirmation, service accounts", async () => {
+    const u = await f.user();
+    const ev = [{ event_name: "access_changed", user_ids: [u.userId] }];
+    const start = await f.c.StartTwoFactor({ actor: u, issuer: "x" });
+    const code = (t: number) => TOTP.generate({ secret: Secret.fromBase32(start.secret), timestamp: t });
+    expect(await changes(() => f.c.VerifyTwoFactor({ actor: u, otpCode: code(Date.now() - 30_000) }))).toEqual(ev);
+    expect(await changes(() => f.c.DisableOwnTwoFactor({ actor: u, otpCode: code(Date.now()) }))).toEqual(ev);
+
+    const sa = await f.c.CreateServiceAccount({ actor: f.admin, host: "quarry.test" });
+    const saEv = [{ event_name: "access_changed", user_ids: [Number(sa.id)] }];
+    const mail = `sa-${Date.now().toString(36)}@example.com`;
+    expect(await changes(() => f.c.UpdateServiceAccount({ actor: f.admin, userId: sa.id, email: mail }))).toEqual(saEv);
+    const rows = await f.deps.prisma.$queryRawUnsafe<{ payload: { email: string; confirmation_token: string } }[]>(
+      `SELECT payload FROM outbox_events WHERE subject = 'quarry.mail.email_confirmation' ORDER BY id DESC`,
+    );
+    const token = rows.find((r) => r.payload.email === mail)!.payload.confirmation_token;
+    expect(await changes(() => f.c.ConfirmEmail({ confirmationToken: token }))).toEqual(saEv);
   });
 });
