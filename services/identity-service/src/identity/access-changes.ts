@@ -1,6 +1,7 @@
 // Access-change events (`quarry.access.changed`): every write that can change an Authorize answer
-// (a project, a group, a membership, a user's state or admin flag) enqueues one in its transaction,
-// so that gateways evict their authorization caches at once. Not a webhook: outside quarry.identity.>.
+// (a project, a group, a membership, a user's state or admin flag), or a user's row as GetUser shows
+// it, enqueues one (in its transaction where it has one), so that gateways evict their authorization
+// and user caches at once. Not a webhook: outside quarry.identity.>.
 import { type AccessChangedEvent, Subjects, enqueueEvent } from "@quarry/bus";
 import type { PrismaClient, Tx } from "../deps.ts";
 
