@@ -60,6 +60,12 @@ export const Subjects = {
    * quarry.identity.> so that hook-service and the audit recorder do not take it for a system hook event.
    */
   userContributions: "quarry.accounts.user_contributions",
+  /**
+   * Something that can change an Authorize answer changed (identity-service): a project, a group,
+   * a membership or a user's state or admin flag. Gateways evict their authorization caches with
+   * it. Outside quarry.identity.> so that hook-service and the audit recorder never see it.
+   */
+  accessChanged: "quarry.access.changed",
 } as const;
 
 export type Subject = (typeof Subjects)[keyof typeof Subjects];
@@ -518,6 +524,7 @@ export interface EventPayloads {
   [Subjects.applicationSettings]: ApplicationSettingsEvent;
   [Subjects.audit]: AuditRecordEvent;
   [Subjects.userContributions]: UserContributionsEvent;
+  [Subjects.accessChanged]: AccessChangedEvent;
 }
 
 /** A deleted user's contributions to settle (collab-service: issues, merge requests, notes, snippets, award emoji). */
@@ -603,4 +610,17 @@ export interface AuditRecordEvent {
   target_details: string;
   /** What GitLab puts in details besides author, target, ip and entity: custom_message, add/as, change/from/to, remove. */
   details: Record<string, string | number | null>;
+}
+
+/**
+ * What an access change touches (`quarry.access.changed`): answers about these projects, about
+ * anything under these namespaces (groups or personal namespaces), and for these users (as callers)
+ * may have changed. Any of the lists may be absent.
+ */
+export interface AccessChangedEvent {
+  event_id: string;
+  event_name: "access_changed";
+  project_ids?: number[];
+  namespace_ids?: number[];
+  user_ids?: number[];
 }

@@ -13,6 +13,8 @@ import type {
 } from "@quarry/proto";
 import type { GitHttpServiceClient } from "@quarry/proto/types/repo/v1/GitHttpService";
 import type { TokenCache } from "./http/token-cache.ts";
+import type { AuthorizationCache } from "./http/authorization-cache.ts";
+import type { UserCache } from "./http/user-cache.ts";
 
 /** What the routes need; wired by hand in main.ts / the standalone launcher. */
 export interface GatewayDeps {
@@ -32,6 +34,10 @@ export interface GatewayDeps {
   /** Audit events (and, later, contribution events). */
   activity: PromiseClient<ActivityServiceDefinition>;
   tokenCache: TokenCache;
+  /** Recent project Authorize successes (http/authorization-cache.ts), evicted by quarry.access.changed. */
+  authCache: AuthorizationCache;
+  /** Recent GetUser answers by user id (http/user-cache.ts), evicted by quarry.access.changed. */
+  userCache: UserCache;
   /** The instance settings in force (GET/PUT /application/settings), kept live from the bus. */
   settings: ApplicationSettingsCache;
   log: Logger;

@@ -1,4 +1,4 @@
-// The token-revocation and application-settings consumers of a gateway live as long as the
+// The token-revocation, access-change and application-settings consumers of a gateway live as long as the
 // gateway: none is left on the NATS server after stop() (each start used to leave a durable
 // consumer behind for good).
 import { randomUUID } from "node:crypto";
@@ -18,7 +18,7 @@ describe.skipIf(!NATS_URL)("gateway on NATS JetStream", () => {
     bus = await NatsJetStreamBus.connect({
       servers: NATS_URL!,
       stream,
-      subjects: [Subjects.tokenRevoke, Subjects.applicationSettings],
+      subjects: [Subjects.tokenRevoke, Subjects.applicationSettings, Subjects.accessChanged],
       name: "gateway-consumer-test",
       log: silentLogger(),
     });
@@ -28,7 +28,7 @@ describe.skipIf(!NATS_URL)("gateway on NATS JetStream", () => {
     await bus?.close();
   });
 
-  it("evicts revoked tokens and follows settings through its own consumers and deletes them on stop", async () => {
+  it("evicts revoked tokens and changed access, and follows settings through its own consumers and deletes them on stop", async () => {
     const durables: string[] = [];
     // The real bus, noting the consumer name the gateway picks.
     const spy: EventBus = {
@@ -58,7 +58,7 @@ describe.skipIf(!NATS_URL)("gateway on NATS JetStream", () => {
       version: "18.5.0",
       revision: "test",
     });
-    expect(durables).toHaveLength(2);
+    expect(durables).toHaveLength(3);
     try {
       expect(await bus.consumerNames()).toEqual(expect.arrayContaining(durables));
       const principal = { userId: 5, username: "u", name: "U", email: "", isAdmin: false, tokenId: 424242, scopes: ["api"] };
@@ -67,6 +67,12 @@ describe.skipIf(!NATS_URL)("gateway on NATS JetStream", () => {
       const deadline = Date.now() + 10_000;
       while (gateway.deps.tokenCache.get("digest") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       expect(gateway.deps.tokenCache.get("digest")).toBeUndefined();
+      // An access change evicts the project's authorization answers.
+      const project = { id: 77, pathWithNamespace: "g/p", namespace: { kind: "group", ownerId: 0 } } as never;
+      gateway.deps.authCache.set("answer", { project, accessLevel: 30 }, gateway.deps.authCache.generation, 5, "77");
+      await bus.publish(Subjects.accessChanged, { event_id: "e3", event_name: "access_changed", project_ids: [77] });
+      while (gateway.deps.authCache.get("answer") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(gateway.deps.authCache.get("answer")).toBeUndefined();
       // A settings change reaches this gateway's copy (identity-service is unreachable here).
       await bus.publish(Subjects.applicationSettings, { event_id: "e2", settings: { max_attachment_size: 3 }, revision: 1 });
       while (gateway.deps.settings.current.max_attachment_size !== 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));

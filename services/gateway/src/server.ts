@@ -1,7 +1,7 @@
 import { applicationSettingsFromIdentity } from "@quarry/application-settings";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Subjects, type EventBus, type TokenRevokeEvent } from "@quarry/bus";
+import { Subjects, type AccessChangedEvent, type EventBus, type TokenRevokeEvent } from "@quarry/bus";
 import { createClient, createStreamingClient, type PromiseClient } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import {
@@ -26,6 +26,9 @@ import { randomUUID } from "node:crypto";
 import { createApp } from "./app.ts";
 import type { GatewayDeps } from "./deps.ts";
 import { TokenCache } from "./http/auth.ts";
+import { AuthorizationCache } from "./http/authorization-cache.ts";
+import { UserCache } from "./http/user-cache.ts";
+import { applyAccessChange } from "./http/access-evictions.ts";
 
 export interface GatewayOptions {
   host: string;
@@ -81,6 +84,8 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
   });
   const activity: PromiseClient<ActivityServiceDefinition> = createClient(activityV1.ActivityService, o.activityServiceAddress, { deadlineMs: o.deadlineMs });
   const tokenCache = new TokenCache(o.authCacheTtlMs);
+  const authCache = new AuthorizationCache(o.authCacheTtlMs);
+  const userCache = new UserCache(o.authCacheTtlMs);
   const settings = await applicationSettingsFromIdentity({ service: "gateway", identity, bus: o.bus, log: o.log }).start();
   const deps: GatewayDeps = {
     identity,
@@ -93,6 +98,8 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
     errorTracking,
     activity,
     tokenCache,
+    authCache,
+    userCache,
     settings,
     log: o.log,
     config: {
@@ -112,6 +119,11 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
     durable: `gateway-${randomUUID()}`,
     ephemeral: true,
   });
+  // Likewise every access change (projects, groups, memberships, users' state): authorization answers go at once.
+  const accessChanges = await o.bus?.subscribe<AccessChangedEvent>(Subjects.accessChanged, async (msg) => applyAccessChange(deps, msg.data), {
+    durable: `gateway-access-${randomUUID()}`,
+    ephemeral: true,
+  });
   const app = createApp(deps);
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(o.port, o.host, () => resolve(s));
@@ -129,6 +141,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
     deps,
     async stop() {
       await revocations?.unsubscribe();
+      await accessChanges?.unsubscribe();
       await settings.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();

@@ -42,6 +42,7 @@ export async function startTestStack(
     | "dnsServers"
     | "storages"
     | "storageMoveHooks"
+    | "authCacheTtlMs"
   > = {},
 ): Promise<TestStack> {
   const serverUrl = reuse?.serverUrl ?? (await testPostgresServer());

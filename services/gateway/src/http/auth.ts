@@ -66,6 +66,8 @@ async function resolveToken(deps: GatewayDeps, token: string, requestId: string,
     throw err;
   }
   const principal = toPrincipal(res);
+  // Authenticate may have just written the user's last_activity_on (once a day): GET /user must show it.
+  deps.userCache.evict([principal.userId]);
   const state = res.user?.state ?? "active";
   if (state === "active") deps.tokenCache.set(digest, principal);
   return { principal, state };

@@ -7,6 +7,7 @@ import { memberToProto } from "./convert.ts";
 import { enqueueGroupMemberEvent, enqueueProjectMemberAudit } from "./member-events.ts";
 import { requireMemberAdmin, resolveSource, validateLevel } from "./members-common.ts";
 import { parseDate } from "./validate.ts";
+import { enqueueAccessChange } from "./access-changes.ts";
 
 export const addMember =
   (deps: IdentityDeps) =>
@@ -38,6 +39,7 @@ export const addMember =
         },
         include: { user: true },
       });
+      await enqueueAccessChange(tx, { user_ids: [user.id] });
       if (src.isGroup) await enqueueGroupMemberEvent(tx, "user_add_to_group", row, actor);
       else await enqueueProjectMemberAudit(tx, "created", row, actor);
       const creator = actor.userId ? await tx.user.findUnique({ where: { id: actor.userId } }) : null;

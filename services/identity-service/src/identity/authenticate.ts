@@ -5,6 +5,7 @@ import type { IdentityDeps } from "../deps.ts";
 import { userToProto } from "./convert.ts";
 import { tokenDigest } from "./passwords.ts";
 import { enqueueAuditRecord } from "./audit-records.ts";
+import { enqueueAccessChange } from "./access-changes.ts";
 
 // last_used_at is refreshed at most this often, so authentication stays a read.
 const LAST_USED_GRANULARITY_MS = 10 * 60 * 1000;
@@ -50,6 +51,8 @@ export const authenticate =
     if (user.state === "active" && user.lastActivityOn?.toISOString().slice(0, 10) !== todayIso) {
       // A column write, as GitLab's update_column: updated_at stays the profile's.
       await deps.prisma.$executeRaw`UPDATE users SET last_activity_on = ${todayIso}::date WHERE id = ${user.id}`;
+      await enqueueAccessChange(deps.prisma, { user_ids: [user.id] }); // GET /user's last_activity_on (once a day)
+      deps.outbox.kick();
       user = { ...user, lastActivityOn: new Date(todayIso) };
     }
     return {

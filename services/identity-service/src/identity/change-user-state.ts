@@ -8,6 +8,7 @@ import { userToProto } from "./convert.ts";
 import { requireAdmin } from "./lookup.ts";
 import { INTERNAL_USER_TYPES, userInclude } from "./users-common.ts";
 import { enqueueAuditRecord } from "./audit-records.ts";
+import { enqueueAccessChange } from "./access-changes.ts";
 
 /** The past participle of each state change, for its audit event. */
 const STATE_AUDIT_NAMES: Record<string, string> = {
@@ -118,6 +119,7 @@ export const changeUserState =
           update: { value },
         });
       }
+      await enqueueAccessChange(tx, { user_ids: [user.id] });
       if (transition.to !== "active") {
         const tokens = await tx.personalAccessToken.findMany({ where: { userId: user.id, revoked: false }, select: { id: true } });
         for (const t of tokens) {

@@ -8,6 +8,7 @@ import { uploadKeysOf } from "./uploads-common.ts";
 import { requireLevel, visibleGroup } from "./lookup.ts";
 import { enqueueProjectDestroy } from "./project-events.ts";
 import { removeRepositories } from "./repositories.ts";
+import { enqueueAccessChange } from "./access-changes.ts";
 
 /** Owner or administrator: removes the group, its subgroups and all their projects and repositories. */
 export const deleteGroup =
@@ -22,6 +23,7 @@ export const deleteGroup =
         include: { namespace: { include: { owner: true } } },
       });
       for (const p of projects) await enqueueProjectDestroy(tx, p, actor);
+      await enqueueAccessChange(tx, { namespace_ids: [group.id], project_ids: projects.map((p) => p.id) });
       const namespaces = await tx.namespace.findMany({ where: { traversalIds: { has: group.id } } });
       // One group_destroy per group gone (subgroups too), with the change: services drop what they keep for them.
       for (const n of namespaces) {

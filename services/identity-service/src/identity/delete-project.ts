@@ -7,6 +7,7 @@ import { uploadKeysOf } from "./uploads-common.ts";
 import { requireLevel, visibleProject } from "./lookup.ts";
 import { enqueueProjectDestroy } from "./project-events.ts";
 import { removeRepositories } from "./repositories.ts";
+import { enqueueAccessChange } from "./access-changes.ts";
 
 /** Owner or administrator. The row goes first (with its event), then the repository. */
 export const deleteProject =
@@ -17,6 +18,7 @@ export const deleteProject =
       const { project, levels } = await visibleProject(tx, actor, req.idOrPath);
       requireLevel(actor, levels.effective, AccessLevel.OWNER);
       await enqueueProjectDestroy(tx, project, actor);
+      await enqueueAccessChange(tx, { project_ids: [project.id] });
       await tx.member.deleteMany({ where: { sourceType: "project", sourceId: project.id } });
       const uploadKeys = await uploadKeysOf(tx, [project.id]);
       await tx.project.delete({ where: { id: project.id } });

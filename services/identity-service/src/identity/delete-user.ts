@@ -10,6 +10,7 @@ import { requireAdmin } from "./lookup.ts";
 import { enqueueEvent } from "@quarry/bus";
 import { removeRepositories } from "./repositories.ts";
 import { uncountStarsOf } from "./stars-common.ts";
+import { enqueueAccessChange } from "./access-changes.ts";
 
 /** Deletes a user with their personal namespace and its projects (administrators only). */
 export const deleteUser =
@@ -40,6 +41,7 @@ export async function removeUser(deps: IdentityDeps, id: number, actor?: ActorIn
       projects.map((p) => p.id),
     );
     await tx.user.delete({ where: { id } }); // cascades: tokens, memberships, namespace, its projects
+    await enqueueAccessChange(tx, { user_ids: [id] }); // the user as caller, and their personal namespace's projects
     await enqueueEvent(tx, Subjects.userDestroy, {
       event_name: "user_destroy",
       created_at: user.createdAt.toISOString(),

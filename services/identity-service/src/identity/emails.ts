@@ -16,6 +16,7 @@ import { requireAdmin } from "./lookup.ts";
 import { pageInfo, paging } from "./paging.ts";
 import { tokenDigest } from "./passwords.ts";
 import { validateEmail } from "./validate.ts";
+import { enqueueAccessChange } from "./access-changes.ts";
 
 /** The user whose addresses are meant: the caller (0), or anyone for administrators (403 otherwise, 404 when unknown). */
 async function ownerOf(tx: Tx, actor: ActorInfo, requested: number) {
@@ -115,6 +116,7 @@ export const confirmEmail =
       }
       const user = await tx.user.findUnique({ where: { confirmationDigest: digest } });
       if (!user) throw badRequest({ confirmation_token: ["is invalid"] });
+      await enqueueAccessChange(tx, { user_ids: [user.id] }); // the user's e-mail and confirmed_at
       if (user.unconfirmedEmail) {
         const email = user.unconfirmedEmail;
         if (await emailTaken(tx, email, user.id)) throw badRequest({ email: ["has already been taken"] });

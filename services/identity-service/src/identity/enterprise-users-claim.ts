@@ -5,6 +5,7 @@
 import { badRequest, notFound } from "@quarry/grpc";
 import type { PrismaClient, Tx } from "../deps.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
+import { enqueueAccessChange } from "./access-changes.ts";
 
 type Db = PrismaClient | Tx;
 
@@ -26,6 +27,7 @@ export async function claimUsersOnDomain(db: Db, groupId: number, domain: string
     where: { ...CLAIMABLE, enterpriseGroupId: null, confirmedAt: { not: null }, email: { endsWith: `@${domain.toLowerCase()}` } },
     data: { enterpriseGroupId: groupId, enterpriseGroupAssociatedAt: new Date() },
   });
+  if (count) await enqueueAccessChange(db, { namespace_ids: [groupId] }); // the claimed users are not listed: evicts every cached answer
   return count;
 }
 
@@ -44,6 +46,7 @@ export async function claimByVerifiedDomain(db: Db, userId: number): Promise<Cla
   if (!verified) return null;
   const claim = { enterpriseGroupId: verified.namespaceId, enterpriseGroupAssociatedAt: new Date() };
   const { count } = await db.user.updateMany({ where: { id: userId, enterpriseGroupId: null }, data: claim });
+  if (count) await enqueueAccessChange(db, { user_ids: [userId] });
   return count ? claim : null;
 }
 

@@ -103,6 +103,7 @@ export const disableEnterpriseUserTwoFactor =
     if (!(await clearTwoFactor(deps.prisma, user.id))) {
       throw badRequest("400 Bad request - Two-factor authentication is not enabled for this user");
     }
+    deps.outbox.kick();
     return {};
   };
 

@@ -5,6 +5,7 @@ import type { IdentityDeps } from "../deps.ts";
 import { actorOf } from "./access.ts";
 import { enqueueGroupMemberEvent, enqueueProjectMemberAudit } from "./member-events.ts";
 import { requireMemberAdmin, resolveSource } from "./members-common.ts";
+import { enqueueAccessChange } from "./access-changes.ts";
 
 /** Removes a membership; members may remove themselves; the sole Owner of a group may not go (409). */
 export const removeMember =
@@ -28,6 +29,7 @@ export const removeMember =
         }
       }
       await tx.member.delete({ where: { sourceType_sourceId_userId: key } });
+      await enqueueAccessChange(tx, { user_ids: [existing.userId] });
       if (src.isGroup) await enqueueGroupMemberEvent(tx, "user_remove_from_group", existing, actor);
       else await enqueueProjectMemberAudit(tx, "destroyed", existing, actor);
     });

@@ -31,6 +31,7 @@ import { pageInfo, paging } from "./paging.ts";
 import { validateScopes } from "./tokens-common.ts";
 import { assertUsernameFree } from "./users-common.ts";
 import { parseDate, validateEmail, validateName } from "./validate.ts";
+import { enqueueAccessChange } from "./access-changes.ts";
 
 type Db = IdentityDeps["prisma"] | Tx;
 
@@ -167,6 +168,7 @@ export const updateServiceAccount =
         data.unconfirmedEmail = email;
         data.confirmationDigest = await sendConfirmation(tx, account, email);
       }
+      if (Object.keys(data).length) await enqueueAccessChange(tx, { user_ids: [account.id] });
       return Object.keys(data).length ? tx.user.update({ where: { id: account.id }, data }) : account;
     });
     deps.outbox.kick();
@@ -196,6 +198,7 @@ export const deleteServiceAccount =
         }
       }
       await tx.user.delete({ where: { id: account.id } }); // cascades: tokens, memberships, e-mails, namespace
+      await enqueueAccessChange(tx, { user_ids: [account.id] });
       for (const t of live) await enqueueEvent(tx, Subjects.tokenRevoke, { event_name: "token_revoke", token_id: t.id, user_id: account.id });
       await enqueueEvent(tx, Subjects.userDestroy, {
         event_name: "user_destroy",

@@ -5,6 +5,7 @@ import type { IdentityDeps, Tx } from "../deps.ts";
 import { actorOf } from "./access.ts";
 import { projectToProto } from "./convert.ts";
 import { projectInclude, visibleProject } from "./lookup.ts";
+import { enqueueAccessChange } from "./access-changes.ts";
 
 /**
  * Adds (`star`) or removes the caller's star on a readable project. The star row and the
@@ -22,8 +23,10 @@ export async function setStar(deps: IdentityDeps, req: StarProjectRequest__Outpu
       : (await tx.userStarProject.deleteMany({ where })).count;
     // Raw SQL: starring must not touch the project's updated_at (GitLab's counter cache does not).
     if (n) await tx.$executeRaw`UPDATE projects SET star_count = star_count + ${star ? 1 : -1} WHERE id = ${project.id}`;
+    if (n) await enqueueAccessChange(tx, { project_ids: [project.id] }); // star_count of cached projects
     return n > 0;
   });
+  if (changed) deps.outbox.kick();
   const row = await deps.prisma.project.findUniqueOrThrow({ where: { id: project.id }, include: projectInclude });
   return { project: projectToProto(row, levels), changed };
 }

@@ -10,6 +10,7 @@ import { CREATION_LEVEL } from "./levels.ts";
 import { requireLevel, visibleGroup } from "./lookup.ts";
 import { enqueueGroupMemberEvent } from "./member-events.ts";
 import { enqueueGroupChangeAudit } from "./audit-records.ts";
+import { enqueueAccessChange } from "./access-changes.ts";
 
 /** GitLab's Groups::TransferService failures: 400 `Transfer failed: …`. */
 const failed = (why: string) => badRequest(`Transfer failed: ${why}`);
@@ -98,6 +99,7 @@ export const transferGroup =
           { change: "parent group", from: parentOf(group.fullPath), to: parentOf(row.fullPath) },
           actor,
         );
+        await enqueueAccessChange(tx, { namespace_ids: [group.id] });
         return { row, level: await namespaceLevel(tx, actor.userId, row), ownerAdded };
       },
       { timeout: 30_000 },

@@ -9,6 +9,7 @@ import { projectToProto } from "./convert.ts";
 import { CREATION_LEVEL } from "./levels.ts";
 import { projectInclude, visibleProject } from "./lookup.ts";
 import { enqueueProjectRename } from "./project-events.ts";
+import { enqueueAccessChange } from "./access-changes.ts";
 
 const INT_RE = /^\d+$/;
 
@@ -56,6 +57,7 @@ export const transferProject =
         const visibility = ns.kind === "group" && VISIBILITY_LEVEL[project.visibility]! > VISIBILITY_LEVEL[ns.visibility]! ? ns.visibility : project.visibility;
         const row = await tx.project.update({ where: { id: project.id }, data: { namespaceId: ns.id, visibility }, include: projectInclude });
         await enqueueProjectRename(tx, row, `${project.namespace.fullPath}/${project.path}`, "project_transfer", actor);
+        await enqueueAccessChange(tx, { project_ids: [project.id] });
         return { row, levels: await projectLevels(tx, actor.userId, row) };
       },
       { timeout: 30_000 },

@@ -10,6 +10,7 @@ import { Secret, TOTP } from "otpauth";
 import type { IdentityDeps, PrismaClient, Tx } from "../deps.ts";
 import { actorOf } from "./access.ts";
 import { requireAdmin } from "./lookup.ts";
+import { enqueueAccessChange } from "./access-changes.ts";
 
 const ALREADY_ENABLED = "Two-factor authentication is already enabled";
 const NOT_ENABLED = "Two-factor authentication is not enabled";
@@ -107,6 +108,7 @@ const cleared = { twoFactorEnabled: false, otpSecret: null, otpSecretSealed: nul
 /** Turns a user's two-factor authentication off; false when it was not on. */
 export async function clearTwoFactor(db: PrismaClient | Tx, userId: number): Promise<boolean> {
   const { count } = await db.user.updateMany({ where: { id: userId, twoFactorEnabled: true }, data: cleared });
+  if (count === 1) await enqueueAccessChange(db, { user_ids: [userId] }); // two_factor_enabled
   return count === 1;
 }
 
@@ -151,6 +153,8 @@ export const verifyTwoFactor =
       data: { twoFactorEnabled: true, consumedTimestep: step, otpBackupCodes: digests, ...(user.otpSecretSealed ? {} : sealedData(deps.otpBox, secret)) },
     });
     if (count === 0) throw badRequest(INVALID_CODE);
+    await enqueueAccessChange(deps.prisma, { user_ids: [user.id] }); // two_factor_enabled
+    deps.outbox.kick();
     return { codes };
   };
 
@@ -162,6 +166,8 @@ export const disableOwnTwoFactor =
     if (!user.twoFactorEnabled) throw badRequest(NOT_ENABLED);
     if (!(await acceptCode(deps.prisma, deps.otpBox, user, req.otpCode))) throw badRequest(INVALID_CODE);
     await deps.prisma.user.update({ where: { id: user.id }, data: cleared });
+    await enqueueAccessChange(deps.prisma, { user_ids: [user.id] }); // two_factor_enabled
+    deps.outbox.kick();
     return {};
   };
 
@@ -191,5 +197,6 @@ export const disableTwoFactor =
     if (!user) throw notFound("User");
     if (user.isAdmin) throw forbidden("403 Forbidden - Two-factor authentication for admins cannot be disabled via the API. Use the Rails console");
     if (!(await clearTwoFactor(deps.prisma, user.id))) throw badRequest("400 Bad request - Two-factor authentication is not enabled for this user");
+    deps.outbox.kick();
     return {};
   };

@@ -11,6 +11,7 @@ import { CREATION_LEVEL } from "./levels.ts";
 import { requireLevel, visibleGroup } from "./lookup.ts";
 import { validateName, validatePath, validateVisibility } from "./validate.ts";
 import { enqueueGroupChangeAudit } from "./audit-records.ts";
+import { enqueueAccessChange } from "./access-changes.ts";
 
 /** Owner or administrator. A new path or name is carried down to every descendant's full path. */
 export const updateGroup =
@@ -88,6 +89,7 @@ export const updateGroup =
         }
         if (avatar) Object.assign(data, await avatars.stage("group", group.id, avatar, group.avatarKey));
         const row = await tx.namespace.update({ where: { id: group.id }, data });
+        await enqueueAccessChange(tx, { namespace_ids: [group.id] });
         if (newPath !== null) {
           await enqueueGroupChangeAudit(tx, "group_path_updated", row, { change: "path", from: group.fullPath, to: row.fullPath }, actor);
         }

@@ -9,6 +9,7 @@ import { memberToProto } from "./convert.ts";
 import { enqueueGroupMemberEvent, enqueueProjectMemberAudit } from "./member-events.ts";
 import { requireMemberAdmin, resolveSource, validateLevel } from "./members-common.ts";
 import { parseDate } from "./validate.ts";
+import { enqueueAccessChange } from "./access-changes.ts";
 
 export const updateMember =
   (deps: IdentityDeps) =>
@@ -29,6 +30,7 @@ export const updateMember =
       const data: Prisma.MemberUpdateInput = { accessLevel: req.accessLevel };
       if (req.expiresAt !== undefined) data.expiresAt = parseDate(req.expiresAt, "expires_at");
       const row = await tx.member.update({ where: { sourceType_sourceId_userId: key }, data, include: { user: true } });
+      await enqueueAccessChange(tx, { user_ids: [row.userId] });
       // GitLab's GroupMember#post_update_hook: an event only when the level or the expiry changed.
       if (src.isGroup && (row.accessLevel !== existing.accessLevel || row.expiresAt?.getTime() !== existing.expiresAt?.getTime())) {
         await enqueueGroupMemberEvent(tx, "user_update_for_group", row, actor);

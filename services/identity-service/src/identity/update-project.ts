@@ -11,6 +11,7 @@ import { mergeSettingsData } from "./merge-settings.ts";
 import { projectInclude, requireLevel, visibleProject } from "./lookup.ts";
 import { enqueueProjectRename } from "./project-events.ts";
 import { validateName, validatePath, validateVisibility } from "./validate.ts";
+import { enqueueAccessChange } from "./access-changes.ts";
 
 /** Maintainer or above; visibility and path changes need Owner, as in GitLab. */
 export const updateProject =
@@ -69,12 +70,13 @@ export const updateProject =
           if (avatar) Object.assign(data, await avatars.stage("project", project.id, avatar, project.avatarKey));
           const row = await tx.project.update({ where: { id: project.id }, data, include: projectInclude });
           const renamed = row.path !== project.path;
+          await enqueueAccessChange(tx, { project_ids: [project.id] });
           if (renamed) await enqueueProjectRename(tx, row, `${project.namespace.fullPath}/${project.path}`, "project_rename", actor);
           return { row, levels, renamed };
         },
         { timeout: 30_000 },
       ),
     );
-    if (result.renamed) deps.outbox.kick();
+    deps.outbox.kick();
     return projectToProto(result.row, result.levels);
   };

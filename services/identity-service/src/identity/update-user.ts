@@ -10,6 +10,7 @@ import { hashPassword } from "./passwords.ts";
 import { assertEmailFree, assertUsernameFree, identityInput, profileData, upsertIdentity, userInclude } from "./users-common.ts";
 import { validateEmail, validateName } from "./validate.ts";
 import { claimByVerifiedDomain, provisioningClaim } from "./enterprise-users-claim.ts";
+import { enqueueAccessChange } from "./access-changes.ts";
 
 /** Administrators update anyone (PUT /users/:id is an administrator endpoint in GitLab). */
 export const updateUser =
@@ -60,10 +61,12 @@ export const updateUser =
           Object.assign(data, await provisioningClaim(tx, user, Number(req.provisionedByGroupId)));
         }
         const updated = await tx.user.update({ where: { id }, data, include: userInclude });
+        await enqueueAccessChange(tx, { user_ids: [id] }); // the user as caller, and their personal namespace's projects
         // A new primary e-mail on a verified domain: the domain's group claims the user.
         if (data.email !== undefined && (await claimByVerifiedDomain(tx, id))) return tx.user.findUniqueOrThrow({ where: { id }, include: userInclude });
         return updated;
       }),
     );
+    deps.outbox.kick();
     return userToProto(updated);
   };

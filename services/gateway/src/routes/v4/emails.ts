@@ -5,6 +5,7 @@ import { requireAdmin, requireUser, scope } from "../../http/auth.ts";
 import { pageRequest } from "../../http/pagination.ts";
 import { p, pageShape, params } from "../../http/params.ts";
 import { ctx } from "./context.ts";
+import { applyAccessChange } from "../../http/access-evictions.ts";
 
 /**
  * E-mail addresses (GitLab's /user/emails and /users/:id/emails): the primary is listed first, as
@@ -84,7 +85,9 @@ export function emailConfirmationRouter(deps: GatewayDeps): Router {
   r.get("/users/confirmation", async (req, res) => {
     const token = typeof req.query.confirmation_token === "string" ? req.query.confirmation_token : "";
     try {
-      await deps.identity.ConfirmEmail({ confirmationToken: token }, { requestId: req.requestId });
+      const confirmed = await deps.identity.ConfirmEmail({ confirmationToken: token }, { requestId: req.requestId });
+      // A write behind a GET: the user's cached answers go at once (identity's event follows for other gateways).
+      applyAccessChange(deps, { user_ids: [Number(confirmed.userId)] });
     } catch (err) {
       if ((err as { code?: number }).code === 3) {
         res.status(422).type("text/plain").send("Confirmation token is invalid\n");

@@ -1,6 +1,7 @@
 import { Router } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { existingId } from "../../http/params.ts";
+import { accessEvictions } from "../../http/access-evictions.ts";
 import { awardEmojiRouter } from "./award-emoji.ts";
 import { branchesRouter } from "./branches.ts";
 import { filesRouter } from "./files.ts";
@@ -63,6 +64,8 @@ import { repositoryStorageMovesRouter } from "./repository-storage-moves.ts";
 
 export function v4Router(deps: GatewayDeps): Router {
   const r = Router();
+  // Writes evict the authorization answers they may change before they run (http/access-evictions.ts).
+  r.use(accessEvictions(deps));
   // An id beyond PostgreSQL's integer never reaches a service, whichever route it is for.
   r.use("/projects/:id", existingId("Project"));
   r.use("/groups/:id", existingId("Group"));

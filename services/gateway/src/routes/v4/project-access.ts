@@ -6,6 +6,7 @@ import type { Request } from "express";
 import type { GatewayDeps } from "../../deps.ts";
 import { actor, requireUser } from "../../http/auth.ts";
 import { assertJobTokenScope } from "../../http/job-token.ts";
+import { authorizationKey, type ProjectAuthorization } from "../../http/authorization-cache.ts";
 import type { Urls } from "../../entities/urls.ts";
 
 const READ_ACTIONS = ["read_repository", "download_code", "read_build"] as const;
@@ -17,9 +18,31 @@ export type ProjectAction = (typeof READ_ACTIONS)[number] | "push_code" | "admin
  */
 export async function authorizeProject(deps: GatewayDeps, req: Request, action: ProjectAction) {
   if (!(READ_ACTIONS as readonly string[]).includes(action)) requireUser(req);
-  const res = await deps.identity.Authorize({ actor: actor(req), action, project: String(req.params.id) }, { requestId: req.requestId });
-  await assertJobTokenScope(deps, req, Number(res.project!.id));
-  return { project: res.project!, accessLevel: res.accessLevel };
+  const res = await cachedAuthorize(deps, req, action, String(req.params.id));
+  await assertJobTokenScope(deps, req, Number(res.project.id));
+  return res;
+}
+
+/**
+ * identity-service's Authorize for a project, through the gateway's authorization cache: a warm
+ * success makes no identity call; refusals (404/403) are never cached and always ask identity.
+ * The answer is shared with other requests (frozen): do not change it.
+ */
+export async function cachedAuthorize(deps: GatewayDeps, req: Request, action: ProjectAction | "read_project", ref: string): Promise<ProjectAuthorization> {
+  const userId = req.principal?.userId ?? 0;
+  const key = authorizationKey(userId, Boolean(req.principal?.isAdmin), action, ref);
+  const hit = deps.authCache.get(key);
+  if (hit) return hit;
+  const generation = deps.authCache.generation;
+  const res = await deps.identity.Authorize({ actor: actor(req), action, project: ref }, { requestId: req.requestId });
+  const answer = { project: res.project!, accessLevel: res.accessLevel };
+  deps.authCache.set(key, answer, generation, userId, ref);
+  return answer;
+}
+
+/** The project as identity-service's GetProject answers it (the same visibility rule: 404 when invisible), through the cache. */
+export async function cachedProject(deps: GatewayDeps, req: Request, ref: string): Promise<Project> {
+  return (await cachedAuthorize(deps, req, "read_project", ref)).project;
 }
 
 /** The caller's level as protected-branch rules check it: instance admins count as 60. */

@@ -8,6 +8,7 @@ import { LIMITS, p, pageShape, params, z } from "../../http/params.ts";
 import { projectFull, projectSimple } from "../../entities/project.ts";
 import { keysetBounds, keysetShape, writeKeysetHeaders } from "../../http/keyset.ts";
 import { repositoryStorageNames } from "./repository-storage-moves.ts";
+import { cachedProject } from "./project-access.ts";
 import { ctx } from "./context.ts";
 import { customAttributesFilter, customAttributesFor, withCustomAttributes } from "./custom-attributes.ts";
 import { acceptAvatar, avatarParam } from "../avatars.ts";
@@ -207,7 +208,8 @@ export function projectsRouter(deps: GatewayDeps): Router {
   r.get("/projects/:id", scope("read"), async (req, res) => {
     const q = params(req, { id: p.string(), statistics: p.bool().optional(), license: p.bool().optional(), with_custom_attributes: p.bool().optional() });
     const c = ctx(deps, req, res);
-    const project = await identity.GetProject({ actor: c.actor, idOrPath: q.id }, c.call);
+    // Through the authorization cache, except with statistics (refreshed after pushes without an access change).
+    const project = q.statistics ? await identity.GetProject({ actor: c.actor, idOrPath: q.id }, c.call) : await cachedProject(deps, req, q.id);
     const info = await deps.repo.GetRepositoryInfo({ diskPath: project.diskPath }, c.call);
     const runnersToken = await runnersTokenFor(deps, req, project);
     const custom = await customAttributesFor(deps, req, "project", [project.id], q.with_custom_attributes);

@@ -13,6 +13,7 @@ import { acceptAvatar, avatarParam } from "../avatars.ts";
 import { customAttributesFilter, customAttributesFor, withCustomAttributes } from "./custom-attributes.ts";
 import type { User__Output as User } from "@quarry/proto/types/identity/v1/User";
 import type { Request } from "express";
+import { cachedUser } from "./user-lookup.ts";
 
 /** UserDetail's limits: 255 characters, job_title 200, pronouns 50. */
 const profileShape = {
@@ -76,7 +77,7 @@ export function usersRouter(deps: GatewayDeps): Router {
   r.get("/user", scope("read_user"), async (req, res) => {
     const me = requireUser(req);
     const c = ctx(deps, req, res);
-    const user = await identity.GetUser({ actor: c.actor, id: me.userId }, c.call);
+    const user = await cachedUser(deps, req, me.userId);
     res.json(me.isAdmin ? userAdmin(user, c.urls, (await creators(deps, req, [user])).get(Number(user.createdById))) : userSelf(user, c.urls));
   });
 
@@ -168,7 +169,7 @@ export function usersRouter(deps: GatewayDeps): Router {
     requireUser(req);
     const q = params(req, { id: p.id("User"), with_custom_attributes: p.bool().optional() });
     const c = ctx(deps, req, res);
-    const user = await identity.GetUser({ actor: c.actor, id: q.id }, c.call);
+    const user = await cachedUser(deps, req, q.id);
     const custom = await customAttributesFor(deps, req, "user", [user.id], q.with_custom_attributes);
     const view = req.principal!.isAdmin
       ? userAdmin(user, c.urls, (await creators(deps, req, [user])).get(Number(user.createdById)))
