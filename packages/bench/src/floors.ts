@@ -40,7 +40,8 @@ async function closedLoop(url: string, connections: number, seconds: number): Pr
   return autocannon({ url, connections, duration: seconds });
 }
 
-const fromAutocannon = (scenario: string, mode: string, connections: number, r: autocannon.Result): Row => ({
+/** A result row from an autocannon run. */
+export const fromAutocannon = (scenario: string, mode: string, connections: number, r: autocannon.Result): Row => ({
   scenario,
   mode,
   connections,

@@ -19,7 +19,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import autocannon from "autocannon";
-import { measureFloors, ratioTable } from "./floors.ts";
+import { fromAutocannon, measureFloors, ratioTable } from "./floors.ts";
 import { BIG_FILE, ensureHistory, SMALL_FILE } from "./history.ts";
 import { measureMergeRequestList, mergeRequestFixture } from "./merge-requests.ts";
 
@@ -145,16 +145,7 @@ async function measure(url: string, list: Scenario[], mode: string, rows: Row[])
       // and blame): one more request of the same kind waits behind them, so the next run starts on
       // an idle stack.
       await (await fetch(url + s.path, { headers })).arrayBuffer();
-      const row = {
-        scenario: s.name,
-        mode,
-        connections,
-        rps: Math.round(r.requests.average),
-        p50: r.latency.p50,
-        p90: r.latency.p90,
-        p99: r.latency.p99,
-        errors: r.errors + r.non2xx,
-      };
+      const row = fromAutocannon(s.name, mode, connections, r);
       rows.push(row);
       console.log(
         `${s.name.padEnd(18)} ${mode.padEnd(9)} c=${String(connections).padStart(2)}  ${String(row.rps).padStart(6)} req/s  p50 ${row.p50} ms  p90 ${row.p90} ms  p99 ${row.p99} ms  errors ${row.errors}`,

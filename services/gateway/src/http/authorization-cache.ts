@@ -1,4 +1,5 @@
 import type { Project__Output as Project } from "@quarry/proto/types/identity/v1/Project";
+import { TtlCache } from "./ttl-cache.ts";
 
 /** What identity-service's Authorize answers for a project the caller may act on. */
 export interface ProjectAuthorization {
@@ -6,7 +7,7 @@ export interface ProjectAuthorization {
   accessLevel: number;
 }
 
-type Entry = { answer: ProjectAuthorization; expires: number; userId: number; ref: string };
+type Entry = { answer: ProjectAuthorization; userId: number; ref: string };
 
 /** The cache key: who asks (user id, 0 when anonymous; the admin flag), for what, about which `:id` as given. */
 export function authorizationKey(userId: number, isAdmin: boolean, action: string, ref: string): string {
@@ -27,66 +28,46 @@ function deepFreeze<T>(o: T): T {
  * kept: they always ask identity-service, so they stay exact. Anything that can turn a success
  * stale evicts at once: identity-service's `quarry.access.changed` events (every gateway), and
  * this gateway's own writes (http/access-evictions.ts) before they run.
- *
- * Every eviction bumps a generation; an answer fetched while an eviction happened is not kept
- * (it may predate the change), so a read racing a write cannot re-fill the cache with the old answer.
+ * An answer fetched while an eviction happened is not kept (TtlCache's generation).
  */
 export class AuthorizationCache {
-  private readonly entries = new Map<string, Entry>();
-  private gen = 0;
+  private readonly cache: TtlCache<string, Entry>;
 
-  constructor(
-    private readonly ttlMs: number,
-    private readonly maxEntries = 10_000,
-  ) {}
+  constructor(ttlMs: number, maxEntries = 10_000) {
+    this.cache = new TtlCache(ttlMs, maxEntries);
+  }
 
   /** Take before asking identity-service; give back to set(). */
   get generation(): number {
-    return this.gen;
+    return this.cache.generation;
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.cache.size;
   }
 
   get(key: string): ProjectAuthorization | undefined {
-    const e = this.entries.get(key);
-    if (!e) return undefined;
-    if (e.expires < Date.now()) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return e.answer;
+    return this.cache.get(key)?.answer;
   }
 
   /** Keeps `answer` unless something was evicted since `generation` was taken. */
   set(key: string, answer: ProjectAuthorization, generation: number, userId: number, ref: string): void {
-    if (this.ttlMs <= 0 || generation !== this.gen) return;
-    if (this.entries.size >= this.maxEntries && !this.entries.has(key)) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
     // Shared between requests: frozen, so that no route can change what the next one sees.
-    this.entries.set(key, { answer: deepFreeze(answer), expires: Date.now() + this.ttlMs, userId, ref: ref.toLowerCase() });
-  }
-
-  private evictWhere(match: (e: Entry) => boolean): void {
-    this.gen++;
-    for (const [k, e] of this.entries) if (match(e)) this.entries.delete(k);
+    this.cache.set(key, { answer: deepFreeze(answer), userId, ref: ref.toLowerCase() }, generation);
   }
 
   /** Answers about these projects. */
   evictProjects(ids: number[]): void {
     if (!ids.length) return;
     const set = new Set(ids.map(Number));
-    this.evictWhere((e) => set.has(Number(e.answer.project.id)));
+    this.cache.evictWhere((e) => set.has(Number(e.answer.project.id)));
   }
 
   /** Answers for these users as callers, and about projects in their personal namespaces. */
   evictUsers(ids: number[]): void {
     if (!ids.length) return;
     const set = new Set(ids.map(Number));
-    this.evictWhere((e) => {
+    this.cache.evictWhere((e) => {
       const ns = e.answer.project.namespace;
       return set.has(e.userId) || (ns?.kind === "user" && set.has(Number(ns.ownerId)));
     });
@@ -95,12 +76,11 @@ export class AuthorizationCache {
   /** Answers about the project a route's `:id` names (an id or a full path, as given or as resolved). */
   evictProjectRef(ref: string): void {
     const lower = ref.toLowerCase();
-    this.evictWhere((e) => e.ref === lower || String(e.answer.project.id) === ref || e.answer.project.pathWithNamespace.toLowerCase() === lower);
+    this.cache.evictWhere((e) => e.ref === lower || String(e.answer.project.id) === ref || e.answer.project.pathWithNamespace.toLowerCase() === lower);
   }
 
   /** Everything (a group changed: the gateway does not know which projects lie under it). */
   clear(): void {
-    this.gen++;
-    this.entries.clear();
+    this.cache.clear();
   }
 }

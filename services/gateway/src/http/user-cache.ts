@@ -1,6 +1,5 @@
 import type { User__Output as User } from "@quarry/proto/types/identity/v1/User";
-
-type Entry = { user: User; expires: number };
+import { TtlCache } from "./ttl-cache.ts";
 
 /**
  * Recent identity GetUser answers by user id (GetUser reads no actor: every caller gets the same
@@ -12,44 +11,29 @@ type Entry = { user: User; expires: number };
  * happened is not kept.
  */
 export class UserCache {
-  private readonly entries = new Map<number, Entry>();
-  private gen = 0;
+  private readonly cache: TtlCache<number, User>;
 
-  constructor(
-    private readonly ttlMs: number,
-    private readonly maxEntries = 10_000,
-  ) {}
+  constructor(ttlMs: number, maxEntries = 10_000) {
+    this.cache = new TtlCache(ttlMs, maxEntries);
+  }
 
   get generation(): number {
-    return this.gen;
+    return this.cache.generation;
   }
 
   get(id: number): User | undefined {
-    const e = this.entries.get(id);
-    if (!e) return undefined;
-    if (e.expires < Date.now()) {
-      this.entries.delete(id);
-      return undefined;
-    }
-    return e.user;
+    return this.cache.get(id);
   }
 
   set(id: number, user: User, generation: number): void {
-    if (this.ttlMs <= 0 || generation !== this.gen) return;
-    if (this.entries.size >= this.maxEntries && !this.entries.has(id)) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
-    this.entries.set(id, { user: Object.freeze({ ...user, identities: Object.freeze([...user.identities]) }) as User, expires: Date.now() + this.ttlMs });
+    this.cache.set(id, Object.freeze({ ...user, identities: Object.freeze([...user.identities]) }) as User, generation);
   }
 
   evict(ids: number[]): void {
-    this.gen++;
-    for (const id of ids) this.entries.delete(Number(id));
+    this.cache.evict(ids.map(Number));
   }
 
   clear(): void {
-    this.gen++;
-    this.entries.clear();
+    this.cache.clear();
   }
 }
