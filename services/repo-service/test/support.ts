@@ -307,3 +307,11 @@ export async function withTwoStorages(t: TestContext, fastWeight = 0): Promise<{
   t.deps.storages = storages;
   return { defaultRoot, fastRoot };
 }
+
+/** The error a handler's call was refused with (its gRPC code and GitLab body), or null when it succeeded. */
+export async function failure(p: Promise<unknown>): Promise<{ code: number; body: unknown } | null> {
+  return (await p.then(
+    () => null,
+    (e: unknown) => e,
+  )) as { code: number; body: unknown } | null;
+}

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setUp, withTwoStorages, type TestContext } from "../../test/support.ts";
+import { failure, setUp, withTwoStorages, type TestContext } from "../../test/support.ts";
 import { createSnippetRepository } from "./create-snippet-repository.ts";
 import { scheduleBulkStorageMoves } from "./schedule-bulk-storage-moves.ts";
 import { scheduleStorageMove } from "./schedule-storage-move.ts";
@@ -10,12 +10,6 @@ beforeAll(async () => {
   await withTwoStorages(t);
 });
 afterAll(() => t?.close());
-
-const failure = async (p: Promise<unknown>) =>
-  (await p.then(
-    () => null,
-    (e: unknown) => e,
-  )) as { body: unknown } | null;
 
 describe("ScheduleBulkStorageMoves", () => {
   it("schedules a move for every snippet repository on the source storage not already moving", async () => {

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRequest, gitIn, setUp, withTwoStorages, type TestContext } from "../../test/support.ts";
+import { failure, createRequest, gitIn, setUp, withTwoStorages, type TestContext } from "../../test/support.ts";
 import { runMove, STORAGE_MOVE_SUBJECT } from "../storage/moves.ts";
 import { READ_ONLY_MESSAGE } from "../storage/storages.ts";
 import { repoHandlers } from "../server.ts";
@@ -33,12 +33,6 @@ async function snippetWithFile(): Promise<number> {
   } as never);
   return id;
 }
-const failure = async (p: Promise<unknown>) =>
-  (await p.then(
-    () => null,
-    (e: unknown) => e,
-  )) as { code: number; body: unknown } | null;
-
 describe("ScheduleStorageMove", () => {
   it("schedules a snippet move (state scheduled, read-only, queued through the outbox) and the move copies, verifies, switches and cleans up", async () => {
     const id = await snippetWithFile();
