@@ -54,6 +54,7 @@ import { JobQueueSignal } from "./pipelines/queue-signal.ts";
 import { migrations } from "./generated/migrations.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
 import { storageKind } from "./storage.ts";
+import { registerCiMetrics } from "./metrics.ts";
 import { artifactCleanup } from "./workers/artifact-cleanup.ts";
 import { startWorkers } from "./workers/periodic.ts";
 import { stuckJobWatchdog } from "./workers/watchdog.ts";
@@ -173,6 +174,7 @@ export async function startCiService(o: CiServiceOptions): Promise<RunningCiServ
     subscribe: async (deps) => [...(await subscribeToPushes(deps, o.bus)), await subscribeToMergeRequests(deps, o.bus)],
     workers: (deps) => [startWorkers([stuckJobWatchdog(deps), artifactCleanup(deps)], deps.settings.workerIntervalSeconds * 1000, o.log)],
     logFields: () => ({ storage: kind, bucket: o.objectStore.bucket }),
+    gauges: (metrics, _deps, prisma) => registerCiMetrics(metrics, prisma),
   });
   return { address: service.address, deps: service.deps, stop: service.stop };
 }
