@@ -43,6 +43,7 @@ export async function startTestStack(
     | "storages"
     | "storageMoveHooks"
     | "authCacheTtlMs"
+    | "log"
   > = {},
 ): Promise<TestStack> {
   const serverUrl = reuse?.serverUrl ?? (await testPostgresServer());
