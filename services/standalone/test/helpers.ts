@@ -43,7 +43,6 @@ export async function startTestStack(
     | "storages"
     | "storageMoveHooks"
     | "authCacheTtlMs"
-    | "log"
   > = {},
 ): Promise<TestStack> {
   const serverUrl = reuse?.serverUrl ?? (await testPostgresServer());
