@@ -16,20 +16,20 @@ const APT_HINT = "apt-get install -y golang-go golang-github-masterminds-sprig-d
  * Builds deploy/helm/render once per test file. A machine without Go, sprig or yaml.v3 fails here
  * with the install line: the chart check is never skipped.
  */
-export function buildRenderer(): string {
-  const go = spawnSync("go", ["version"], { encoding: "utf8" });
+export function buildRenderer(env: NodeJS.ProcessEnv = process.env): string {
+  const go = spawnSync("go", ["version"], { encoding: "utf8", env });
   if (go.error || go.status !== 0) throw new Error(`the chart renderer needs Go: ${APT_HINT}`);
   const out = join(mkdtempSync(join(tmpdir(), "quarry-render-")), "render");
   const build = spawnSync("go", ["build", "-o", out, "."], {
     cwd: join(deployDir, "helm", "render"),
     encoding: "utf8",
     env: {
-      ...process.env,
+      ...env,
       GO111MODULE: "off",
       GOPATH,
       GOFLAGS: "",
       // A writable build cache even when HOME is not (CI runs as root with a fresh clone).
-      GOCACHE: process.env.GOCACHE ?? join(tmpdir(), "quarry-go-cache"),
+      GOCACHE: env.GOCACHE ?? join(tmpdir(), "quarry-go-cache"),
     },
   });
   if (build.status !== 0) throw new Error(`building the chart renderer failed (missing Debian Go packages? ${APT_HINT}):\n${build.stderr}`);

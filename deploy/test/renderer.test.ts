@@ -54,6 +54,10 @@ describe("the chart renderer (helm template's engine)", () => {
     expect(out).toMatchObject({ tpl: "set", count: 7, required: "bonjour", nested: { added: "new", keep: "kept" } });
   });
 
+  it("refuses to run without Go, naming the Debian packages to install (never a skip)", () => {
+    expect(() => buildRenderer({ ...process.env, PATH: "/nonexistent" })).toThrow(/needs Go: apt-get install -y golang-go golang-github-masterminds-sprig-dev/);
+  });
+
   it("fails with required's message", () => {
     expect(() => renderRaw(renderer, fixture, ["--set", "fail.other=1"])).toThrow(/fail.message must be set/);
   });
