@@ -96,7 +96,7 @@ export const p = {
   datetime: () => z.string().refine((s) => !Number.isNaN(Date.parse(s))),
 };
 
-type Shape = Record<string, z.ZodTypeAny>;
+export type Shape = Record<string, z.ZodTypeAny>;
 type Output<S extends Shape> = { [K in keyof S]: z.output<S[K]> };
 
 /**
@@ -155,8 +155,20 @@ export const existingId =
   (req, _res, next) =>
     next(impossibleId(String(req.params.id)) ? notFound(what) : undefined);
 
+/**
+ * Marks a request made up by the OpenAPI generator (openapi/describe.ts): params() then throws the
+ * shape it was given, as a ShapeCapture, instead of parsing. A symbol key can come from no client.
+ */
+export const DESCRIBE = Symbol("quarry.describe");
+
+/** What params() throws for a request marked with DESCRIBE: the route's parameter shape. */
+export class ShapeCapture {
+  constructor(readonly shape: Shape) {}
+}
+
 /** Parses path params, query string and body of a request with one shape. */
 export function params<S extends Shape>(req: Request, shape: S): Output<S> {
+  if ((req as { [DESCRIBE]?: true })[DESCRIBE]) throw new ShapeCapture(shape);
   return parseParams(shape, { ...requestParams(req), ...req.params });
 }
 
