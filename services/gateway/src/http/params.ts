@@ -156,20 +156,28 @@ export const existingId =
     next(impossibleId(String(req.params.id)) ? notFound(what) : undefined);
 
 /**
- * Marks a request made up by the OpenAPI generator (openapi/describe.ts): params() then throws the
- * shape it was given, as a ShapeCapture, instead of parsing. A symbol key can come from no client.
+ * Marks a request made up by the OpenAPI generator (openapi/describe.ts) with the list that params()
+ * then adds each shape it is given to (the request is parsed as any other). No client can set a
+ * symbol key.
  */
 export const DESCRIBE = Symbol("quarry.describe");
 
-/** What params() throws for a request marked with DESCRIBE: the route's parameter shape. */
-export class ShapeCapture {
-  constructor(readonly shape: Shape) {}
-}
-
 /** Parses path params, query string and body of a request with one shape. */
 export function params<S extends Shape>(req: Request, shape: S): Output<S> {
-  if ((req as { [DESCRIBE]?: true })[DESCRIBE]) throw new ShapeCapture(shape);
+  (req as { [DESCRIBE]?: Shape[] })[DESCRIBE]?.push(shape);
   return parseParams(shape, { ...requestParams(req), ...req.params });
+}
+
+/**
+ * Declares, before a route's handler, the shape it will parse: for handlers that must ask a service
+ * first (authorization: GitLab's 404 comes before its 400), which the OpenAPI generator's describing
+ * never gets past. Passes every request on; the handler still parses with params(req, shape).
+ */
+export function declareParams(shape: Shape): RequestHandler {
+  return (req, _res, next) => {
+    (req as { [DESCRIBE]?: Shape[] })[DESCRIBE]?.push(shape);
+    next();
+  };
 }
 
 /** Grape's `allow_blank: false`: `"<name> is empty"` for each given parameter that is a blank string. */

@@ -1,7 +1,7 @@
 import type { Router } from "express";
 import type { GatewayDeps } from "../deps.ts";
 import type { Principal } from "../http/principal.ts";
-import { DESCRIBE, type Shape, ShapeCapture } from "../http/params.ts";
+import { DESCRIBE, type Shape } from "../http/params.ts";
 
 /** One routed method and express path, with what its handlers declare. */
 export interface RouteDescription {
@@ -10,10 +10,10 @@ export interface RouteDescription {
   path: string;
   /** Which of the described router's own routers (in mounting order) the route is in: routes of one router share a tag. */
   router: number;
-  /** The shape the route hands to params(); undefined when describing did not reach a params() call. */
+  /** The shapes the route hands to params(), merged; undefined when describing reached no params() call. */
   shape: Shape | undefined;
-  /** Why describing stopped short of params(), when it did (the route may take no parameters at all). */
-  stoppedBy?: string;
+  /** What stopped the handlers: "deps", "res.<method>", an error's message, or "returned". */
+  stoppedBy: string;
   /** The token scope a `scope(…)` middleware asks for, "by method", or undefined without one. */
   scopeNeed: string | undefined;
   /** Whether the route accepts a CI job token (http/job-token.ts). */
@@ -69,17 +69,19 @@ const untouchable: object = new Proxy(
   },
 );
 
-/** How long one route's handlers may take to reach params() (they never wait on anything real). */
+/** How long one route's handlers may take to stop (they never wait on anything real). */
 const HANDLER_PATIENCE_MS = 1000;
 
 /**
  * Runs a route's handlers for `method` as express would (each after the previous one's `next()`)
- * on a request marked with DESCRIBE, until params() throws the shape, something else stops them,
- * or they are done.
+ * on a request marked with DESCRIBE, until something stops them (their first use of deps or of the
+ * response, a parameter they refuse) or they are done; what they asked params() to parse on the
+ * way, merged, is the route's shape.
  */
-async function captureShape(handlers: Handler[], method: string, path: string, pathParams: readonly string[]): Promise<{ shape?: Shape; stoppedBy?: string }> {
+async function captureShape(handlers: Handler[], method: string, path: string, pathParams: readonly string[]): Promise<{ shape?: Shape; stoppedBy: string }> {
+  const shapes: Shape[] = [];
   const req = {
-    [DESCRIBE]: true,
+    [DESCRIBE]: shapes,
     method: method.toUpperCase(),
     url: path,
     originalUrl: path,
@@ -96,6 +98,7 @@ async function captureShape(handlers: Handler[], method: string, path: string, p
     get: () => undefined,
     header: () => undefined,
   };
+  let stoppedBy = "returned";
   for (const handle of handlers) {
     let timer: NodeJS.Timeout | undefined;
     const outcome = await new Promise<{ next: boolean; err?: unknown }>((resolve) => {
@@ -113,10 +116,15 @@ async function captureShape(handlers: Handler[], method: string, path: string, p
       }
     });
     clearTimeout(timer);
-    if (outcome.err instanceof ShapeCapture) return { shape: outcome.err.shape };
-    if (!outcome.next) return { stoppedBy: outcome.err === undefined ? "returned" : outcome.err instanceof Error ? outcome.err.message : String(outcome.err) };
+    if (outcome.next) continue;
+    if (outcome.err !== undefined)
+      stoppedBy = outcome.err instanceof Error ? outcome.err.message : JSON.stringify((outcome.err as { body?: unknown }).body ?? String(outcome.err));
+    break;
   }
-  return { stoppedBy: "returned" };
+  // A parameter asked for twice (a helper and the handler) keeps its first schema.
+  const shape: Shape = {};
+  for (const [name, schema] of shapes.flatMap((s) => Object.entries(s))) shape[name] ??= schema;
+  return shapes.length ? { shape, stoppedBy } : { stoppedBy };
 }
 
 /** The path parameter names in an express path (`:id`, `*tag_name`). */
@@ -160,7 +168,7 @@ export async function describeRoutes(build: (deps: GatewayDeps) => Router, using
       path: route.path,
       router: route.router,
       shape: captured.shape,
-      ...(captured.stoppedBy ? { stoppedBy: captured.stoppedBy } : {}),
+      stoppedBy: captured.stoppedBy,
       scopeNeed: route.handlers.find((h) => h.scopeNeed !== undefined)?.scopeNeed,
       acceptsJobToken: route.handlers.some((h) => h.acceptsJobToken === true),
     });

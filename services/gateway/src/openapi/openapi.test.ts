@@ -88,6 +88,14 @@ describe("GET /api/v4/openapi.json", () => {
     expect(doc.paths["/projects/{id}"]!.delete!.responses["204"]).toBeDefined();
   });
 
+  it("documents the parameters of routes that authorize first (declareParams)", () => {
+    const op = doc.paths["/projects/{id}/repository/commits"]!.get!;
+    expect(op.parameters!.map((p) => p.name)).toEqual(expect.arrayContaining(["id", "ref_name", "since", "with_stats", "page"]));
+    expect(op["x-quarry-parameters-documented" as keyof Operation]).toBeUndefined();
+    // One that uses a service before anything else, and says so.
+    expect(doc.paths["/user"]!.get!["x-quarry-parameters-documented" as keyof Operation]).toBe(false);
+  });
+
   it("marks parameters required as the gateway does", () => {
     const body = doc.paths["/projects/{id}/repository/tags"]!.post!.requestBody!.content["application/json"]!.schema;
     expect(body.required).toEqual(["tag_name", "ref"]);

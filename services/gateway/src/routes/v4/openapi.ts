@@ -14,8 +14,8 @@ export function openApiRouter(deps: GatewayDeps, api: (deps: GatewayDeps) => Exp
   const json = cachedOpenApiJson(api, () => ({ version: deps.config.version, revision: deps.config.revision, externalUrl: deps.config.externalUrl }));
   // Public, as GitLab's API documentation is; a token's read scope is enough when one is sent.
   r.get("/openapi.json", scope("read"), async (req, res) => {
-    // No parameters; also stops this route when it is itself described (no document within a document).
     params(req, {});
+    // Before the document is asked for: describing this route stops at its first use of the response.
     res.setHeader("Content-Type", JSON_CONTENT_TYPE);
     res.send(await json());
   });
