@@ -210,25 +210,24 @@ export function commitsRouter(deps: GatewayDeps): Router {
   });
 
   // Writes: one commit from actions[], cherry-pick, revert.
-  r.post(base, scope("write"), async (req, res) => {
+  // Parsed with parseParams (actions may come as a Rack form), so declared for the OpenAPI document.
+  const createShape = {
+    branch: p.ref("branch"),
+    commit_message: p.string(),
+    actions: p.array(z.record(z.string(), z.unknown())),
+    start_branch: p.ref("start_branch").optional(),
+    start_sha: p.ref("start_sha").optional(),
+    start_project: z.union([z.string(), z.number()]).transform(String).optional(),
+    author_email: p.name("author_email").optional(),
+    author_name: p.name("author_name").optional(),
+    force: p.bool().optional(),
+    stats: p.bool().optional(),
+  };
+  r.post(base, scope("write"), declareParams(createShape), async (req, res) => {
     const c = ctx(deps, req, res);
     // actions[] arrive as JSON, as indexed form fields (qs) or as `actions[][key]` sequences.
     const form = formHashArray(req, "actions");
-    const q = parseParams(
-      {
-        branch: p.ref("branch"),
-        commit_message: p.string(),
-        actions: p.array(z.record(z.string(), z.unknown())),
-        start_branch: p.ref("start_branch").optional(),
-        start_sha: p.ref("start_sha").optional(),
-        start_project: z.union([z.string(), z.number()]).transform(String).optional(),
-        author_email: p.name("author_email").optional(),
-        author_name: p.name("author_name").optional(),
-        force: p.bool().optional(),
-        stats: p.bool().optional(),
-      },
-      { ...requestParams(req), ...(form ? { actions: form } : {}) },
-    );
+    const q = parseParams(createShape, { ...requestParams(req), ...(form ? { actions: form } : {}) });
     assertNotBlank(q, ["branch", "commit_message"]);
     if (!q.actions.length) throw new ApiError(400, { error: "actions is empty" });
     if (q.start_branch !== undefined && q.start_sha !== undefined) throw new ApiError(400, { error: "start_branch, start_sha are mutually exclusive" });
