@@ -40,8 +40,8 @@ class Touched extends Error {}
 /**
  * Deps for building the routers and describing their routes. While the routers are built, any
  * property is another such object and any call returns one (factories keep clients and read
- * config); once `armed`, calling anything throws, so a handler that gets past params() (or does
- * not call it) stops at its first use of a service, a cache or the config.
+ * config); once `armed`, calling anything throws (and so does using a config value as a number or
+ * a string), so a handler stops at its first call into a service or a cache.
  */
 export function describingDeps(): DescribingDeps {
   let armed = false;

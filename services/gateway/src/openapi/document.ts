@@ -216,7 +216,7 @@ export async function openApiDocument(routes: readonly RouteDescription[], info:
     info: {
       title: "Quarry REST API",
       version: info.version,
-      description: `GitLab's REST API v4 as Quarry serves it (revision ${info.revision}). Generated from the routes and their parameter schemas.`,
+      description: `GitLab's REST API v4 as Quarry serves it (revision ${info.revision}). Generated from the routes and their parameter schemas; an operation marked \`x-quarry-parameters-documented: false\` may take parameters not listed.`,
     },
     servers: [{ url: `${info.externalUrl}/api/v4` }],
     security: [{ PrivateToken: [] }, { Bearer: [] }, {}],
