@@ -206,12 +206,15 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
     // NATS JetStream of its own: no stream or consumer of the shared server is touched.
     const natsPort = await findFreePort();
     const nats = spawn("nats-server", ["-js", "-a", "127.0.0.1", "-p", String(natsPort), "-sd", path.join(tmp, "nats")], { stdio: "ignore" });
+    let natsFailed: Error | undefined;
+    // Not installed (ENOENT): said at once instead of as a port that never opens.
+    nats.once("error", (err) => (natsFailed = new Error(`nats-server could not be started (Debian package nats-server): ${err.message}`)));
     const natsExited = once(nats, "exit").catch(() => {});
     cleanups.push(async () => {
       nats.kill("SIGKILL");
       await natsExited;
     });
-    await waitForPort(natsPort, 20_000);
+    await waitForPort(natsPort, 20_000, () => natsFailed);
     const natsUrl = `nats://127.0.0.1:${natsPort}`;
 
     const s3 = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: path.join(tmp, "s3") });
@@ -396,9 +399,11 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
   }
 }
 
-async function waitForPort(port: number, timeoutMs: number): Promise<void> {
+async function waitForPort(port: number, timeoutMs: number, failed: () => Error | undefined): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    const err = failed();
+    if (err) throw err;
     const ok = await new Promise<boolean>((resolve) => {
       const s = net.connect({ host: "127.0.0.1", port }, () => {
         s.destroy();
