@@ -38,6 +38,8 @@ export interface GatewayOptions {
   identityServiceAddress: string;
   repoServiceAddress: string;
   ciServiceAddress: string;
+  /** ci-service's artifacts role for UploadArtifact/DownloadArtifact; unset: `ciServiceAddress`. */
+  ciArtifactsAddress?: string;
   hookServiceAddress: string;
   mirrorServiceAddress: string;
   collabServiceAddress: string;
@@ -76,6 +78,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
   const repo: PromiseClient<RepoServiceDefinition> = createClient(repoV1.RepoService, o.repoServiceAddress, { deadlineMs: o.deadlineMs });
   const gitHttp = createStreamingClient(repoV1.GitHttpService, o.repoServiceAddress);
   const ci: PromiseClient<CiServiceDefinition> = createClient(ciV1.CiService, o.ciServiceAddress, { deadlineMs: o.deadlineMs });
+  const ciArtifacts = o.ciArtifactsAddress ? createClient(ciV1.CiService, o.ciArtifactsAddress, { deadlineMs: o.deadlineMs }) : ci;
   const hook: PromiseClient<HookServiceDefinition> = createClient(hookV1.HookService, o.hookServiceAddress, { deadlineMs: o.deadlineMs });
   const mirror: PromiseClient<MirrorServiceDefinition> = createClient(mirrorV1.MirrorService, o.mirrorServiceAddress, { deadlineMs: o.deadlineMs });
   const collab: PromiseClient<CollabServiceDefinition> = createClient(collabV1.CollabService, o.collabServiceAddress, { deadlineMs: o.deadlineMs });
@@ -92,6 +95,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
     repo,
     gitHttp,
     ci,
+    ciArtifacts,
     hook,
     mirror,
     collab,
@@ -149,6 +153,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
       repo.close();
       gitHttp.close();
       ci.close();
+      if (ciArtifacts !== ci) ciArtifacts.close();
       hook.close();
       mirror.close();
       collab.close();
