@@ -9,7 +9,8 @@
 // (floors.ts: a one-`git cat-file --batch` server, a constant-response server, the git CLI for
 // compare and blame) in a final ratio table with issue 18's goals.
 // BENCH_DURATION (seconds per run, default 10) and BENCH_ONLY (substrings of scenario names, comma
-// separated, e.g. "file commit,mixed") narrow it.
+// separated, e.g. "file commit,mixed") narrow it; BENCH_CPU_PROF=<dir> profiles the stack
+// (`pnpm --filter @quarry/bench profile-summary <dir>` sums the profiles up).
 import { execFile, fork, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -39,8 +40,10 @@ interface Stack {
 }
 
 async function startStack(catFilePoolSize?: number): Promise<Stack> {
+  const cpuProf = process.env.BENCH_CPU_PROF;
   const child = fork(path.join(here, "stack-child.ts"), {
-    execArgv: ["--import", "tsx"],
+    // BENCH_CPU_PROF=<dir>: a CPU profile of every thread of the stack (profile-summary.ts reads them).
+    execArgv: ["--import", "tsx", ...(cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(cpuProf)}`] : [])],
     env: {
       ...process.env,
       BENCH_ROOT_TOKEN: token,
@@ -140,7 +143,9 @@ async function measure(url: string, list: Scenario[], mode: string, rows: Row[])
     for (const connections of [1, 32]) {
       // Warm-up: token cache, gRPC channels, JIT, process pools.
       await autocannon({ url: url + s.path, headers, connections, duration: 2 });
+      const startUs = process.hrtime.bigint() / 1000n;
       const r = await autocannon({ url: url + s.path, headers, connections, duration: durationSec });
+      profileWindow(`${s.name} ${mode} c=${connections}`, startUs);
       // autocannon leaves up to `connections` requests in flight in the stack (long for compare
       // and blame): one more request of the same kind waits behind them, so the next run starts on
       // an idle stack.
@@ -152,6 +157,20 @@ async function measure(url: string, list: Scenario[], mode: string, rows: Row[])
       );
     }
   }
+}
+
+/**
+ * With BENCH_CPU_PROF, each measured run's time window (CLOCK_MONOTONIC microseconds, the clock
+ * V8's profiles use) goes to <dir>/windows.json, so profile-summary.ts can tell what the stack
+ * spent each scenario's CPU on.
+ */
+function profileWindow(name: string, startUs: bigint): void {
+  const dir = process.env.BENCH_CPU_PROF;
+  if (!dir) return;
+  const file = path.join(path.resolve(dir), "windows.json");
+  const windows = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as unknown[]) : [];
+  windows.push({ name, startUs: Number(startUs), endUs: Number(process.hrtime.bigint() / 1000n) });
+  fs.writeFileSync(file, JSON.stringify(windows, null, 1));
 }
 
 /** Latencies (ms) of the requests a load loop made, by kind, and how many failed. */

@@ -18,6 +18,8 @@ const stack = await startStack({
   databasePrefix: prefix,
   rootToken: process.env.BENCH_ROOT_TOKEN!,
   catFilePoolSize: process.env.BENCH_CATFILE_POOL_SIZE ? Number(process.env.BENCH_CATFILE_POOL_SIZE) : undefined,
+  // As `pnpm start` runs it: the gateway and repo-service on threads of their own.
+  threads: true,
   log: createLogger("bench-stack", "error"),
 });
 process.send!({ url: stack.url, collabDatabaseUrl: databaseUrlFor(stack.databaseServerUrl, `${prefix}_collab`) });

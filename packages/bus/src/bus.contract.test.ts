@@ -3,10 +3,12 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
+import { MessageChannel } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BusLogger, BusMessage, EventBus } from "./bus.ts";
 import { InProcessBus } from "./in-process.ts";
 import { NatsJetStreamBus } from "./nats.ts";
+import { PortBus, serveBusOnPort } from "./port-bus.ts";
 
 const NATS_URL = process.env.NATS_URL;
 if (!NATS_URL) console.warn("NATS_URL is not set: NatsJetStreamBus contract cases are SKIPPED");
@@ -67,6 +69,39 @@ const impls: Impl[] = [
         },
         async teardown() {
           await Promise.all([bus, ...extra].map((b) => b.close()));
+        },
+      };
+    },
+  },
+  {
+    // The embedded mode's worker threads: a PortBus over a MessageChannel to an InProcessBus.
+    name: "PortBus",
+    skip: false,
+    async setup() {
+      const { log, logs } = captureLog();
+      const main = new InProcessBus({ log });
+      const stops: (() => Promise<void>)[] = [];
+      const open = () => {
+        const { port1, port2 } = new MessageChannel();
+        stops.push(serveBusOnPort(main, port2));
+        return new PortBus(port1);
+      };
+      const bus = open();
+      const extra: EventBus[] = [];
+      return {
+        prefix: `quarry.t${rand()}`,
+        bus,
+        logs,
+        // Another thread on the same main-thread bus.
+        async newBus() {
+          const b = open();
+          extra.push(b);
+          return b;
+        },
+        async teardown() {
+          await Promise.all([bus, ...extra].map((b) => b.close()));
+          await Promise.all(stops.map((stop) => stop()));
+          await main.close();
         },
       };
     },

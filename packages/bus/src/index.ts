@@ -5,6 +5,7 @@ import { NatsJetStreamBus } from "./nats.ts";
 export type { BusHandler, BusLogger, BusMessage, EventBus, SubscribeOptions, Subscription } from "./bus.ts";
 export { InProcessBus, type InProcessBusOptions } from "./in-process.ts";
 export { NatsJetStreamBus, type NatsBusOptions } from "./nats.ts";
+export { PortBus, serveBusOnPort } from "./port-bus.ts";
 export * from "./events.ts";
 export * from "./push-payload.ts";
 

@@ -1,4 +1,5 @@
 import { envAddress, minioShape, parseEnv, z } from "@quarry/env";
+import { parseCiRoles } from "./roles.ts";
 
 /** ci-service configuration; the only module that reads process.env. */
 export const ciEnvShape = {
@@ -30,6 +31,18 @@ export const ciEnvShape = {
   QUARRY_ARTIFACTS_BUCKET: z.string().default("artifacts"),
   /** Root of the local-disk object store (used only without MINIO_ENDPOINT). */
   QUARRY_OBJECT_STORE_DIR: z.string().default("./data/objects"),
+  /** What this process does: `all` (api + worker), or a comma list of api, worker, artifacts (src/roles.ts). */
+  QUARRY_CI_ROLE: z
+    .string()
+    .default("all")
+    .transform((value, ctx) => {
+      try {
+        return parseCiRoles(value);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
   LOG_LEVEL: z.string().default("info"),
 };
 

@@ -14,6 +14,7 @@ await runServiceProcess("ci-service", loadCiEnv, async ({ env, log, bus }) => {
     log,
     objectStore,
     encryptionKey: env.QUARRY_CI_ENCRYPTION_KEY,
+    roles: env.QUARRY_CI_ROLE,
     repoServiceAddress: env.REPO_SERVICE_ADDRESS,
     identityServiceAddress: env.IDENTITY_SERVICE_ADDRESS,
     settings: {

@@ -45,6 +45,7 @@ import { removeJobTokenGroupLink } from "./ci/remove-job-token-group-link.ts";
 import { removeJobTokenProjectLink } from "./ci/remove-job-token-project-link.ts";
 import { setJobTokenScope } from "./ci/set-job-token-scope.ts";
 import { verifyRunner } from "./ci/verify-runner.ts";
+import { ALL_CI_ROLES, artifactHandlersOnly, rolePlan, type CiRole } from "./roles.ts";
 import { startService } from "@quarry/service";
 import { projectDirectory, repositoryReader } from "./clients.ts";
 import { DEFAULT_CI_SETTINGS, type CiDeps, type CiSettings } from "./deps.ts";
@@ -130,10 +131,13 @@ export interface CiServiceOptions {
   objectStore: ObjectStore;
   /** Secret (≥ 32 characters) that projects' runner registration tokens are sealed with. */
   encryptionKey: string;
+  /** What this process does (roles.ts); default api + worker, as the embedded mode runs it. */
+  roles?: readonly CiRole[];
 }
 
 export interface RunningCiService {
   address: string;
+  roles: readonly CiRole[];
   deps: CiDeps;
   stop(): Promise<void>;
 }
@@ -141,6 +145,8 @@ export interface RunningCiService {
 /** Starts ci-service on the shared skeleton (packages/service) and serves CiService on `grpcAddress`. */
 export async function startCiService(o: CiServiceOptions): Promise<RunningCiService> {
   const kind = storageKind(o.objectStore);
+  const roles = o.roles?.length ? o.roles : ALL_CI_ROLES;
+  const plan = rolePlan(roles);
   const service = await startService({
     name: "ci-service",
     databaseUrl: o.databaseUrl,
@@ -169,12 +175,16 @@ export async function startCiService(o: CiServiceOptions): Promise<RunningCiServ
       };
     },
     handlers(server, deps) {
-      server.addService("quarry.ci.v1.CiService", ciV1.CiService.service, ciHandlers(deps));
+      // A worker-only process serves health alone: CiService calls to it answer UNIMPLEMENTED (grpc-js).
+      if (plan.rpcs === "none") return;
+      const handlers = ciHandlers(deps);
+      server.addService("quarry.ci.v1.CiService", ciV1.CiService.service, plan.rpcs === "all" ? handlers : artifactHandlersOnly(handlers));
     },
-    subscribe: async (deps) => [...(await subscribeToPushes(deps, o.bus)), await subscribeToMergeRequests(deps, o.bus)],
-    workers: (deps) => [startWorkers([stuckJobWatchdog(deps), artifactCleanup(deps)], deps.settings.workerIntervalSeconds * 1000, o.log)],
-    logFields: () => ({ storage: kind, bucket: o.objectStore.bucket }),
+    subscribe: async (deps) => (plan.background ? [...(await subscribeToPushes(deps, o.bus)), await subscribeToMergeRequests(deps, o.bus)] : []),
+    workers: (deps) =>
+      plan.background ? [startWorkers([stuckJobWatchdog(deps), artifactCleanup(deps)], deps.settings.workerIntervalSeconds * 1000, o.log)] : [],
+    logFields: () => ({ storage: kind, bucket: o.objectStore.bucket, roles: roles.join(",") }),
     gauges: (metrics, _deps, prisma) => registerCiMetrics(metrics, prisma),
   });
-  return { address: service.address, deps: service.deps, stop: service.stop };
+  return { address: service.address, roles, deps: service.deps, stop: service.stop };
 }

@@ -23,6 +23,11 @@ export interface GatewayDeps {
   /** repo-service's streaming git smart HTTP RPCs (raw grpc-js client, no deadline: transfers take as long as they take). */
   gitHttp: GitHttpServiceClient;
   ci: PromiseClient<CiServiceDefinition>;
+  /**
+   * Where the artifact RPCs (UploadArtifact, DownloadArtifact) go: ci-service's artifacts role at
+   * CI_ARTIFACTS_ADDRESS when set, otherwise the same client as `ci`. The only place that decides.
+   */
+  ciArtifacts: PromiseClient<CiServiceDefinition>;
   /** Webhooks and their delivery records. */
   hook: PromiseClient<HookServiceDefinition>;
   /** Push mirrors. */

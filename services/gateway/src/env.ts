@@ -13,6 +13,8 @@ export const gatewayEnvShape = {
   IDENTITY_SERVICE_ADDRESS: envAddress("127.0.0.1:50051"),
   REPO_SERVICE_ADDRESS: envAddress("127.0.0.1:50052"),
   CI_SERVICE_ADDRESS: envAddress("127.0.0.1:50053"),
+  /** ci-service's artifacts role (QUARRY_CI_ROLE=artifacts) for artifact uploads and downloads; unset: CI_SERVICE_ADDRESS. */
+  CI_ARTIFACTS_ADDRESS: envAddress().optional(),
   MIRROR_SERVICE_ADDRESS: envAddress("127.0.0.1:50054"),
   HOOK_SERVICE_ADDRESS: envAddress("127.0.0.1:50055"),
   COLLAB_SERVICE_ADDRESS: envAddress("127.0.0.1:50056"),

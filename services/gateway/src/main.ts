@@ -18,6 +18,7 @@ const gateway = await startGateway({
   identityServiceAddress: env.IDENTITY_SERVICE_ADDRESS,
   repoServiceAddress: env.REPO_SERVICE_ADDRESS,
   ciServiceAddress: env.CI_SERVICE_ADDRESS,
+  ciArtifactsAddress: env.CI_ARTIFACTS_ADDRESS,
   hookServiceAddress: env.HOOK_SERVICE_ADDRESS,
   mirrorServiceAddress: env.MIRROR_SERVICE_ADDRESS,
   errorTrackingServiceAddress: env.ERROR_TRACKING_SERVICE_ADDRESS,

@@ -39,6 +39,8 @@ export interface GatewayOptions {
   identityServiceAddress: string;
   repoServiceAddress: string;
   ciServiceAddress: string;
+  /** ci-service's artifacts role for UploadArtifact/DownloadArtifact; unset: `ciServiceAddress`. */
+  ciArtifactsAddress?: string;
   hookServiceAddress: string;
   mirrorServiceAddress: string;
   collabServiceAddress: string;
@@ -92,6 +94,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
   const repo: PromiseClient<RepoServiceDefinition> = createClient(repoV1.RepoService, o.repoServiceAddress, { deadlineMs: o.deadlineMs, metrics });
   const gitHttp = createStreamingClient(repoV1.GitHttpService, o.repoServiceAddress);
   const ci: PromiseClient<CiServiceDefinition> = createClient(ciV1.CiService, o.ciServiceAddress, { deadlineMs: o.deadlineMs, metrics });
+  const ciArtifacts = o.ciArtifactsAddress ? createClient(ciV1.CiService, o.ciArtifactsAddress, { deadlineMs: o.deadlineMs, metrics }) : ci;
   const hook: PromiseClient<HookServiceDefinition> = createClient(hookV1.HookService, o.hookServiceAddress, { deadlineMs: o.deadlineMs, metrics });
   const mirror: PromiseClient<MirrorServiceDefinition> = createClient(mirrorV1.MirrorService, o.mirrorServiceAddress, { deadlineMs: o.deadlineMs, metrics });
   const collab: PromiseClient<CollabServiceDefinition> = createClient(collabV1.CollabService, o.collabServiceAddress, { deadlineMs: o.deadlineMs, metrics });
@@ -112,6 +115,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
     repo,
     gitHttp,
     ci,
+    ciArtifacts,
     hook,
     mirror,
     collab,
@@ -169,6 +173,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
       repo.close();
       gitHttp.close();
       ci.close();
+      if (ciArtifacts !== ci) ciArtifacts.close();
       hook.close();
       mirror.close();
       collab.close();

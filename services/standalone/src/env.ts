@@ -36,6 +36,11 @@ export const standaloneEnvShape = {
     .string()
     .default("1")
     .transform((v) => !["0", "false"].includes(v.toLowerCase())),
+  /** The gateway and repo-service in worker threads of their own (both cores): on unless "0" or "false". */
+  QUARRY_THREADS: z
+    .string()
+    .default("1")
+    .transform((v) => !["0", "false"].includes(v.toLowerCase())),
   /** Instance runner registration token for the legacy `POST /api/v4/runners`; unset = closed. */
   QUARRY_RUNNER_REGISTRATION_TOKEN: z.string().default(""),
   /** Serve artifact downloads as redirects to presigned URLs (MinIO/S3 only). */

@@ -42,6 +42,12 @@ const stack = await startStack({
   notesCreateLimit: env.QUARRY_NOTES_CREATE_LIMIT,
   ssh: env.QUARRY_SSH_PORT ? { port: env.QUARRY_SSH_PORT, host: env.HOST, sshHost: env.QUARRY_SSH_HOST } : undefined,
   ciSettings: { runnerRegistrationToken: env.QUARRY_RUNNER_REGISTRATION_TOKEN, artifactsDirectDownload: env.QUARRY_ARTIFACTS_DIRECT_DOWNLOAD },
+  threads: env.QUARRY_THREADS,
+  // A crashed service thread ends the process, as a crashed service process would end.
+  onThreadExit: (err) => {
+    log.fatal({ err }, "service thread ended; stopping");
+    void stack.stop().finally(() => process.exit(1));
+  },
   log,
 });
 

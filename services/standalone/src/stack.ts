@@ -17,6 +17,7 @@ import { startMirrorService } from "@quarry/mirror-service";
 import { createObjectStore, type ObjectStore } from "@quarry/object-store";
 import { startGitSshServer, startRepoService, type StorageConfig, type StorageMoveHooks } from "@quarry/repo-service";
 import { startBuiltinRunner } from "./builtin-runner.ts";
+import { startServiceThread } from "./threads.ts";
 
 export interface StackOptions {
   dataDir: string;
@@ -83,8 +84,15 @@ export interface StackOptions {
    * one named `default`, `default` is <dataDir>/repositories with weight 100 (also when absent).
    */
   storages?: StorageConfig[];
-  /** repo-service's storage-move test seam (tests only). */
+  /** repo-service's storage-move test seam (tests only; not with `threads`). */
   storageMoveHooks?: StorageMoveHooks;
+  /**
+   * Run the gateway and repo-service in worker threads of their own (QUARRY_THREADS, `pnpm start`'s
+   * default), so the hot path gets both cores; otherwise every service shares this thread.
+   */
+  threads?: boolean;
+  /** A service thread ended without being stopped; default: log it (the CLI exits). */
+  onThreadExit?: (err: Error) => void;
   log: Logger;
 }
 
@@ -100,10 +108,33 @@ export interface RunningStack {
   issueDueTick(at: Date): Promise<number>;
   /** The port git over SSH answers on, when it runs. */
   sshPort?: number;
+  /** The worker threads' ids of the gateway and repo-service (0: this thread). */
+  threadIds: { gateway: number; repo: number };
   stop(): Promise<void>;
 }
 
 const LOOPBACK = "127.0.0.1:0";
+
+/** repo-service as the stack drives it, in this thread or its own. */
+interface RepoHandle {
+  address: string;
+  threadId: number;
+  /** Instance settings from identity-service (repo-service starts before it). */
+  fetchSettings(identityAddress: string): Promise<void>;
+  /** Git over SSH, served by repo-service's SSH server. */
+  startSsh(o: { identityAddress: string; host?: string; port: number; hostKeyPath: string; base: string; sshHost?: string }): Promise<{ port: number }>;
+  stop(): Promise<void>;
+}
+
+/** The gateway as the stack drives it, in this thread or its own. */
+interface GatewayHandle {
+  url: string;
+  threadId: number;
+  port: number;
+  /** Where git over SSH answers, for ssh_url_to_repo. */
+  setSsh(sshPort: number, sshHost: string): Promise<void>;
+  stop(): Promise<void>;
+}
 
 /**
  * The embedded mode's encryption secret: generated on first start, kept readable by the owner only.
@@ -170,7 +201,9 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
     const deadlineMs = o.deadlineMs ?? 10_000;
     const log = (name: string) => o.log.child({ service: name });
 
-    const repo = await startRepoService({
+    const onThreadExit = o.onThreadExit ?? ((err: Error) => o.log.error({ err }, "service thread ended"));
+    const logLevel = (o.log as { level?: string }).level ?? "info";
+    const repoOptions = {
       databaseUrl: await dbUrl("repo"),
       grpcAddress: LOOPBACK,
       storageRoot: path.join(o.dataDir, "repositories"),
@@ -178,12 +211,53 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
         o.storages?.length && !o.storages.some((c) => c.name === "default")
           ? [{ name: "default", root: path.join(o.dataDir, "repositories"), weight: 100 }, ...o.storages]
           : o.storages,
-      storageMoveHooks: o.storageMoveHooks,
       catFilePoolSize: o.catFilePoolSize,
       defaultBranchProtection: o.defaultBranchProtection,
-      bus,
-      log: log("repo-service"),
-    });
+    };
+    if (o.threads && o.storageMoveHooks) throw new Error("storageMoveHooks (a test seam) cannot reach a repo-service thread");
+    const repo: RepoHandle = o.threads
+      ? await (async () => {
+          const thread = await startServiceThread({ kind: "repo", options: repoOptions, logLevel }, bus, o.log, onThreadExit);
+          return {
+            address: thread.ready.address!,
+            threadId: thread.threadId,
+            fetchSettings: async (identityAddress: string) => void (await thread.call({ op: "fetchSettings", identityAddress, deadlineMs })),
+            startSsh: async (ssh) => (await thread.call({ op: "startSsh", deadlineMs, ...ssh })) as { port: number },
+            stop: () => thread.stop(),
+          };
+        })()
+      : await (async () => {
+          const inThread = await startRepoService({ ...repoOptions, storageMoveHooks: o.storageMoveHooks, bus, log: log("repo-service") });
+          return {
+            address: inThread.address,
+            threadId: 0,
+            fetchSettings: async (identityAddress: string) => {
+              const settingsSource = createClient(identityV1.IdentityService, identityAddress, { deadlineMs });
+              try {
+                await inThread.deps.applicationSettings.fetchFrom(settingsSource);
+              } finally {
+                settingsSource.close();
+              }
+            },
+            startSsh: async (ssh) => {
+              const addresses: { base: string; sshHost?: string; sshPort?: number } = { base: ssh.base, sshHost: ssh.sshHost };
+              const server = await startGitSshServer({
+                deps: inThread.deps,
+                identityServiceAddress: ssh.identityAddress,
+                deadlineMs,
+                host: ssh.host,
+                port: ssh.port,
+                hostKeyPath: ssh.hostKeyPath,
+                addresses,
+                log: log("repo-service"),
+              });
+              stops.push(() => server.stop());
+              addresses.sshPort = server.port;
+              return { port: server.port };
+            },
+            stop: () => inThread.stop(),
+          };
+        })();
     stops.push(() => repo.stop());
     const objectStore = o.objectStore ?? createObjectStore({ kind: "local", root: path.join(o.dataDir, "objects"), bucket: o.artifactsBucket ?? "artifacts" });
     await objectStore.ensureBucket();
@@ -205,9 +279,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
     stops.push(() => identity.stop());
     const root = await identity.ensureRoot(o.rootToken);
     // repo-service started first: its instance settings (default_branch_protection) come from identity now.
-    const settingsSource = createClient(identityV1.IdentityService, identity.address, { deadlineMs });
-    stops.push(async () => settingsSource.close());
-    await repo.deps.applicationSettings.fetchFrom(settingsSource);
+    await repo.fetchSettings(identity.address);
     const ci = await startCiService({
       databaseUrl: await dbUrl("ci"),
       grpcAddress: LOOPBACK,
@@ -280,7 +352,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       log: log("activity-service"),
     });
     stops.push(() => activity.stop());
-    const gateway = await startGateway({
+    const gatewayOptions = {
       host: o.host,
       port: o.port,
       externalUrl: o.externalUrl,
@@ -297,33 +369,49 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       maxBodyBytes: o.maxBodyBytes ?? 64 * 1024 * 1024,
       maxAttachmentBytes: o.maxAttachmentBytes,
       jobRequestWaitMs: o.jobRequestWaitMs,
-      bus,
-      log: log("gateway"),
       version: QUARRY_VERSION,
       revision: QUARRY_REVISION,
-    });
+    };
+    const gateway: GatewayHandle = o.threads
+      ? await (async () => {
+          const thread = await startServiceThread({ kind: "gateway", options: gatewayOptions, logLevel }, bus, o.log, onThreadExit);
+          return {
+            url: thread.ready.url!,
+            threadId: thread.threadId,
+            port: thread.ready.port!,
+            setSsh: async (sshPort: number, sshHost: string) => void (await thread.call({ op: "setSsh", sshPort, sshHost })),
+            stop: () => thread.stop(),
+          };
+        })()
+      : await (async () => {
+          const inThread = await startGateway({ ...gatewayOptions, bus, log: log("gateway") });
+          return {
+            url: inThread.url,
+            threadId: 0,
+            port: inThread.port,
+            setSsh: async (sshPort: number, sshHost: string) => {
+              inThread.deps.config.sshPort = sshPort;
+              inThread.deps.config.sshHost = sshHost;
+            },
+            stop: () => inThread.stop(),
+          };
+        })();
     stops.push(() => gateway.stop());
     // X-Service-Instance: known once the gateway listens.
     hook.deps.settings.instanceUrl = gateway.url;
     let sshPort: number | undefined;
     if (o.ssh) {
       // After the gateway: push events carry its external URL; the gateway then shows the bound port.
-      const addresses: { base: string; sshHost?: string; sshPort?: number } = { base: gateway.url, sshHost: o.ssh.sshHost };
-      const ssh = await startGitSshServer({
-        deps: repo.deps,
-        identityServiceAddress: identity.address,
-        deadlineMs,
+      const ssh = await repo.startSsh({
+        identityAddress: identity.address,
         host: o.ssh.host,
         port: o.ssh.port,
         hostKeyPath: path.join(o.dataDir, "ssh_host_ed25519_key"),
-        addresses,
-        log: log("repo-service"),
+        base: gateway.url,
+        sshHost: o.ssh.sshHost,
       });
-      stops.push(() => ssh.stop());
       sshPort = ssh.port;
-      addresses.sshPort = ssh.port;
-      gateway.deps.config.sshPort = ssh.port;
-      gateway.deps.config.sshHost = o.ssh.sshHost ?? "";
+      await gateway.setSsh(ssh.port, o.ssh.sshHost ?? "");
     }
     if (o.runner ?? true) {
       // Local address: the runner need not go through QUARRY_EXTERNAL_URL.
@@ -354,6 +442,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       bus,
       issueDueTick: (at: Date) => collab.issueDue?.tick(at) ?? Promise.resolve(0),
       sshPort,
+      threadIds: { gateway: gateway.threadId, repo: repo.threadId },
       stop: stopAll,
     };
   } catch (err) {

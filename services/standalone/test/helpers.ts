@@ -33,6 +33,7 @@ export async function startTestStack(
     | "ciSettings"
     | "objectStore"
     | "runner"
+    | "threads"
     | "runnerPollIntervalMs"
     | "allowLocalRequests"
     | "hookSettings"
@@ -61,6 +62,8 @@ export async function startTestStack(
     runner: false,
     // Webhook receivers and mirror remotes in tests listen on loopback; tests of the refusal turn this off.
     allowLocalRequests: true,
+    // QUARRY_TEST_THREADS=1 runs the suite on the embedded mode's threads (the gateway and repo-service in workers).
+    threads: process.env.QUARRY_TEST_THREADS === "1",
     ...extra,
   });
   const api: TestStack["api"] = (p, init = {}) => {

@@ -19,7 +19,7 @@ afterAll(() => t?.close());
 describe("GetRepositoryInfo", () => {
   it("reports a missing repository", async () => {
     const { diskPath } = newProject();
-    expect(await info({ diskPath })).toEqual({ exists: false, empty: true, defaultBranch: "", branchCount: 0 });
+    expect(await info({ diskPath })).toEqual({ exists: false, empty: true, defaultBranch: "", branchCount: 0, storageName: "default" });
   });
 
   it("reports an empty repository with its default branch", async () => {
@@ -30,13 +30,14 @@ describe("GetRepositoryInfo", () => {
       empty: true,
       defaultBranch: "develop",
       branchCount: 0,
+      storageName: "default",
     });
   });
 
   it("reports an initialised repository and counts its branches", async () => {
     const req = createRequest({ initializeWithReadme: true });
     const { headCommitId } = await create(req);
-    expect(await info({ diskPath: req.diskPath })).toEqual({ exists: true, empty: false, defaultBranch: "main", branchCount: 1 });
+    expect(await info({ diskPath: req.diskPath })).toEqual({ exists: true, empty: false, defaultBranch: "main", branchCount: 1, storageName: "default" });
 
     const dir = path.join(t.deps.storageRoot, req.diskPath);
     gitIn(dir, "update-ref", "refs/heads/feature/a", headCommitId);

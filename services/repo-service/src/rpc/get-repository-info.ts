@@ -8,7 +8,8 @@ export const getRepositoryInfo =
   (deps: RepoDeps) =>
   async (req: GetRepositoryInfoRequest__Output): Promise<GetRepositoryInfoResponse> => {
     const dir = deps.storages.resolve(req.diskPath);
-    if (!(await isRepository(dir))) return { exists: false, empty: true, defaultBranch: "", branchCount: 0 };
+    const storageName = deps.storages.storageOf(req.diskPath);
+    if (!(await isRepository(dir))) return { exists: false, empty: true, defaultBranch: "", branchCount: 0, storageName };
     const { head, branches } = await readHeadAndBranches(dir);
-    return { exists: true, empty: branches.length === 0, defaultBranch: head, branchCount: branches.length };
+    return { exists: true, empty: branches.length === 0, defaultBranch: head, branchCount: branches.length, storageName };
   };

@@ -3,7 +3,7 @@ import type { GatewayDeps } from "../../deps.ts";
 import { actor, scope } from "../../http/auth.ts";
 import { ApiError } from "../../http/errors.ts";
 import { pageRequest } from "../../http/pagination.ts";
-import { assertNotBlank, LIMITS, p, pageShape, params, parseParams, refParam, requestParams, z } from "../../http/params.ts";
+import { assertNotBlank, LIMITS, p, pageShape, declareParams, params, parseParams, refParam, requestParams, z } from "../../http/params.ts";
 import { commitDetailEntity, commitEntity, commitSignatureEntity, commitWithStatsEntity } from "../../entities/commit.ts";
 import { diffEntity } from "../../entities/diff.ts";
 import { webUrl } from "../../entities/urls.ts";
@@ -104,22 +104,24 @@ export function commitsRouter(deps: GatewayDeps): Router {
   const { repo } = deps;
   const base = "/projects/:id/repository/commits";
 
-  r.get(base, scope("read_repository"), async (req, res) => {
+  // Declared up front (declareParams): authorization comes before the parameters.
+  const listShape = {
+    ...pageShape,
+    ref_name: p.ref("ref_name").optional(),
+    all: p.bool().optional(),
+    author: p.searchTerm("author").optional(),
+    first_parent: p.bool().optional(),
+    order: p.enum(["default", "topo"]).optional(),
+    path: p.filePath("path").optional(),
+    since: p.string().optional(),
+    until: p.string().optional(),
+    trailers: p.bool().optional(),
+    with_stats: p.bool().optional(),
+  };
+  r.get(base, scope("read_repository"), declareParams(listShape), async (req, res) => {
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_repository");
-    const q = params(req, {
-      ...pageShape,
-      ref_name: p.ref("ref_name").optional(),
-      all: p.bool().optional(),
-      author: p.searchTerm("author").optional(),
-      first_parent: p.bool().optional(),
-      order: p.enum(["default", "topo"]).optional(),
-      path: p.filePath("path").optional(),
-      since: p.string().optional(),
-      until: p.string().optional(),
-      trailers: p.bool().optional(),
-      with_stats: p.bool().optional(),
-    });
+    const q = params(req, listShape);
     const since = isoTime(q.since, "since");
     const until = isoTime(q.until, "until");
     const page = pageRequest(q);
@@ -148,10 +150,11 @@ export function commitsRouter(deps: GatewayDeps): Router {
   });
 
   // The suffixed routes come first: `*sha` alone would swallow "<sha>/diff".
-  r.get(`${base}/*sha/diff`, scope("read_repository"), async (req, res) => {
+  const diffShape = { ...pageShape, unidiff: p.bool().optional() };
+  r.get(`${base}/*sha/diff`, scope("read_repository"), declareParams(diffShape), async (req, res) => {
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_repository");
-    const q = params(req, { ...pageShape, unidiff: p.bool().optional() });
+    const q = params(req, diffShape);
     const page = pageRequest(q);
     const result = await repo.CommitDiff(
       { diskPath: project.diskPath, revision: refParam(req, "sha", "Commit"), page: page.page, perPage: page.perPage },
@@ -161,10 +164,11 @@ export function commitsRouter(deps: GatewayDeps): Router {
     res.json(result.diffs.map((d) => diffEntity(d, { unidiff: q.unidiff ?? false })));
   });
 
-  r.get(`${base}/*sha/refs`, scope("read_repository"), async (req, res) => {
+  const refsShape = { ...pageShape, type: p.enum(["branch", "tag", "all"]).optional() };
+  r.get(`${base}/*sha/refs`, scope("read_repository"), declareParams(refsShape), async (req, res) => {
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_repository");
-    const q = params(req, { ...pageShape, type: p.enum(["branch", "tag", "all"]).optional() });
+    const q = params(req, refsShape);
     const page = pageRequest(q);
     const result = await repo.ListCommitRefs(
       { diskPath: project.diskPath, revision: refParam(req, "sha", "Commit"), type: q.type ?? "all", page: page.page, perPage: page.perPage },
@@ -195,35 +199,35 @@ export function commitsRouter(deps: GatewayDeps): Router {
     res.json(commitSignatureEntity(signature, verification, c.urls));
   });
 
-  r.get(`${base}/*sha`, scope("read_repository"), async (req, res) => {
+  const commitShape = { stats: p.bool().optional() };
+  r.get(`${base}/*sha`, scope("read_repository"), declareParams(commitShape), async (req, res) => {
     const c = ctx(deps, req, res);
     const { project } = await authorizeProject(deps, req, "read_repository");
-    const q = params(req, { stats: p.bool().optional() });
+    const q = params(req, commitShape);
     const result = await repo.FindCommit({ diskPath: project.diskPath, revision: refParam(req, "sha", "Commit"), stats: q.stats ?? true }, c.call);
     const pipeline = await lastPipeline(deps, project, result.commit!.id, c);
     res.json(commitDetailEntity(result.commit!, result.stats, webUrl(c.urls, project.pathWithNamespace), Number(project.id), pipeline));
   });
 
   // Writes: one commit from actions[], cherry-pick, revert.
-  r.post(base, scope("write"), async (req, res) => {
+  // Parsed with parseParams (actions may come as a Rack form), so declared for the OpenAPI document.
+  const createShape = {
+    branch: p.ref("branch"),
+    commit_message: p.string(),
+    actions: p.array(z.record(z.string(), z.unknown())),
+    start_branch: p.ref("start_branch").optional(),
+    start_sha: p.ref("start_sha").optional(),
+    start_project: z.union([z.string(), z.number()]).transform(String).optional(),
+    author_email: p.name("author_email").optional(),
+    author_name: p.name("author_name").optional(),
+    force: p.bool().optional(),
+    stats: p.bool().optional(),
+  };
+  r.post(base, scope("write"), declareParams(createShape), async (req, res) => {
     const c = ctx(deps, req, res);
     // actions[] arrive as JSON, as indexed form fields (qs) or as `actions[][key]` sequences.
     const form = formHashArray(req, "actions");
-    const q = parseParams(
-      {
-        branch: p.ref("branch"),
-        commit_message: p.string(),
-        actions: p.array(z.record(z.string(), z.unknown())),
-        start_branch: p.ref("start_branch").optional(),
-        start_sha: p.ref("start_sha").optional(),
-        start_project: z.union([z.string(), z.number()]).transform(String).optional(),
-        author_email: p.name("author_email").optional(),
-        author_name: p.name("author_name").optional(),
-        force: p.bool().optional(),
-        stats: p.bool().optional(),
-      },
-      { ...requestParams(req), ...(form ? { actions: form } : {}) },
-    );
+    const q = parseParams(createShape, { ...requestParams(req), ...(form ? { actions: form } : {}) });
     assertNotBlank(q, ["branch", "commit_message"]);
     if (!q.actions.length) throw new ApiError(400, { error: "actions is empty" });
     if (q.start_branch !== undefined && q.start_sha !== undefined) throw new ApiError(400, { error: "start_branch, start_sha are mutually exclusive" });

@@ -4,7 +4,7 @@ import type { GatewayDeps } from "../../deps.ts";
 import { scope } from "../../http/auth.ts";
 import { ApiError } from "../../http/errors.ts";
 import { pageRequest } from "../../http/pagination.ts";
-import { assertNotBlank, impossibleId, p, pageShape, params, requestParams } from "../../http/params.ts";
+import { assertNotBlank, impossibleId, p, pageShape, declareParams, params, requestParams } from "../../http/params.ts";
 import { errorTrackingClientKeyEntity, errorTrackingErrorEntity, errorTrackingEventEntity, errorTrackingSettingEntity } from "../../entities/error-tracking.ts";
 import { ctx } from "./context.ts";
 import { authorizeProject } from "./project-access.ts";
@@ -33,24 +33,27 @@ export function errorTrackingRouter(deps: GatewayDeps): Router {
   });
 
   // PATCH changes configured settings (404 when none); PUT (integrated tracking) sets both and creates them.
-  r.patch(`${base}/settings`, scope("write"), async (req, res) => {
+  // Shapes declared up front (declareParams): authorization comes before the parameters.
+  const patchShape = { active: p.bool(), integrated: p.bool().optional() };
+  r.patch(`${base}/settings`, scope("write"), declareParams(patchShape), async (req, res) => {
     const project = await authorize(req);
     // Grape: `active` is `allow_blank: false`.
     assertNotBlank(requestParams(req), ["active"]);
-    const q = params(req, { active: p.bool(), integrated: p.bool().optional() });
+    const q = params(req, patchShape);
     const c = ctx(deps, req, res);
     res.json(errorTrackingSettingEntity(await et.UpdateSettings({ projectId: project.id, active: q.active, integrated: q.integrated }, c.call)));
   });
 
-  r.put(`${base}/settings`, scope("write"), async (req, res) => {
+  const putShape = { active: p.bool(), integrated: p.bool() };
+  r.put(`${base}/settings`, scope("write"), declareParams(putShape), async (req, res) => {
     const project = await authorize(req);
     assertNotBlank(requestParams(req), ["active"]);
-    const q = params(req, { active: p.bool(), integrated: p.bool() });
+    const q = params(req, putShape);
     const c = ctx(deps, req, res);
     res.json(errorTrackingSettingEntity(await et.UpdateSettings({ projectId: project.id, active: q.active, integrated: q.integrated, create: true }, c.call)));
   });
 
-  r.get(`${base}/client_keys`, scope("read"), async (req, res) => {
+  r.get(`${base}/client_keys`, scope("read"), declareParams(pageShape), async (req, res) => {
     const project = await authorize(req);
     const c = ctx(deps, req, res);
     const page = pageRequest(params(req, pageShape));
@@ -74,14 +77,15 @@ export function errorTrackingRouter(deps: GatewayDeps): Router {
   });
 
   // ErrorTracking::ErrorsFinder's `status` and `sort`, plus a search of name and description.
-  r.get(`${base}/errors`, scope("read"), async (req, res) => {
+  const errorsShape = {
+    ...pageShape,
+    status: p.enum(["unresolved", "resolved", "ignored"]).optional(),
+    sort: p.enum(["last_seen", "first_seen", "frequency"]).optional(),
+    search: p.string().optional(),
+  };
+  r.get(`${base}/errors`, scope("read"), declareParams(errorsShape), async (req, res) => {
     const project = await authorize(req);
-    const q = params(req, {
-      ...pageShape,
-      status: p.enum(["unresolved", "resolved", "ignored"]).optional(),
-      sort: p.enum(["last_seen", "first_seen", "frequency"]).optional(),
-      search: p.string().optional(),
-    });
+    const q = params(req, errorsShape);
     const c = ctx(deps, req, res);
     const page = pageRequest(q);
     const list = await et.ListErrors(
@@ -100,15 +104,16 @@ export function errorTrackingRouter(deps: GatewayDeps): Router {
   });
 
   // Resolve, ignore or reopen (what GitLab's and Sentry's error pages offer; GitLab has no REST route).
-  r.put(`${base}/errors/:error_id`, scope("write"), async (req, res) => {
+  const statusShape = { status: p.enum(["unresolved", "resolved", "ignored"]) };
+  r.put(`${base}/errors/:error_id`, scope("write"), declareParams(statusShape), async (req, res) => {
     const project = await authorize(req);
     const errorId = recordId(req, "error_id");
-    const q = params(req, { status: p.enum(["unresolved", "resolved", "ignored"]) });
+    const q = params(req, statusShape);
     const c = ctx(deps, req, res);
     res.json(errorTrackingErrorEntity(await et.UpdateError({ projectId: project.id, errorId, status: q.status }, c.call)));
   });
 
-  r.get(`${base}/errors/:error_id/events`, scope("read"), async (req, res) => {
+  r.get(`${base}/errors/:error_id/events`, scope("read"), declareParams(pageShape), async (req, res) => {
     const project = await authorize(req);
     const errorId = recordId(req, "error_id");
     const c = ctx(deps, req, res);

@@ -37,6 +37,7 @@ import { runnersRouter } from "./runners.ts";
 import { submodulesRouter } from "./submodules.ts";
 import { usersRouter } from "./users.ts";
 import { versionRouter } from "./version.ts";
+import { openApiRouter } from "./openapi.ts";
 import { mergeRequestApprovalsRouter } from "./merge-request-approvals.ts";
 import { notificationSettingsRouter } from "./notification-settings.ts";
 import { starsRouter } from "./stars.ts";
@@ -71,6 +72,7 @@ export function v4Router(deps: GatewayDeps): Router {
   r.use("/groups/:id", existingId("Group"));
   r.use("/users/:id", existingId("User"));
   r.use(versionRouter(deps));
+  r.use(openApiRouter(deps, v4Router));
   r.use(usersRouter(deps));
   r.use(personalAccessTokensRouter(deps));
   r.use(groupsRouter(deps));

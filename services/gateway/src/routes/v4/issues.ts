@@ -57,7 +57,8 @@ const labelList = () => p.array(z.string());
 /** "" or 0 clears a milestone or assignee, as Rails casts a blank id. */
 const optionalId = () => z.union([p.int(), z.literal("")]).transform((v) => (v === "" ? 0 : v));
 
-const listShape = {
+/** The issue list's parameters (also declared by the milestone issues route, which looks the milestone up first). */
+export const listShape = {
   state: p.enum(["opened", "closed", "all"]).optional(),
   labels: labelList().optional(),
   with_labels_details: p.bool().optional(),

@@ -21,7 +21,7 @@ const DOWNLOAD_DEADLINE_MS = 30 * 60_000;
  */
 export async function sendArtifact(deps: GatewayDeps, req: Request, res: Response, request: ArtifactDownloadRequest, raw = false): Promise<void> {
   const stream = callServerStream<DownloadMessage>(
-    deps.ci,
+    deps.ciArtifacts,
     "DownloadArtifact",
     { ...request, allowRedirect: !request.artifactPath },
     {

@@ -4,7 +4,7 @@ import type { GatewayDeps } from "../../deps.ts";
 import { requireUser, scope } from "../../http/auth.ts";
 import { ApiError } from "../../http/errors.ts";
 import { pageRequest } from "../../http/pagination.ts";
-import { p, pageShape, params, requestParams } from "../../http/params.ts";
+import { p, pageShape, declareParams, params, requestParams } from "../../http/params.ts";
 import { groupLabelEntity, projectLabelEntity, type LabelOptions } from "../../entities/label.ts";
 import { ctx } from "./context.ts";
 
@@ -65,31 +65,33 @@ export function labelsRouter(deps: GatewayDeps): Router {
       res.status(201).json(entity(label));
     });
 
+    // Declared up front too (declareParams): the update checks for at least one of them first.
+    const updateShape = {
+      new_name: p.name("title").optional(),
+      color: p.string().optional(),
+      description: p.string().optional(),
+      // Grape's `allow_blank: true`: an empty or null priority removes it.
+      ...(kind === "project"
+        ? {
+            priority: p
+              .int()
+              .optional()
+              .or(
+                p
+                  .string()
+                  .length(0)
+                  .transform(() => undefined),
+              ),
+          }
+        : {}),
+    };
     /** PUT with the label in the path, or (deprecated) in a `name` parameter. */
     const update = async (req: Request, res: Response, label: string) => {
       const raw = requestParams(req);
       if (!updateFields.some((f) => raw[f] !== undefined)) {
         throw new ApiError(400, { error: `${updateFields.join(", ")} are missing, at least one parameter must be provided` });
       }
-      const q = params(req, {
-        new_name: p.name("title").optional(),
-        color: p.string().optional(),
-        description: p.string().optional(),
-        // Grape's `allow_blank: true`: an empty or null priority removes it.
-        ...(kind === "project"
-          ? {
-              priority: p
-                .int()
-                .optional()
-                .or(
-                  p
-                    .string()
-                    .length(0)
-                    .transform(() => undefined),
-                ),
-            }
-          : {}),
-      });
+      const q = params(req, updateShape);
       const c = ctx(deps, req, res);
       const updatePriority = kind === "project" && "priority" in raw;
       const updated = await collab.UpdateLabel(
@@ -107,11 +109,11 @@ export function labelsRouter(deps: GatewayDeps): Router {
       );
       res.json(entity(updated));
     };
-    r.put(`${base}/:label_id`, scope("write"), async (req, res) => {
+    r.put(`${base}/:label_id`, scope("write"), declareParams(updateShape), async (req, res) => {
       requireUser(req);
       await update(req, res, String(req.params.label_id));
     });
-    r.put(base, scope("write"), async (req, res) => {
+    r.put(base, scope("write"), declareParams(updateShape), async (req, res) => {
       requireUser(req);
       await update(req, res, params(req, { name: p.string() }).name);
     });

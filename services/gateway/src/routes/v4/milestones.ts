@@ -4,10 +4,10 @@ import type { GatewayDeps } from "../../deps.ts";
 import { requireUser, scope } from "../../http/auth.ts";
 import { ApiError } from "../../http/errors.ts";
 import { pageRequest } from "../../http/pagination.ts";
-import { p, pageShape, params, requestParams } from "../../http/params.ts";
+import { p, pageShape, declareParams, params, requestParams } from "../../http/params.ts";
 import { milestoneEntity } from "../../entities/milestone.ts";
 import { ctx } from "./context.ts";
-import { listIssuesRoute } from "./issues.ts";
+import { listShape as issueListShape, listIssuesRoute } from "./issues.ts";
 
 /**
  * Project and group milestones (GitLab's lib/api/milestones.rb, group_milestones.rb and
@@ -68,7 +68,8 @@ export function milestonesRouter(deps: GatewayDeps): Router {
       res.json(milestoneEntity(await collab.GetMilestone({ actor: c.actor, parent: parent(req), milestoneId: q.milestone_id }, c.call), c.urls));
     });
 
-    r.get(`${base}/:milestone_id/issues`, scope("read"), async (req, res) => {
+    // The issue list's parameters, declared up front (declareParams): the milestone is looked up first.
+    r.get(`${base}/:milestone_id/issues`, scope("read"), declareParams(issueListShape), async (req, res) => {
       const q = params(req, { milestone_id: p.id() });
       const c = ctx(deps, req, res);
       // 404 for a milestone that is not the parent's, before listing anything.

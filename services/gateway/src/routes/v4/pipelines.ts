@@ -8,7 +8,7 @@ import { actor, requireUser, scope } from "../../http/auth.ts";
 import { forbidden } from "../../http/errors.ts";
 import { formHashArray } from "../../http/form.ts";
 import { pageRequest, setPaginationHeaders } from "../../http/pagination.ts";
-import { p, pageShape, params, parseParams, requestParams, z } from "../../http/params.ts";
+import { p, pageShape, declareParams, params, parseParams, requestParams, z } from "../../http/params.ts";
 import { pipelineEntity, pipelineListItem } from "../../entities/pipeline.ts";
 import { ciUrls, usersById } from "./ci-context.ts";
 import { ctx } from "./context.ts";
@@ -139,17 +139,16 @@ export function pipelinesRouter(deps: GatewayDeps): Router {
     res.json(await present(req, project, pipeline, c.urls));
   });
 
-  r.post("/projects/:id/pipeline", scope("write"), async (req, res) => {
+  // Parsed with parseParams (variables may come as a Rack form), so declared for the OpenAPI document.
+  const createShape = {
+    ref: p.ref("ref"),
+    variables: p
+      .array(z.object({ key: z.string().optional(), value: z.string().optional(), variable_type: p.enum(["env_var", "file"]).optional() }))
+      .optional(),
+  };
+  r.post("/projects/:id/pipeline", scope("write"), declareParams(createShape), async (req, res) => {
     const form = formHashArray(req, "variables");
-    const q = parseParams(
-      {
-        ref: p.ref("ref"),
-        variables: p
-          .array(z.object({ key: z.string().optional(), value: z.string().optional(), variable_type: p.enum(["env_var", "file"]).optional() }))
-          .optional(),
-      },
-      { ...requestParams(req), ...(form ? { variables: form } : {}) },
-    );
+    const q = parseParams(createShape, { ...requestParams(req), ...(form ? { variables: form } : {}) });
     const c = ctx(deps, req, res);
     const auth = await authorizeProject(deps, req, "create_pipeline");
     const { project } = auth;

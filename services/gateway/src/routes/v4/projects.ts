@@ -210,10 +210,13 @@ export function projectsRouter(deps: GatewayDeps): Router {
     const c = ctx(deps, req, res);
     // Through the authorization cache, except with statistics (refreshed after pushes without an access change).
     const project = q.statistics ? await identity.GetProject({ actor: c.actor, idOrPath: q.id }, c.call) : await cachedProject(deps, req, q.id);
-    const info = await deps.repo.GetRepositoryInfo({ diskPath: project.diskPath }, c.call);
-    const runnersToken = await runnersTokenFor(deps, req, project);
-    const custom = await customAttributesFor(deps, req, "project", [project.id], q.with_custom_attributes);
-    const [repositoryStorage] = req.principal?.isAdmin ? await repositoryStorageNames(deps, req, [project.diskPath]) : [];
+    // One round of calls, side by side: the repository's facts (storage included), the runners token, custom attributes.
+    const [info, runnersToken, custom] = await Promise.all([
+      deps.repo.GetRepositoryInfo({ diskPath: project.diskPath }, c.call),
+      runnersTokenFor(deps, req, project),
+      customAttributesFor(deps, req, "project", [project.id], q.with_custom_attributes),
+    ]);
+    const repositoryStorage = req.principal?.isAdmin ? info.storageName || "default" : undefined;
     res.json({
       ...projectFull(project, c.urls, {
         emptyRepo: info.empty,

@@ -5,7 +5,7 @@ import type { GatewayDeps } from "../../deps.ts";
 import { scope } from "../../http/auth.ts";
 import { ApiError, unauthorized } from "../../http/errors.ts";
 import { pageRequest } from "../../http/pagination.ts";
-import { impossibleId, p, pageShape, params, requestParams } from "../../http/params.ts";
+import { impossibleId, p, pageShape, declareParams, params, requestParams } from "../../http/params.ts";
 import { remoteMirrorEntity } from "../../entities/remote-mirror.ts";
 import { ctx } from "./context.ts";
 import { authorizeProject } from "./project-access.ts";
@@ -49,7 +49,8 @@ export function remoteMirrorsRouter(deps: GatewayDeps): Router {
     }
   };
 
-  r.get(base, scope("read"), async (req, res) => {
+  // Shapes declared up front (declareParams): authorization comes before the parameters.
+  r.get(base, scope("read"), declareParams(pageShape), async (req, res) => {
     const project = await authorize(req);
     const q = params(req, pageShape);
     const c = ctx(deps, req, res);
@@ -72,16 +73,17 @@ export function remoteMirrorsRouter(deps: GatewayDeps): Router {
     res.json({ public_key: key.publicKey });
   });
 
-  r.post(base, scope("write"), async (req, res) => {
+  const createShape = {
+    url: p.name("url", MIRROR_URL_MAX),
+    enabled: p.bool().optional(),
+    auth_method: p.enum(["ssh_public_key", "password"]).optional(),
+    keep_divergent_refs: p.bool().optional(),
+    only_protected_branches: p.bool().optional(),
+    mirror_branch_regex: p.searchTerm("mirror_branch_regex").optional(),
+  };
+  r.post(base, scope("write"), declareParams(createShape), async (req, res) => {
     const project = await authorize(req);
-    const q = params(req, {
-      url: p.name("url", MIRROR_URL_MAX),
-      enabled: p.bool().optional(),
-      auth_method: p.enum(["ssh_public_key", "password"]).optional(),
-      keep_divergent_refs: p.bool().optional(),
-      only_protected_branches: p.bool().optional(),
-      mirror_branch_regex: p.searchTerm("mirror_branch_regex").optional(),
-    });
+    const q = params(req, createShape);
     branchSettings(req);
     const c = ctx(deps, req, res);
     const created = await mirror.CreateMirror(
@@ -101,16 +103,17 @@ export function remoteMirrorsRouter(deps: GatewayDeps): Router {
     res.status(201).json(remoteMirrorEntity(created));
   });
 
-  r.put(`${base}/:mirror_id`, scope("write"), async (req, res) => {
+  const updateShape = {
+    enabled: p.bool().optional(),
+    auth_method: p.name("auth_method").optional(),
+    keep_divergent_refs: p.bool().optional(),
+    only_protected_branches: p.bool().optional(),
+    mirror_branch_regex: p.searchTerm("mirror_branch_regex").optional(),
+  };
+  r.put(`${base}/:mirror_id`, scope("write"), declareParams(updateShape), async (req, res) => {
     const project = await authorize(req);
     const id = mirrorId(req);
-    const q = params(req, {
-      enabled: p.bool().optional(),
-      auth_method: p.name("auth_method").optional(),
-      keep_divergent_refs: p.bool().optional(),
-      only_protected_branches: p.bool().optional(),
-      mirror_branch_regex: p.searchTerm("mirror_branch_regex").optional(),
-    });
+    const q = params(req, updateShape);
     branchSettings(req);
     const c = ctx(deps, req, res);
     const updated = await mirror.UpdateMirror(

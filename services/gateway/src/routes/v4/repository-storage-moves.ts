@@ -12,7 +12,7 @@ import { projectRepositoryStorageMove, snippetRepositoryStorageMove } from "../.
 import { requireAdmin, scope } from "../../http/auth.ts";
 import { notFound } from "../../http/errors.ts";
 import { pageRequest } from "../../http/pagination.ts";
-import { p, pageShape, params, z } from "../../http/params.ts";
+import { p, pageShape, declareParams, params, z } from "../../http/params.ts";
 import { ctx } from "./context.ts";
 
 type Ctx = ReturnType<typeof ctx>;
@@ -66,8 +66,9 @@ export function repositoryStorageMovesRouter(deps: GatewayDeps): Router {
     res.json(await present(c, kind, out.moves));
   };
 
+  const oneShape = { repository_storage_id: p.id() };
   const one = async (req: Request, res: Response, kind: Kind, containerId: number) => {
-    const q = params(req, { repository_storage_id: p.id() });
+    const q = params(req, oneShape);
     const c = ctx(deps, req, res);
     const move = await repo.GetStorageMove({ containerType: kind, id: q.repository_storage_id, containerId }, c.call);
     res.json((await present(c, kind, [move]))[0]);
@@ -84,7 +85,8 @@ export function repositoryStorageMovesRouter(deps: GatewayDeps): Router {
     res.status(202).json({ message: "202 Accepted" });
   };
 
-  const destination = (req: Request) => params(req, { destination_storage_name: z.string().optional() }).destination_storage_name ?? "";
+  const destinationShape = { destination_storage_name: z.string().optional() };
+  const destination = (req: Request) => params(req, destinationShape).destination_storage_name ?? "";
 
   // ---------------------------------------------------------------- snippets
   r.get("/snippet_repository_storage_moves", scope("read"), async (req, res) => {
@@ -105,15 +107,16 @@ export function repositoryStorageMovesRouter(deps: GatewayDeps): Router {
     const { snippet_id } = params(req, { snippet_id: p.id("Snippet") });
     return findSnippet(ctx(deps, req, res), snippet_id);
   };
-  r.get("/snippets/:snippet_id/repository_storage_moves", scope("read"), async (req, res) => {
+  // The snippet and project routes look their container up first: their shapes are declared up front (declareParams).
+  r.get("/snippets/:snippet_id/repository_storage_moves", scope("read"), declareParams(pageShape), async (req, res) => {
     const snippet = await snippetOf(req, res);
     await list(req, res, "snippet", Number(snippet.id));
   });
-  r.get("/snippets/:snippet_id/repository_storage_moves/:repository_storage_id", scope("read"), async (req, res) => {
+  r.get("/snippets/:snippet_id/repository_storage_moves/:repository_storage_id", scope("read"), declareParams(oneShape), async (req, res) => {
     const snippet = await snippetOf(req, res);
     await one(req, res, "snippet", Number(snippet.id));
   });
-  r.post("/snippets/:snippet_id/repository_storage_moves", scope("write"), async (req, res) => {
+  r.post("/snippets/:snippet_id/repository_storage_moves", scope("write"), declareParams(destinationShape), async (req, res) => {
     const snippet = await snippetOf(req, res);
     const c = ctx(deps, req, res);
     const move = await repo.ScheduleStorageMove(
@@ -141,15 +144,15 @@ export function repositoryStorageMovesRouter(deps: GatewayDeps): Router {
     requireAdmin(req);
     return findProject(ctx(deps, req, res), String(req.params.id));
   };
-  r.get("/projects/:id/repository_storage_moves", scope("read"), async (req, res) => {
+  r.get("/projects/:id/repository_storage_moves", scope("read"), declareParams(pageShape), async (req, res) => {
     const project = await projectOf(req, res);
     await list(req, res, "project", Number(project.id));
   });
-  r.get("/projects/:id/repository_storage_moves/:repository_storage_id", scope("read"), async (req, res) => {
+  r.get("/projects/:id/repository_storage_moves/:repository_storage_id", scope("read"), declareParams(oneShape), async (req, res) => {
     const project = await projectOf(req, res);
     await one(req, res, "project", Number(project.id));
   });
-  r.post("/projects/:id/repository_storage_moves", scope("write"), async (req, res) => {
+  r.post("/projects/:id/repository_storage_moves", scope("write"), declareParams(destinationShape), async (req, res) => {
     const project = await projectOf(req, res);
     const c = ctx(deps, req, res);
     const move = await repo.ScheduleStorageMove(

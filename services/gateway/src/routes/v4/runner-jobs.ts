@@ -172,7 +172,7 @@ export function runnerJobsRouter(deps: GatewayDeps): Router {
       }
       if (file.stream.truncated) throw new ApiError(413, { message: "413 Request Entity Too Large" });
     }
-    const stored = await callClientStream<unknown, UploadArtifactResponse>(deps.ci, "UploadArtifact", messages(), {
+    const stored = await callClientStream<unknown, UploadArtifactResponse>(deps.ciArtifacts, "UploadArtifact", messages(), {
       requestId: req.requestId,
       deadlineMs: UPLOAD_DEADLINE_MS,
     });

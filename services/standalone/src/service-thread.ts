@@ -1,0 +1,109 @@
+// A worker thread of the embedded mode: runs the gateway or repo-service on its own event loop
+// (the second core), with the main thread's bus reached through a PortBus. threads.ts starts it.
+import { type MessagePort, parentPort, workerData } from "node:worker_threads";
+import { PortBus } from "@quarry/bus";
+import type { GatewayOptions } from "@quarry/gateway";
+import { createLogger } from "@quarry/logger";
+import type { RepoServiceOptions } from "@quarry/repo-service";
+
+/** What threads.ts hands a thread (structured-cloneable: no functions, no loggers, no buses). */
+export type ThreadData =
+  | { kind: "gateway"; options: Omit<GatewayOptions, "bus" | "log">; logLevel: string; busPort: MessagePort }
+  | { kind: "repo"; options: Omit<RepoServiceOptions, "bus" | "log" | "storageMoveHooks">; logLevel: string; busPort: MessagePort };
+
+/** Main → thread: one operation, answered with {call, result} or {call, error}. */
+export type ThreadCall =
+  | { call: number; op: "stop" }
+  | { call: number; op: "fetchSettings"; identityAddress: string; deadlineMs: number }
+  | {
+      call: number;
+      op: "startSsh";
+      identityAddress: string;
+      deadlineMs: number;
+      host?: string;
+      port: number;
+      hostKeyPath: string;
+      base: string;
+      sshHost?: string;
+    }
+  | { call: number; op: "setSsh"; sshPort: number; sshHost: string };
+
+/** Thread → main: started (with what the main thread needs to know), or an answer. */
+export type ThreadMessage = { t: "ready"; address?: string; url?: string; port?: number } | { t: "answer"; call: number; result?: unknown; error?: string };
+
+const data = workerData as ThreadData;
+const port = parentPort!;
+const bus = new PortBus(data.busPort);
+const log = createLogger("quarry", data.logLevel).child({ service: data.kind === "gateway" ? "gateway" : "repo-service" });
+const post = (m: ThreadMessage) => port.postMessage(m);
+
+type Handler = (m: ThreadCall) => Promise<unknown>;
+let handle: Handler;
+let stopService: () => Promise<void>;
+
+if (data.kind === "gateway") {
+  const { startGateway } = await import("@quarry/gateway");
+  const gateway = await startGateway({ ...data.options, bus, log });
+  stopService = () => gateway.stop();
+  handle = async (m) => {
+    if (m.op !== "setSsh") throw new Error(`gateway thread: no operation ${m.op}`);
+    gateway.deps.config.sshPort = m.sshPort;
+    gateway.deps.config.sshHost = m.sshHost;
+  };
+  post({ t: "ready", url: gateway.url, port: gateway.port });
+} else {
+  const { startGitSshServer, startRepoService } = await import("@quarry/repo-service");
+  const { createClient } = await import("@quarry/grpc");
+  const { identityV1 } = await import("@quarry/proto");
+  const repo = await startRepoService({ ...data.options, bus, log });
+  const stops: (() => Promise<void>)[] = [() => repo.stop()];
+  stopService = async () => {
+    for (const stop of stops.reverse()) await stop().catch((err) => log.warn({ err }, "stop failed"));
+  };
+  handle = async (m) => {
+    switch (m.op) {
+      case "fetchSettings": {
+        const identity = createClient(identityV1.IdentityService, m.identityAddress, { deadlineMs: m.deadlineMs });
+        try {
+          await repo.deps.applicationSettings.fetchFrom(identity);
+        } finally {
+          identity.close();
+        }
+        return;
+      }
+      case "startSsh": {
+        const addresses: { base: string; sshHost?: string; sshPort?: number } = { base: m.base, sshHost: m.sshHost };
+        const ssh = await startGitSshServer({
+          deps: repo.deps,
+          identityServiceAddress: m.identityAddress,
+          deadlineMs: m.deadlineMs,
+          host: m.host,
+          port: m.port,
+          hostKeyPath: m.hostKeyPath,
+          addresses,
+          log,
+        });
+        stops.push(() => ssh.stop());
+        addresses.sshPort = ssh.port;
+        return { port: ssh.port };
+      }
+      default:
+        throw new Error(`repo thread: no operation ${m.op}`);
+    }
+  };
+  post({ t: "ready", address: repo.address });
+}
+
+port.on("message", async (m: ThreadCall) => {
+  try {
+    if (m.op === "stop") {
+      await stopService();
+      await bus.close();
+      post({ t: "answer", call: m.call });
+      return;
+    }
+    post({ t: "answer", call: m.call, result: await handle(m) });
+  } catch (err) {
+    post({ t: "answer", call: m.call, error: err instanceof Error ? err.message : String(err) });
+  }
+});
