@@ -1,11 +1,27 @@
 import * as grpc from "@grpc/grpc-js";
 import type { MethodDefinition } from "@grpc/proto-loader";
+import { type CallRecorder, type Metrics, processMetrics, secondsSince } from "./metrics.ts";
+import { currentRequestId } from "./request-context.ts";
 
 export interface CallOptions {
   /** Overrides the client's default deadline for this call. */
   deadlineMs?: number;
-  /** Propagated as `x-request-id` metadata. */
+  /** Propagated as `x-request-id` metadata (default: the request id of the call being served, request-context.ts). */
   requestId?: string;
+}
+
+/** The `x-request-id` metadata of a call: the caller's id, else the current request's. */
+function callMetadata(requestId: string | undefined): grpc.Metadata {
+  const metadata = new grpc.Metadata();
+  const id = requestId ?? currentRequestId();
+  if (id) metadata.set("x-request-id", id);
+  return metadata;
+}
+
+/** `/quarry.ci.v1.CiService/GetJob` → the service and method labels of the client metrics. */
+function methodLabels(path: string): [string, string] {
+  const slash = path.lastIndexOf("/");
+  return [path.slice(1, slash), path.slice(slash + 1)];
 }
 
 /** Promise-returning client derived from a generated service definition. */
@@ -23,6 +39,8 @@ type ServiceCtor<D> = { new (address: string, credentials: grpc.ChannelCredentia
 export interface ClientOptions {
   /** Default deadline per call; a slow or unreachable service fails with DEADLINE_EXCEEDED/UNAVAILABLE within it. */
   deadlineMs: number;
+  /** Counts and times the calls (default: the process's metrics, when its entry turned them on). */
+  metrics?: Metrics;
 }
 
 const CHANNEL_OPTIONS = {
@@ -33,6 +51,16 @@ const CHANNEL_OPTIONS = {
   "grpc.max_reconnect_backoff_ms": 2000,
 };
 
+/** Adds the current request id to a call made without one (the raw streaming clients' calls). */
+const requestIdInterceptor: grpc.Interceptor = (options, nextCall) =>
+  new grpc.InterceptingCall(nextCall(options), {
+    start(metadata, listener, next) {
+      const id = currentRequestId();
+      if (id && metadata.get("x-request-id").length === 0) metadata.set("x-request-id", id);
+      next(metadata, listener);
+    },
+  });
+
 /**
  * The generated grpc-js client itself, for services with streaming RPCs (which the promise
  * client leaves out), on the same channel options.
@@ -41,7 +69,7 @@ export function createStreamingClient<C extends grpc.Client>(
   ctor: { new (address: string, credentials: grpc.ChannelCredentials, options?: object): C },
   address: string,
 ): C {
-  return new ctor(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+  return new ctor(address, grpc.credentials.createInsecure(), { ...CHANNEL_OPTIONS, interceptors: [requestIdInterceptor] });
 }
 
 /**
@@ -50,6 +78,7 @@ export function createStreamingClient<C extends grpc.Client>(
  */
 export function createClient<D extends grpc.ServiceDefinition>(ctor: ServiceCtor<D>, address: string, options: ClientOptions): PromiseClient<D> {
   const raw = new ctor(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+  const metrics = options.metrics ?? processMetrics();
   const client: Record<string, unknown> = {
     raw,
     close: () => raw.close(),
@@ -57,12 +86,17 @@ export function createClient<D extends grpc.ServiceDefinition>(ctor: ServiceCtor
   for (const [method, def] of Object.entries(ctor.service)) {
     if (def.requestStream || def.responseStream) continue;
     const fn = (raw as unknown as Record<string, RawMethod>)[method]!.bind(raw);
+    const record: CallRecorder | undefined = metrics?.grpcClientCall(...methodLabels(def.path));
     client[method] = (request: unknown, callOptions: CallOptions = {}) =>
       new Promise((resolve, reject) => {
-        const metadata = new grpc.Metadata();
-        if (callOptions.requestId) metadata.set("x-request-id", callOptions.requestId);
+        const metadata = callMetadata(callOptions.requestId);
         const deadline = Date.now() + (callOptions.deadlineMs ?? options.deadlineMs);
-        fn(request, metadata, { deadline }, (err: grpc.ServiceError | null, response: unknown) => (err ? reject(err) : resolve(response)));
+        const started = record ? process.hrtime.bigint() : 0n;
+        fn(request, metadata, { deadline }, (err: grpc.ServiceError | null, response: unknown) => {
+          record?.(err ? err.code : grpc.status.OK, secondsSince(started));
+          if (err) reject(err);
+          else resolve(response);
+        });
       });
   }
   return client as PromiseClient<D>;
@@ -80,8 +114,7 @@ export function callServerStream<Res>(
 ): grpc.ClientReadableStream<Res> {
   const fn = (client.raw as unknown as Record<string, RawMethod | undefined>)[method];
   if (!fn) throw new Error(`no such method: ${method}`);
-  const metadata = new grpc.Metadata();
-  if (options.requestId) metadata.set("x-request-id", options.requestId);
+  const metadata = callMetadata(options.requestId);
   return fn.call(client.raw, request, metadata, { deadline: Date.now() + options.deadlineMs }) as grpc.ClientReadableStream<Res>;
 }
 
@@ -98,8 +131,7 @@ export async function callClientStream<Req, Res>(
 ): Promise<Res> {
   const fn = (client.raw as unknown as Record<string, RawMethod | undefined>)[method];
   if (!fn) throw new Error(`no such method: ${method}`);
-  const metadata = new grpc.Metadata();
-  if (options.requestId) metadata.set("x-request-id", options.requestId);
+  const metadata = callMetadata(options.requestId);
   let call!: grpc.ClientWritableStream<Req>;
   const response = new Promise<Res>((resolve, reject) => {
     call = fn.call(client.raw, metadata, { deadline: Date.now() + options.deadlineMs }, (err: grpc.ServiceError | null, res: Res) =>

@@ -4,13 +4,16 @@ import type { MethodDefinition } from "@grpc/proto-loader";
 import type { Logger } from "@quarry/logger";
 import { HealthImplementation } from "grpc-health-check";
 import { ServiceError } from "./errors.ts";
+import { type CallRecorder, type Metrics, secondsSince } from "./metrics.ts";
+import { acceptRequestId, withRequestId } from "./request-context.ts";
 
 /** Per-call context handed to every handler. */
 export interface CallContext {
   metadata: grpc.Metadata;
   /** The gateway's request id, for correlating logs across services. */
   requestId: string | undefined;
-  log: Logger;
+  /** The service's logger with `rpc` and `request_id` (made on first use: most calls log nothing). */
+  readonly log: Logger;
 }
 
 /**
@@ -89,7 +92,13 @@ function withinDeadline(name: string, probe: () => Promise<unknown>): Promise<vo
 
 const MAX_MESSAGE = 64 * 1024 * 1024;
 
-export function createGrpcServer(log: Logger): GrpcServer {
+export interface GrpcServerOptions {
+  /** Counts and times every call of the services added with `addService` (not health checks). */
+  metrics?: Metrics;
+}
+
+export function createGrpcServer(log: Logger, options: GrpcServerOptions = {}): GrpcServer {
+  const { metrics } = options;
   const server = new grpc.Server({
     "grpc.max_receive_message_length": MAX_MESSAGE,
     "grpc.max_send_message_length": MAX_MESSAGE,
@@ -132,13 +141,13 @@ export function createGrpcServer(log: Logger): GrpcServer {
         const kind = typeof handler === "function" ? "unary" : "serverStream" in handler ? "serverStream" : "clientStream";
         const expected = def.requestStream ? (def.responseStream ? "bidi" : "clientStream") : def.responseStream ? "serverStream" : "unary";
         if (kind !== expected) throw new Error(`${name}.${method}: handler kind does not match the definition`);
-        const fullName = `${name}/${method}`;
+        const call: CallSite = { fullName: `${name}/${method}`, log, record: metrics?.grpcServerCall(name, method) };
         impl[method] =
           typeof handler === "function"
-            ? wrapUnary(fullName, handler, log)
+            ? wrapUnary(call, handler)
             : "serverStream" in handler
-              ? wrapServerStream(fullName, handler.serverStream, log)
-              : wrapClientStream(fullName, handler.clientStream, log);
+              ? wrapServerStream(call, handler.serverStream)
+              : wrapClientStream(call, handler.clientStream);
       }
       server.addService(definition, impl);
       names.push(name);
@@ -178,27 +187,67 @@ export function createGrpcServer(log: Logger): GrpcServer {
 type UnaryFn = (req: unknown, ctx: CallContext) => Promise<unknown>;
 type AnyHandler = UnaryFn | ServerStreamHandler<unknown, unknown> | ClientStreamHandler<unknown, unknown>;
 
-function callContext(fullName: string, metadata: grpc.Metadata, log: Logger): CallContext {
-  const requestId = metadata.get("x-request-id")[0]?.toString();
-  return { metadata, requestId, log: log.child({ rpc: fullName, requestId }) };
+/** What every call of one method shares. */
+interface CallSite {
+  fullName: string;
+  log: Logger;
+  /** Set when the server has metrics. */
+  record: CallRecorder | undefined;
 }
 
-function wrapUnary(fullName: string, handler: UnaryFn, log: Logger): grpc.handleUnaryCall<unknown, unknown> {
+function callContext(site: CallSite, metadata: grpc.Metadata): CallContext {
+  const raw = metadata.get("x-request-id")[0];
+  const requestId = acceptRequestId(typeof raw === "string" ? raw : raw?.toString());
+  let log: Logger | undefined;
+  return {
+    metadata,
+    requestId,
+    get log() {
+      log ??= site.log.child({ rpc: site.fullName, request_id: requestId });
+      return log;
+    },
+  };
+}
+
+function wrapUnary(site: CallSite, handler: UnaryFn): grpc.handleUnaryCall<unknown, unknown> {
   return (call, callback) => {
-    const ctx = callContext(fullName, call.metadata, log);
-    answer(handler(call.request, ctx), ctx, callback);
+    const started = process.hrtime.bigint();
+    const ctx = callContext(site, call.metadata);
+    // Calls the handler makes to other services carry the request id on (request-context.ts).
+    answer(
+      withRequestId(ctx.requestId, () => invoke(handler, call.request, ctx)),
+      site,
+      ctx,
+      started,
+      callback,
+    );
   };
 }
 
 function wrapClientStream(
-  fullName: string,
+  site: CallSite,
   handler: (requests: AsyncIterable<unknown>, ctx: CallContext) => Promise<unknown>,
-  log: Logger,
 ): grpc.handleClientStreamingCall<unknown, unknown> {
   return (call, callback) => {
-    const ctx = callContext(fullName, call.metadata, log);
-    answer(handler(call, ctx), ctx, callback);
+    const started = process.hrtime.bigint();
+    const ctx = callContext(site, call.metadata);
+    answer(
+      withRequestId(ctx.requestId, () => invoke(handler, call, ctx)),
+      site,
+      ctx,
+      started,
+      callback,
+    );
   };
+}
+
+/** The handler's promise; a synchronous throw becomes a rejection like any other failure. */
+function invoke<R>(handler: (request: R, ctx: CallContext) => Promise<unknown>, request: R, ctx: CallContext): Promise<unknown> {
+  try {
+    return handler(request, ctx);
+  } catch (err) {
+    return Promise.reject(err);
+  }
 }
 
 /** The bare status sent for anything unexpected: the detail stays in the service's log. */
@@ -241,15 +290,16 @@ function safeLog(log: Logger, err: unknown): void {
 }
 
 /** Sends a unary answer: the response, a ServiceError's status, or a bare INTERNAL. */
-function answer(result: Promise<unknown>, ctx: CallContext, callback: grpc.sendUnaryData<unknown>): void {
-  const started = process.hrtime.bigint();
+function answer(result: Promise<unknown>, site: CallSite, ctx: CallContext, started: bigint, callback: grpc.sendUnaryData<unknown>): void {
   result.then(
     (response) => {
-      ctx.log.debug({ ms: Number(process.hrtime.bigint() - started) / 1e6 }, "rpc ok");
+      site.record?.(grpc.status.OK, secondsSince(started));
+      if (site.log.isLevelEnabled("debug")) ctx.log.debug({ ms: Number(process.hrtime.bigint() - started) / 1e6 }, "rpc ok");
       sendSafely(ctx.log, () => callback(null, response));
     },
     (err: unknown) => {
       const failure = failureStatus(err, ctx.log);
+      site.record?.(failure.code ?? grpc.status.UNKNOWN, secondsSince(started));
       sendSafely(ctx.log, () => {
         try {
           callback(failure);
@@ -262,15 +312,16 @@ function answer(result: Promise<unknown>, ctx: CallContext, callback: grpc.sendU
 }
 
 function wrapServerStream(
-  fullName: string,
+  site: CallSite,
   handler: (req: unknown, ctx: CallContext) => AsyncIterable<unknown>,
-  log: Logger,
 ): grpc.handleServerStreamingCall<unknown, unknown> {
   return (call) => {
-    const ctx = callContext(fullName, call.metadata, log);
+    const started = process.hrtime.bigint();
+    const ctx = callContext(site, call.metadata);
     const cancelled = once(call, "cancelled").then(() => "cancelled" as const);
     cancelled.catch(() => {});
-    void (async () => {
+    const record = (code: number) => site.record?.(code, secondsSince(started));
+    void withRequestId(ctx.requestId, async () => {
       let iterator: AsyncIterator<unknown> | undefined;
       try {
         iterator = handler(call.request, ctx)[Symbol.asyncIterator]();
@@ -279,13 +330,19 @@ function wrapServerStream(
           if (next === "cancelled" || next.done) break;
           if (!call.write(next.value) && (await Promise.race([once(call, "drain"), cancelled])) === "cancelled") break;
         }
-        if (call.cancelled) await iterator.return?.();
-        else call.end();
+        if (call.cancelled) {
+          record(grpc.status.CANCELLED);
+          await iterator.return?.();
+        } else {
+          record(grpc.status.OK);
+          call.end();
+        }
       } catch (err) {
-        if (call.cancelled) return;
+        if (call.cancelled) return record(grpc.status.CANCELLED);
         const failure = failureStatus(err, ctx.log);
+        record(failure.code ?? grpc.status.UNKNOWN);
         sendSafely(ctx.log, () => call.emit("error", failure));
       }
-    })().catch((err: unknown) => safeLog(ctx.log, err));
+    }).catch((err: unknown) => safeLog(ctx.log, err));
   };
 }

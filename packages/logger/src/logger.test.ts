@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { createLogger, silentLogger } from "./index.ts";
+import { createLogger, memoryLogger, silentLogger } from "./index.ts";
 
 describe("logger", () => {
   it("tags every line with the service and honours the level", () => {
@@ -23,5 +23,12 @@ describe("logger", () => {
     log.error("nope");
     pino(sink).info("yes");
     expect(lines).toHaveLength(1);
+  });
+
+  it("memory logger keeps its lines, child bindings included, at its level", () => {
+    const { log, records } = memoryLogger("hook-service", "info");
+    log.child({ request_id: "abc-1" }).info({ n: 1 }, "kept");
+    log.debug("below the level");
+    expect(records).toEqual([expect.objectContaining({ service: "hook-service", request_id: "abc-1", n: 1, msg: "kept" })]);
   });
 });

@@ -1,6 +1,6 @@
 import { OutboxRelay, type EventBus, type Subscription } from "@quarry/bus";
 import { applyMigrations, type Migration } from "@quarry/database";
-import { createGrpcServer, type GrpcServer } from "@quarry/grpc";
+import { createGrpcServer, type GrpcServer, type Metrics, processMetrics } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import { createPrisma, type PrismaClientClass, type PrismaLike } from "./prisma.ts";
 
@@ -56,6 +56,14 @@ export interface ServiceDefinition<K extends AnyPrismaClientClass, D> {
   workers?(deps: D): Promise<Stoppable[]> | Stoppable[];
   /** Extra fields of the "listening" log line. */
   logFields?(deps: D): Record<string, unknown>;
+  /**
+   * Where the service's gRPC calls are counted and its gauges registered: default the process's
+   * metrics (runServiceProcess turns them on from METRICS_PORT; the embedded mode has none),
+   * `false` for none.
+   */
+  metrics?: Metrics | false;
+  /** Scrape-time gauges (queue depths, pool use), registered when the service has metrics. */
+  gauges?(metrics: Metrics, deps: D, prisma: InstanceType<K>): void;
 }
 
 export interface RunningService<C extends PrismaLike, D> {
@@ -114,7 +122,9 @@ export async function startService<K extends AnyPrismaClientClass, D>(def: Servi
       onStop: (close) => undo.push(close),
     });
 
-    const server = createGrpcServer(log);
+    const metrics = def.metrics === false ? undefined : (def.metrics ?? processMetrics());
+    if (metrics) def.gauges?.(metrics, deps, prisma);
+    const server = createGrpcServer(log, { metrics });
     // Readiness (the gateway's /-/readiness) asks this service's health: it serves only with its database.
     server.addDependencyCheck("database", () => prisma.$queryRaw`SELECT 1`);
     def.handlers(server, deps);

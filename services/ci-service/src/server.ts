@@ -55,6 +55,7 @@ import { JobQueueSignal } from "./pipelines/queue-signal.ts";
 import { migrations } from "./generated/migrations.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
 import { storageKind } from "./storage.ts";
+import { registerCiMetrics } from "./metrics.ts";
 import { artifactCleanup } from "./workers/artifact-cleanup.ts";
 import { startWorkers } from "./workers/periodic.ts";
 import { stuckJobWatchdog } from "./workers/watchdog.ts";
@@ -183,6 +184,7 @@ export async function startCiService(o: CiServiceOptions): Promise<RunningCiServ
     workers: (deps) =>
       plan.background ? [startWorkers([stuckJobWatchdog(deps), artifactCleanup(deps)], deps.settings.workerIntervalSeconds * 1000, o.log)] : [],
     logFields: () => ({ storage: kind, bucket: o.objectStore.bucket, roles: roles.join(",") }),
+    gauges: (metrics, _deps, prisma) => registerCiMetrics(metrics, prisma),
   });
   return { address: service.address, roles, deps: service.deps, stop: service.stop };
 }

@@ -1,5 +1,5 @@
 import { emailConfirmationRouter } from "./routes/v4/emails.ts";
-import { randomUUID } from "node:crypto";
+import type { Metrics } from "@quarry/grpc";
 import express, { type Express } from "express";
 import type { GatewayDeps } from "./deps.ts";
 import { authenticate } from "./http/auth.ts";
@@ -7,6 +7,8 @@ import { errorHandler, routeNotFound } from "./http/errors.ts";
 import { exactJsonContentType } from "./http/json.ts";
 import { rejectMalformedInput } from "./http/malformed.ts";
 import { multipartParser } from "./http/uploads.ts";
+import { type AddressAllowList, markRoutePrefix, metricsRoute, observeRequests } from "./http/metrics.ts";
+import { assignRequestId, carryRequestId } from "./http/request-id.ts";
 import { avatarsRouter } from "./routes/avatars.ts";
 import { uploadsWebRouter } from "./routes/uploads.ts";
 import { gitHttpRouter } from "./routes/git-http.ts";
@@ -14,8 +16,14 @@ import { healthRouter } from "./routes/health.ts";
 import { v4Router } from "./routes/v4/index.ts";
 import { isArtifactUpload } from "./routes/v4/runner-jobs.ts";
 
-/** The express application: body parsing, request ids, authentication, /api/v4 routes, git smart HTTP, errors. */
-export function createApp(deps: GatewayDeps): Express {
+export interface AppOptions {
+  /** The gateway's registry: request counts and latencies, and GET /metrics for `metricsAllowed` addresses. */
+  metrics?: Metrics;
+  metricsAllowed?: AddressAllowList;
+}
+
+/** The express application: request ids, metrics, body parsing, authentication, /api/v4 routes, git smart HTTP, errors. */
+export function createApp(deps: GatewayDeps, options: AppOptions = {}): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -23,12 +31,12 @@ export function createApp(deps: GatewayDeps): Express {
   app.set("query parser", "extended");
   app.set("trust proxy", "loopback");
 
-  app.use((req, res, next) => {
-    req.requestId = req.get("x-request-id") || randomUUID();
-    res.setHeader("X-Request-Id", req.requestId);
+  app.use(assignRequestId, (_req, res, next) => {
     res.setHeader("Cache-Control", "max-age=0, private, must-revalidate");
     next();
   });
+  app.use(observeRequests({ metrics: options.metrics, log: deps.log }));
+  if (options.metrics && options.metricsAllowed) app.get("/metrics", metricsRoute(options.metrics, options.metricsAllowed, deps.log));
   app.use(exactJsonContentType);
 
   const limit = deps.config.maxBodyBytes;
@@ -45,13 +53,14 @@ export function createApp(deps: GatewayDeps): Express {
     multipart(req, res, next);
   });
   app.use(rejectMalformedInput);
+  app.use(carryRequestId);
 
   app.use(healthRouter(deps));
   app.use(avatarsRouter(deps));
   app.use(uploadsWebRouter(deps));
   app.use(emailConfirmationRouter(deps));
   const v4 = v4Router(deps);
-  app.use("/api/v4", authenticate(deps, v4), v4);
+  app.use("/api/v4", markRoutePrefix, authenticate(deps, v4), v4);
   app.use(gitHttpRouter(deps));
   app.use(routeNotFound);
   app.use(errorHandler(deps.log));

@@ -2,7 +2,7 @@ import { applicationSettingsFromIdentity } from "@quarry/application-settings";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Subjects, type AccessChangedEvent, type EventBus, type TokenRevokeEvent } from "@quarry/bus";
-import { createClient, createStreamingClient, type PromiseClient } from "@quarry/grpc";
+import { createClient, createMetrics, createStreamingClient, type Metrics, type PromiseClient } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import {
   activityV1,
@@ -29,6 +29,7 @@ import { TokenCache } from "./http/auth.ts";
 import { AuthorizationCache } from "./http/authorization-cache.ts";
 import { UserCache } from "./http/user-cache.ts";
 import { applyAccessChange } from "./http/access-evictions.ts";
+import { DEFAULT_METRICS_CIDRS, parseAllowList } from "./http/metrics.ts";
 
 export interface GatewayOptions {
   host: string;
@@ -63,6 +64,16 @@ export interface GatewayOptions {
   /** Git over SSH's address in ssh_url_to_repo: host (default the external URL's) and port (default 22). */
   sshHost?: string;
   sshPort?: number;
+  /**
+   * The gateway's Prometheus registry (request counts and latencies, gRPC client calls, process
+   * metrics), served on GET /metrics: default a new one (`service="gateway"`); false = none.
+   */
+  metrics?: Metrics | false;
+  /**
+   * Client addresses that may read GET /metrics (env QUARRY_METRICS_ALLOWED_CIDRS, comma-separated
+   * CIDRs); others get 404. Default: loopback and the private ranges (DEFAULT_METRICS_CIDRS).
+   */
+  metricsAllowedCidrs?: string | readonly string[];
 }
 
 export interface RunningGateway {
@@ -74,18 +85,27 @@ export interface RunningGateway {
 
 /** Starts the HTTP gateway in front of the services. */
 export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
-  const identity: PromiseClient<IdentityServiceDefinition> = createClient(identityV1.IdentityService, o.identityServiceAddress, { deadlineMs: o.deadlineMs });
-  const repo: PromiseClient<RepoServiceDefinition> = createClient(repoV1.RepoService, o.repoServiceAddress, { deadlineMs: o.deadlineMs });
+  const metricsAllowed = parseAllowList(o.metricsAllowedCidrs ?? DEFAULT_METRICS_CIDRS);
+  const metrics = o.metrics === false ? undefined : (o.metrics ?? createMetrics("gateway", { log: o.log }));
+  const identity: PromiseClient<IdentityServiceDefinition> = createClient(identityV1.IdentityService, o.identityServiceAddress, {
+    deadlineMs: o.deadlineMs,
+    metrics,
+  });
+  const repo: PromiseClient<RepoServiceDefinition> = createClient(repoV1.RepoService, o.repoServiceAddress, { deadlineMs: o.deadlineMs, metrics });
   const gitHttp = createStreamingClient(repoV1.GitHttpService, o.repoServiceAddress);
-  const ci: PromiseClient<CiServiceDefinition> = createClient(ciV1.CiService, o.ciServiceAddress, { deadlineMs: o.deadlineMs });
-  const ciArtifacts = o.ciArtifactsAddress ? createClient(ciV1.CiService, o.ciArtifactsAddress, { deadlineMs: o.deadlineMs }) : ci;
-  const hook: PromiseClient<HookServiceDefinition> = createClient(hookV1.HookService, o.hookServiceAddress, { deadlineMs: o.deadlineMs });
-  const mirror: PromiseClient<MirrorServiceDefinition> = createClient(mirrorV1.MirrorService, o.mirrorServiceAddress, { deadlineMs: o.deadlineMs });
-  const collab: PromiseClient<CollabServiceDefinition> = createClient(collabV1.CollabService, o.collabServiceAddress, { deadlineMs: o.deadlineMs });
+  const ci: PromiseClient<CiServiceDefinition> = createClient(ciV1.CiService, o.ciServiceAddress, { deadlineMs: o.deadlineMs, metrics });
+  const ciArtifacts = o.ciArtifactsAddress ? createClient(ciV1.CiService, o.ciArtifactsAddress, { deadlineMs: o.deadlineMs, metrics }) : ci;
+  const hook: PromiseClient<HookServiceDefinition> = createClient(hookV1.HookService, o.hookServiceAddress, { deadlineMs: o.deadlineMs, metrics });
+  const mirror: PromiseClient<MirrorServiceDefinition> = createClient(mirrorV1.MirrorService, o.mirrorServiceAddress, { deadlineMs: o.deadlineMs, metrics });
+  const collab: PromiseClient<CollabServiceDefinition> = createClient(collabV1.CollabService, o.collabServiceAddress, { deadlineMs: o.deadlineMs, metrics });
   const errorTracking: PromiseClient<ErrorTrackingServiceDefinition> = createClient(errorTrackingV1.ErrorTrackingService, o.errorTrackingServiceAddress, {
     deadlineMs: o.deadlineMs,
+    metrics,
   });
-  const activity: PromiseClient<ActivityServiceDefinition> = createClient(activityV1.ActivityService, o.activityServiceAddress, { deadlineMs: o.deadlineMs });
+  const activity: PromiseClient<ActivityServiceDefinition> = createClient(activityV1.ActivityService, o.activityServiceAddress, {
+    deadlineMs: o.deadlineMs,
+    metrics,
+  });
   const tokenCache = new TokenCache(o.authCacheTtlMs);
   const authCache = new AuthorizationCache(o.authCacheTtlMs);
   const userCache = new UserCache(o.authCacheTtlMs);
@@ -128,7 +148,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
     durable: `gateway-access-${randomUUID()}`,
     ephemeral: true,
   });
-  const app = createApp(deps);
+  const app = createApp(deps, { metrics, metricsAllowed });
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(o.port, o.host, () => resolve(s));
     s.once("error", reject);

@@ -29,6 +29,7 @@ import { testHook } from "./hook/test-hook.ts";
 import { updateHook } from "./hook/update-hook.ts";
 import { DEFAULT_SUBJECTS, subscribeToEvents, type HookSubjects } from "./hook/subscriptions.ts";
 import { createNotifier, subscribeNotifications } from "./notify/notify.ts";
+import { registerHookMetrics } from "./metrics.ts";
 
 export function hookHandlers(deps: HookDeps): AsyncHandlers<HookServiceDefinition> {
   return {
@@ -138,6 +139,7 @@ export async function startHookService(o: HookServiceOptions): Promise<RunningHo
       worker = startDeliveryWorker(deps);
       return [worker];
     },
+    gauges: (metrics, _deps, prisma) => registerHookMetrics(metrics, prisma),
   });
   return { address: service.address, deps: service.deps, connectCollab: (address) => connect(service.deps, address), stop: service.stop };
 }

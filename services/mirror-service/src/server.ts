@@ -17,6 +17,7 @@ import { listMirrors } from "./mirror/list-mirrors.ts";
 import { syncMirror } from "./mirror/sync-mirror.ts";
 import { updateMirror } from "./mirror/update-mirror.ts";
 import { startSyncWorker, type SyncWorker } from "./sync/worker.ts";
+import { registerMirrorMetrics } from "./metrics.ts";
 
 export function mirrorHandlers(deps: MirrorDeps): AsyncHandlers<MirrorServiceDefinition> {
   return {
@@ -108,6 +109,7 @@ export async function startMirrorService(o: MirrorServiceOptions): Promise<Runni
       worker = await startSyncWorker(deps, { sweepIntervalMs: o.sweepIntervalMs ?? 30_000 });
       return [worker];
     },
+    gauges: (metrics, _deps, prisma) => registerMirrorMetrics(metrics, prisma),
   });
   return { address: service.address, deps: service.deps, worker: worker!, stop: service.stop };
 }

@@ -78,6 +78,7 @@ import { getStorageMove } from "./rpc/get-storage-move.ts";
 import { DEFAULT_STORAGE, READ_ONLY_MESSAGE, RepositoryStorages, type StorageConfig } from "./storage/storages.ts";
 import { subscribeToStorageMoves, type StorageMoveHooks } from "./storage/moves.ts";
 import { snippetDiskPath, snippetError } from "./writes/snippets.ts";
+import { registerRepoMetrics } from "./metrics.ts";
 
 /**
  * A write handler that first refuses, while the repository is read-only (a storage move runs),
@@ -275,6 +276,7 @@ export async function startRepoService(o: RepoServiceOptions): Promise<RunningRe
       ...(await subscribeToStorageMoves(deps, o.bus, { hooks: o.storageMoveHooks, cleanupDelayMs: o.storageMoveCleanupDelayMs })),
     ],
     logFields: () => ({ storageRoot, storages: configs.map((c) => c.name) }),
+    gauges: (metrics, deps) => registerRepoMetrics(metrics, deps.catFile),
   });
   return { address: service.address, deps: service.deps, stop: service.stop };
 }

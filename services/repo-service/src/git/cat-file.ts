@@ -182,6 +182,17 @@ export class CatFilePool {
     return n;
   }
 
+  /** Live processes serving a read now, and the most the pool keeps (metrics). */
+  usage(): { inUse: number; size: number; max: number } {
+    let inUse = 0;
+    let size = 0;
+    for (const list of this.byRepo.values()) {
+      size += list.length;
+      for (const p of list) if (p.pending > 0) inUse++;
+    }
+    return { inUse, size, max: this.maxProcesses };
+  }
+
   /** Reads one object (null when missing). */
   read(gitDir: string, rev: string): Promise<GitObject | null> {
     return this.use(gitDir, (p) => p.read(rev));
