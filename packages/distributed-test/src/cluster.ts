@@ -235,8 +235,15 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
     cleanups.push(() => Promise.all(processes.map((p) => p.kill())));
 
     const address = async () => `127.0.0.1:${await findFreePort()}`;
+    // METRICS_PORT 0: replicas on one host would all want the default 9464 (each pod has its own in a cluster).
     const make = (name: string, service: string, addr: string, env: Record<string, string>) => {
-      const p = new ServiceProcess(name, service, addr, { NATS_URL: natsUrl, LOG_LEVEL: "info", GRPC_DEADLINE_MS: String(deadlineMs), ...env }, logDir);
+      const p = new ServiceProcess(
+        name,
+        service,
+        addr,
+        { NATS_URL: natsUrl, LOG_LEVEL: "info", GRPC_DEADLINE_MS: String(deadlineMs), METRICS_PORT: "0", ...env },
+        logDir,
+      );
       processes.push(p);
       return p;
     };

@@ -25,6 +25,8 @@ export const gatewayEnvShape = {
   GRPC_DEADLINE_MS: envInt(10_000),
   /** How long an authenticated token is trusted without asking identity-service again. */
   AUTH_CACHE_TTL_MS: envInt(10_000),
+  /** Who may read GET /metrics: comma-separated CIDRs (GitLab's monitoring allowlist); default loopback and private ranges. */
+  QUARRY_METRICS_ALLOWED_CIDRS: z.string().optional(),
   /** Largest accepted request body (JSON, form or multipart). */
   QUARRY_MAX_BODY_BYTES: envInt(64 * 1024 * 1024),
   /** Pins the largest Markdown upload in bytes (POST /projects/:id/uploads, wiki attachments); unset: the max_attachment_size application setting (100 MB by default). */

@@ -26,6 +26,7 @@ const gateway = await startGateway({
   collabServiceAddress: env.COLLAB_SERVICE_ADDRESS,
   deadlineMs: env.GRPC_DEADLINE_MS,
   authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
+  metricsAllowedCidrs: env.QUARRY_METRICS_ALLOWED_CIDRS,
   maxBodyBytes: env.QUARRY_MAX_BODY_BYTES,
   maxAttachmentBytes: env.QUARRY_MAX_ATTACHMENT_SIZE,
   jobRequestWaitMs: env.QUARRY_JOB_REQUEST_WAIT_MS,

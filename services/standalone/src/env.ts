@@ -20,6 +20,8 @@ export const standaloneEnvShape = {
   QUARRY_UPLOADS_BUCKET: z.string().default("uploads"),
   GRPC_DEADLINE_MS: envInt(10_000),
   AUTH_CACHE_TTL_MS: envInt(10_000),
+  /** Who may read GET /metrics: comma-separated CIDRs (GitLab's monitoring allowlist); default loopback and private ranges. */
+  QUARRY_METRICS_ALLOWED_CIDRS: z.string().optional(),
   QUARRY_MAX_BODY_BYTES: envInt(64 * 1024 * 1024),
   /** Pins the largest Markdown upload in bytes; unset: the max_attachment_size application setting (100 MB by default). */
   QUARRY_MAX_ATTACHMENT_SIZE: z.coerce.number().int().positive().optional(),

@@ -29,6 +29,7 @@ const stack = await startStack({
   rootEmail: env.QUARRY_ROOT_EMAIL,
   deadlineMs: env.GRPC_DEADLINE_MS,
   authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
+  metricsAllowedCidrs: env.QUARRY_METRICS_ALLOWED_CIDRS,
   maxBodyBytes: env.QUARRY_MAX_BODY_BYTES,
   maxAttachmentBytes: env.QUARRY_MAX_ATTACHMENT_SIZE,
   runner: env.QUARRY_RUNNER,

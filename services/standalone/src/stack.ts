@@ -41,6 +41,8 @@ export interface StackOptions {
   rootEmail?: string;
   deadlineMs?: number;
   authCacheTtlMs?: number;
+  /** Who may read the gateway's GET /metrics (CIDRs, comma-separated); default loopback and private ranges. */
+  metricsAllowedCidrs?: string;
   maxBodyBytes?: number;
   /** Pins the largest Markdown upload, bytes; unset: the max_attachment_size application setting. */
   maxAttachmentBytes?: number;
@@ -366,6 +368,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       activityServiceAddress: activity.address,
       deadlineMs,
       authCacheTtlMs: o.authCacheTtlMs ?? 10_000,
+      metricsAllowedCidrs: o.metricsAllowedCidrs,
       maxBodyBytes: o.maxBodyBytes ?? 64 * 1024 * 1024,
       maxAttachmentBytes: o.maxAttachmentBytes,
       jobRequestWaitMs: o.jobRequestWaitMs,
