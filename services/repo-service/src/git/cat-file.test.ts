@@ -24,6 +24,30 @@ beforeAll(() => {
 afterAll(() => rmSync(sandbox, { recursive: true, force: true }));
 
 describe("CatFileProcess", () => {
+  it("writes the commands of one event-loop turn to git in one write, and answers each in order", async () => {
+    const sha = makeCommit(dir, { files: { "one.txt": "1\n", "two.txt": "2\n" } });
+    const p = new CatFileProcess(dir);
+    // The real pipe to git, counted: one system call for a burst instead of one per request.
+    const stdin = (p as unknown as { child: { stdin: { write: (chunk: string) => boolean } } }).child.stdin;
+    const writes: string[] = [];
+    const write = stdin.write.bind(stdin);
+    stdin.write = (chunk: string) => {
+      writes.push(chunk);
+      return write(chunk);
+    };
+    try {
+      const reads = await Promise.all(Array.from({ length: 40 }, (_, i) => p.read(`${sha}:${i % 2 ? "two" : "one"}.txt`)));
+      expect(reads.map((r) => r?.data.toString())).toEqual(Array.from({ length: 40 }, (_, i) => (i % 2 ? "2\n" : "1\n")));
+      expect(writes).toHaveLength(1);
+      expect(writes[0]!.split("\n").filter(Boolean)).toHaveLength(40);
+      // A later turn writes again.
+      expect((await p.read(`${sha}:one.txt`))?.data.toString()).toBe("1\n");
+      expect(writes).toHaveLength(2);
+    } finally {
+      p.close();
+    }
+  });
+
   it("reads blobs, trees and commits by id and by <rev>:<path>, and answers null for missing ones", async () => {
     const sha = makeCommit(dir, { files: { "a b.txt": "hello\n", "bin.dat": "\x00\x01\n\n" } });
     gitIn(dir, "update-ref", "refs/heads/main", sha);

@@ -35,6 +35,9 @@ export class CatFileProcess {
   private readonly queue: Pending[] = [];
   private buffer: Buffer = Buffer.alloc(0);
   private failed: Error | null = null;
+  /** Commands not yet written (flush() writes them together). */
+  private outbox = "";
+  private flushScheduled = false;
   /** When the process last had nothing to do (for idle eviction). */
   idleSince = Date.now();
 
@@ -82,8 +85,24 @@ export class CatFileProcess {
     if (this.failed) return Promise.reject(this.failed);
     return new Promise((resolve, reject) => {
       this.queue.push({ contents, resolve, reject });
-      this.child.stdin.write(`${command} ${rev}\n`);
+      this.outbox += `${command} ${rev}\n`;
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flush());
+      }
     });
+  }
+
+  /**
+   * Writes every command asked for during this turn of the event loop in one write: a pipe write
+   * is a system call, and under load one per request cost a quarter of repo-service's CPU (bench
+   * profiles); the replies still come back in request order.
+   */
+  private flush(): void {
+    this.flushScheduled = false;
+    const out = this.outbox;
+    this.outbox = "";
+    if (out && !this.failed) this.child.stdin.write(out);
   }
 
   private onData(chunk: Buffer): void {

@@ -112,7 +112,8 @@ export function git(args: readonly string[], o: GitOptions = {}): Promise<GitRes
 /** Whether `dir` holds a repository (a directory with a HEAD file). */
 export async function isRepository(dir: string): Promise<boolean> {
   try {
-    return (await stat(dir)).isDirectory() && (await stat(path.join(dir, "HEAD"))).isFile();
+    // One stat: HEAD is a file only inside a directory (a file at `dir` fails with ENOTDIR). Every read asks this.
+    return (await stat(path.join(dir, "HEAD"))).isFile();
   } catch {
     return false;
   }
