@@ -1,11 +1,11 @@
 // ci-service's queue-depth gauges, read on scrape from real PostgreSQL, and their wiring into a
 // started ci-service whose process has metrics.
+import { startLoneCiService } from "../test/support.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { InProcessBus } from "@quarry/bus";
 import { createClient, createMetrics, setProcessMetrics } from "@quarry/grpc";
-import { silentLogger } from "@quarry/logger";
 import { LocalDiskObjectStore } from "@quarry/object-store";
 import { ciV1 } from "@quarry/proto";
 import { createTestDatabase } from "@quarry/testing";
@@ -13,7 +13,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setUp, type TestContext } from "../test/support.ts";
 import { seedJob, seedPipeline } from "../test/rows.ts";
 import { registerCiMetrics } from "./metrics.ts";
-import { startCiService } from "./server.ts";
 
 let t: TestContext;
 beforeAll(async () => {
@@ -49,16 +48,7 @@ describe("ci-service metrics", () => {
     try {
       const store = new LocalDiskObjectStore({ root, bucket: "artifacts" });
       await store.ensureBucket();
-      const svc = await startCiService({
-        databaseUrl: db.url,
-        grpcAddress: "127.0.0.1:0",
-        bus,
-        log: silentLogger(),
-        encryptionKey: "ci-service test encryption key, 32+ characters",
-        objectStore: store,
-        repoServiceAddress: "127.0.0.1:1",
-        identityServiceAddress: "127.0.0.1:1",
-      });
+      const svc = await startLoneCiService({ databaseUrl: db.url, bus, objectStore: store });
       try {
         const client = createClient(ciV1.CiService, svc.address, { deadlineMs: 10_000, metrics: createMetrics("caller", { defaultMetrics: false }) });
         await client.GetStorageInfo({});

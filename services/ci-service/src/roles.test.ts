@@ -1,5 +1,6 @@
 // QUARRY_CI_ROLE: one build, three kinds of process. Each role is started for real (its own
 // database, a local-disk store) and asked over gRPC what it serves.
+import { startLoneCiService } from "../test/support.ts";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -17,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedJob, seedPipeline } from "../test/rows.ts";
 import { loadCiEnv } from "./env.ts";
 import { parseCiRoles, type CiRole } from "./roles.ts";
-import { startCiService, type RunningCiService } from "./server.ts";
+import type { RunningCiService } from "./server.ts";
 import { tokenDigest } from "./token-digest.ts";
 
 let db: TestDatabase;
@@ -44,19 +45,7 @@ afterAll(async () => {
 async function start(roles: CiRole[]) {
   const objectStore = new LocalDiskObjectStore({ root, bucket: "artifacts" });
   await objectStore.ensureBucket();
-  const svc = await startCiService({
-    databaseUrl: db.url,
-    grpcAddress: "127.0.0.1:0",
-    bus,
-    log: silentLogger(),
-    encryptionKey: "ci-service test encryption key, 32+ characters",
-    objectStore,
-    // Nothing here creates pipelines from pushes, so repo- and identity-service are never called.
-    repoServiceAddress: "127.0.0.1:1",
-    identityServiceAddress: "127.0.0.1:1",
-    settings: { workerIntervalSeconds: 0.01 },
-    roles,
-  });
+  const svc = await startLoneCiService({ databaseUrl: db.url, bus, objectStore, settings: { workerIntervalSeconds: 0.01 }, roles });
   const client = createClient(ciV1.CiService, svc.address, { deadlineMs: 10_000 });
   started.push({ svc, client });
   return { svc, client };

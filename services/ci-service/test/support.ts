@@ -18,6 +18,7 @@ import { PrismaClient } from "../src/generated/prisma/client.ts";
 import { DEFAULT_CI_SETTINGS, type CiDeps, type ProjectFacts, type RepositoryReader } from "../src/deps.ts";
 import { migrations } from "../src/generated/migrations.ts";
 import { JobQueueSignal } from "../src/pipelines/queue-signal.ts";
+import { type CiServiceOptions, startCiService } from "../src/server.ts";
 
 export interface TestContext {
   deps: CiDeps;
@@ -134,4 +135,19 @@ export async function setUp(prefix: string, options: { repo?: boolean } = {}): P
       rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A whole ci-service (startCiService) on `databaseUrl` for tests that create no pipeline from
+ * pushes: repo- and identity-service are never called, so their addresses lead nowhere.
+ */
+export function startLoneCiService(o: Omit<CiServiceOptions, "grpcAddress" | "log" | "encryptionKey" | "repoServiceAddress" | "identityServiceAddress">) {
+  return startCiService({
+    grpcAddress: "127.0.0.1:0",
+    log: silentLogger(),
+    encryptionKey: "ci-service test encryption key, 32+ characters",
+    repoServiceAddress: "127.0.0.1:1",
+    identityServiceAddress: "127.0.0.1:1",
+    ...o,
+  });
 }

@@ -1,29 +1,12 @@
-import { silentLogger } from "@quarry/logger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startGateway, type RunningGateway } from "./server.ts";
+import type { RunningGateway } from "./server.ts";
+import { startGatewayWithoutServices } from "./test-gateway.ts";
 
 // The services behind this gateway do not exist: every call must fail fast with 503, never hang or 500.
 let gateway: RunningGateway;
 
 beforeAll(async () => {
-  gateway = await startGateway({
-    host: "127.0.0.1",
-    port: 0,
-    identityServiceAddress: "127.0.0.1:1",
-    repoServiceAddress: "127.0.0.1:1",
-    ciServiceAddress: "127.0.0.1:1",
-    hookServiceAddress: "127.0.0.1:1",
-    mirrorServiceAddress: "127.0.0.1:1",
-    collabServiceAddress: "127.0.0.1:1",
-    errorTrackingServiceAddress: "127.0.0.1:1",
-    activityServiceAddress: "127.0.0.1:1",
-    deadlineMs: 2000,
-    authCacheTtlMs: 1000,
-    maxBodyBytes: 1024,
-    log: silentLogger(),
-    version: "18.5.0",
-    revision: "test",
-  });
+  gateway = await startGatewayWithoutServices();
 });
 afterAll(() => gateway.stop());
 

@@ -1,3 +1,4 @@
+import { startLoneCiService } from "../../test/support.ts";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,7 +12,7 @@ import { createTestDatabase, type TestDatabase } from "@quarry/testing";
 import { service as healthService } from "grpc-health-check";
 import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startCiService, type RunningCiService } from "../server.ts";
+import type { RunningCiService } from "../server.ts";
 
 interface StoreHarness {
   name: string;
@@ -84,16 +85,7 @@ describe.each([localHarness(), minioHarness()])("GetStorageInfo with $name", (h)
 
   const start = async (store: ObjectStore) => {
     // No pipelines are created here, so the other services are never called.
-    const svc = await startCiService({
-      databaseUrl: db.url,
-      grpcAddress: "127.0.0.1:0",
-      bus,
-      log,
-      encryptionKey: "ci-service test encryption key, 32+ characters",
-      objectStore: store,
-      repoServiceAddress: "127.0.0.1:1",
-      identityServiceAddress: "127.0.0.1:1",
-    });
+    const svc = await startLoneCiService({ databaseUrl: db.url, bus, objectStore: store });
     running.push(svc);
     const client = createClient(ciV1.CiService, svc.address, { deadlineMs: 10_000 });
     return { svc, client };

@@ -1,3 +1,4 @@
+import { startLoneCiService } from "../../test/support.ts";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -7,7 +8,7 @@ import { LocalDiskObjectStore } from "@quarry/object-store";
 import { createTestDatabase, type TestDatabase } from "@quarry/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedJob, seedPipeline } from "../../test/rows.ts";
-import { startCiService, type RunningCiService } from "../server.ts";
+import type { RunningCiService } from "../server.ts";
 
 let db: TestDatabase;
 let root: string;
@@ -20,17 +21,7 @@ beforeAll(async () => {
   await objectStore.ensureBucket();
   bus = new InProcessBus({ log: silentLogger() });
   // No pipelines are created through the services, so repo- and identity-service are never called.
-  svc = await startCiService({
-    databaseUrl: db.url,
-    grpcAddress: "127.0.0.1:0",
-    bus,
-    log: silentLogger(),
-    encryptionKey: "ci-service test encryption key, 32+ characters",
-    objectStore,
-    repoServiceAddress: "127.0.0.1:1",
-    identityServiceAddress: "127.0.0.1:1",
-    settings: { workerIntervalSeconds: 0.01 },
-  });
+  svc = await startLoneCiService({ databaseUrl: db.url, bus, objectStore, settings: { workerIntervalSeconds: 0.01 } });
 });
 afterAll(async () => {
   await svc?.stop();

@@ -1,30 +1,13 @@
 import { validate, compileErrors } from "@readme/openapi-parser";
-import { silentLogger } from "@quarry/logger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startGateway, type RunningGateway } from "../server.ts";
+import type { RunningGateway } from "../server.ts";
+import { startGatewayWithoutServices } from "../test-gateway.ts";
 
 // The document needs no service: the gateway's services are unreachable here.
 let gateway: RunningGateway;
 
 beforeAll(async () => {
-  gateway = await startGateway({
-    host: "127.0.0.1",
-    port: 0,
-    identityServiceAddress: "127.0.0.1:1",
-    repoServiceAddress: "127.0.0.1:1",
-    ciServiceAddress: "127.0.0.1:1",
-    hookServiceAddress: "127.0.0.1:1",
-    mirrorServiceAddress: "127.0.0.1:1",
-    collabServiceAddress: "127.0.0.1:1",
-    errorTrackingServiceAddress: "127.0.0.1:1",
-    activityServiceAddress: "127.0.0.1:1",
-    deadlineMs: 2000,
-    authCacheTtlMs: 1000,
-    maxBodyBytes: 1024,
-    log: silentLogger(),
-    version: "18.5.0",
-    revision: "test",
-  });
+  gateway = await startGatewayWithoutServices();
 });
 afterAll(() => gateway.stop());
 
