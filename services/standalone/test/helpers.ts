@@ -26,24 +26,27 @@ export interface TestStack extends RunningStack {
 /** Starts the whole stack in-process on real PostgreSQL, with a fixed root token. */
 export async function startTestStack(
   reuse?: { dataDir: string; prefix: string; serverUrl: string },
-  extra: Pick<
-    StackOptions,
-    | "jobRequestWaitMs"
-    | "maxAttachmentBytes"
-    | "ciSettings"
-    | "objectStore"
-    | "runner"
-    | "threads"
-    | "runnerPollIntervalMs"
-    | "allowLocalRequests"
-    | "hookSettings"
-    | "notesCreateLimit"
-    | "smtpUrl"
-    | "ssh"
-    | "dnsServers"
-    | "storages"
-    | "storageMoveHooks"
-    | "authCacheTtlMs"
+  extra: Partial<
+    Pick<
+      StackOptions,
+      | "jobRequestWaitMs"
+      | "maxAttachmentBytes"
+      | "ciSettings"
+      | "objectStore"
+      | "runner"
+      | "threads"
+      | "log"
+      | "runnerPollIntervalMs"
+      | "allowLocalRequests"
+      | "hookSettings"
+      | "notesCreateLimit"
+      | "smtpUrl"
+      | "ssh"
+      | "dnsServers"
+      | "storages"
+      | "storageMoveHooks"
+      | "authCacheTtlMs"
+    >
   > = {},
 ): Promise<TestStack> {
   const serverUrl = reuse?.serverUrl ?? (await testPostgresServer());

@@ -1,40 +1,17 @@
 // Request ids end to end: the id a client sends (or the gateway makes) is answered, and reaches
 // the log lines of the services that serve the request, also of a service called by another one.
-import { randomBytes } from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { dropDatabase } from "@quarry/database";
 import { memoryLogger } from "@quarry/logger";
-import { testPostgresServer } from "@quarry/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningStack, startStack } from "../src/stack.ts";
-import { ROOT_TOKEN } from "./helpers.ts";
+import { ROOT_TOKEN, startTestStack, type TestStack } from "./helpers.ts";
 
 // The stack's one logger, at debug, keeps every service's lines.
 const recorded = memoryLogger("quarry", "debug");
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quarry-request-ids-"));
-const prefix = `qt_${randomBytes(4).toString("hex")}`;
-let serverUrl: string;
-let stack: RunningStack;
+let stack: TestStack;
 beforeAll(async () => {
-  serverUrl = await testPostgresServer();
-  stack = await startStack({
-    dataDir,
-    host: "127.0.0.1",
-    port: 0,
-    databaseServerUrl: serverUrl,
-    databasePrefix: prefix,
-    rootToken: ROOT_TOKEN,
-    log: recorded.log,
-    runner: false,
-  });
+  stack = await startTestStack(undefined, { log: recorded.log });
 }, 120_000);
 afterAll(async () => {
-  await stack?.stop();
-  for (const s of ["identity", "repo", "ci", "mirror", "hook", "collab", "error_tracking", "activity"])
-    await dropDatabase(serverUrl, `${prefix}_${s}`).catch(() => {});
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await stack?.destroy();
 });
 
 const createProject = (name: string, headers: Record<string, string> = {}) =>
