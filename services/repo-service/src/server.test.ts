@@ -54,7 +54,7 @@ describe("RepoService over gRPC", () => {
     expect(created.headCommitId).toMatch(/^[0-9a-f]{40}$/);
     expect(await client.CreateRepository(request)).toEqual(created); // a retry changes nothing
 
-    expect(await client.GetRepositoryInfo({ diskPath })).toEqual({ exists: true, empty: false, defaultBranch: "main", branchCount: 1 });
+    expect(await client.GetRepositoryInfo({ diskPath })).toEqual({ exists: true, empty: false, defaultBranch: "main", branchCount: 1, storageName: "default" });
     await client.SetDefaultBranch({ diskPath, branch: "next", mustExist: false });
     expect(await client.GetRepositoryInfo({ diskPath })).toMatchObject({ defaultBranch: "next" });
     expect(await service.deps.prisma.repository.findUnique({ where: { projectId: 3 } })).toMatchObject({ diskPath, defaultBranch: "next" });
