@@ -141,7 +141,8 @@ const pipelineOf = (sha: string) =>
       );
       return list.length === 1 ? (list[0] as { id: number; status: string }) : null;
     },
-    { timeoutMs: 90_000, intervalMs: 200, message: `pipeline of ${sha}` },
+    // Past ci-service's push consumer ack wait (120 s): a push event a killed worker held comes back only then.
+    { timeoutMs: 180_000, intervalMs: 200, message: `pipeline of ${sha}` },
   );
 
 /** Runs the pipeline of `sha` with four runner loops, two per gateway; answers the handed-out jobs. */
