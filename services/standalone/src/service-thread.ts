@@ -52,39 +52,21 @@ if (data.kind === "gateway") {
   };
   post({ t: "ready", url: gateway.url, port: gateway.port });
 } else {
-  const { startGitSshServer, startRepoService } = await import("@quarry/repo-service");
-  const { createClient } = await import("@quarry/grpc");
-  const { identityV1 } = await import("@quarry/proto");
+  const { startRepoService } = await import("@quarry/repo-service");
+  const { repoControl } = await import("./repo-control.ts");
   const repo = await startRepoService({ ...data.options, bus, log });
+  const control = repoControl(repo, log);
   const stops: (() => Promise<void>)[] = [() => repo.stop()];
   stopService = async () => {
     for (const stop of stops.reverse()) await stop().catch((err) => log.warn({ err }, "stop failed"));
   };
   handle = async (m) => {
     switch (m.op) {
-      case "fetchSettings": {
-        const identity = createClient(identityV1.IdentityService, m.identityAddress, { deadlineMs: m.deadlineMs });
-        try {
-          await repo.deps.applicationSettings.fetchFrom(identity);
-        } finally {
-          identity.close();
-        }
-        return;
-      }
+      case "fetchSettings":
+        return control.fetchSettings(m.identityAddress, m.deadlineMs);
       case "startSsh": {
-        const addresses: { base: string; sshHost?: string; sshPort?: number } = { base: m.base, sshHost: m.sshHost };
-        const ssh = await startGitSshServer({
-          deps: repo.deps,
-          identityServiceAddress: m.identityAddress,
-          deadlineMs: m.deadlineMs,
-          host: m.host,
-          port: m.port,
-          hostKeyPath: m.hostKeyPath,
-          addresses,
-          log,
-        });
+        const ssh = await control.startSsh(m);
         stops.push(() => ssh.stop());
-        addresses.sshPort = ssh.port;
         return { port: ssh.port };
       }
       default:

@@ -2,8 +2,6 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { createBus, type EventBus } from "@quarry/bus";
-import { createClient } from "@quarry/grpc";
-import { identityV1 } from "@quarry/proto";
 import { databaseUrlFor, ensureDatabase, startEmbeddedPostgres } from "@quarry/database";
 import { startCiService, type CiSettings } from "@quarry/ci-service";
 import { startCollabService } from "@quarry/collab-service";
@@ -15,8 +13,9 @@ import { startErrorTrackingService } from "@quarry/error-tracking-service";
 import { startActivityService } from "@quarry/activity-service";
 import { startMirrorService } from "@quarry/mirror-service";
 import { createObjectStore, type ObjectStore } from "@quarry/object-store";
-import { startGitSshServer, startRepoService, type StorageConfig, type StorageMoveHooks } from "@quarry/repo-service";
+import { startRepoService, type StorageConfig, type StorageMoveHooks } from "@quarry/repo-service";
 import { startBuiltinRunner } from "./builtin-runner.ts";
+import { repoControl } from "./repo-control.ts";
 import { startServiceThread } from "./threads.ts";
 
 export interface StackOptions {
@@ -230,31 +229,14 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
         })()
       : await (async () => {
           const inThread = await startRepoService({ ...repoOptions, storageMoveHooks: o.storageMoveHooks, bus, log: log("repo-service") });
+          const control = repoControl(inThread, log("repo-service"));
           return {
             address: inThread.address,
             threadId: 0,
-            fetchSettings: async (identityAddress: string) => {
-              const settingsSource = createClient(identityV1.IdentityService, identityAddress, { deadlineMs });
-              try {
-                await inThread.deps.applicationSettings.fetchFrom(settingsSource);
-              } finally {
-                settingsSource.close();
-              }
-            },
+            fetchSettings: (identityAddress: string) => control.fetchSettings(identityAddress, deadlineMs),
             startSsh: async (ssh) => {
-              const addresses: { base: string; sshHost?: string; sshPort?: number } = { base: ssh.base, sshHost: ssh.sshHost };
-              const server = await startGitSshServer({
-                deps: inThread.deps,
-                identityServiceAddress: ssh.identityAddress,
-                deadlineMs,
-                host: ssh.host,
-                port: ssh.port,
-                hostKeyPath: ssh.hostKeyPath,
-                addresses,
-                log: log("repo-service"),
-              });
+              const server = await control.startSsh({ ...ssh, deadlineMs });
               stops.push(() => server.stop());
-              addresses.sshPort = server.port;
               return { port: server.port };
             },
             stop: () => inThread.stop(),
