@@ -30,33 +30,48 @@ const PROJECT_WRITE = /^\/projects\/([^/]+)(?:\/|$)/;
 const USER_WRITE = /^\/users\/(\d+)(?:\/|$)/;
 
 /**
- * This gateway's own writes evict what they may change BEFORE they run, so that the caller's very
- * next request is answered afresh (the bus event of the change reaches every gateway a moment
- * later, and also covers a read that raced the write): a write under /projects/:id evicts that
+ * This gateway's own writes evict what they may change BEFORE they run, so that nothing cached
+ * earlier answers for them, and AGAIN as their response goes out: the write route itself
+ * authorizes (re-caching the project as it was before the write), and the caller's very next
+ * request must be answered afresh (the bus event of the change reaches every gateway a moment
+ * later, and also covers a read that raced the write). A write under /projects/:id evicts that
  * project, under /users/:id that user, under /groups anything; any write evicts the caller's own
  * GetUser answer (e-mails, two-factor, … are changed by the user themselves).
  */
 export function accessEvictions(caches: Caches): RequestHandler {
-  return (req, _res, next) => {
+  return (req, res, next) => {
     if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
-    if (req.principal) caches.userCache.evict([req.principal.userId]);
-    const path = req.path;
-    const project = PROJECT_WRITE.exec(path);
-    if (project) {
-      let ref = project[1]!;
-      try {
-        ref = decodeURIComponent(ref);
-      } catch {
-        // A malformed escape names no project; the route answers it.
-      }
-      caches.authCache.evictProjectRef(ref);
-    } else if (path.startsWith("/groups/")) {
+    const evict = writeEvictions(caches, req.path, req.principal?.userId);
+    evict();
+    const end = res.end;
+    // Before the response leaves (res.end), not on "finish": the client may already be asking again.
+    res.end = function (this: typeof res, ...args: Parameters<typeof res.end>) {
+      evict();
+      return end.apply(this, args);
+    } as typeof res.end;
+    next();
+  };
+}
+
+/** What a write to `path` may have changed, evicted. */
+function writeEvictions(caches: Caches, path: string, callerId: number | undefined): () => void {
+  const project = PROJECT_WRITE.exec(path);
+  let projectRef: string | undefined;
+  if (project) {
+    projectRef = project[1]!;
+    try {
+      projectRef = decodeURIComponent(projectRef);
+    } catch {
+      // A malformed escape names no project; the route answers it.
+    }
+  }
+  const user = project ? undefined : USER_WRITE.exec(path);
+  return () => {
+    if (callerId !== undefined) caches.userCache.evict([callerId]);
+    if (projectRef !== undefined) caches.authCache.evictProjectRef(projectRef);
+    else if (path.startsWith("/groups/")) {
       caches.authCache.clear();
       caches.userCache.clear();
-    } else {
-      const user = USER_WRITE.exec(path);
-      if (user) applyAccessChange(caches, { user_ids: [Number(user[1])] });
-    }
-    next();
+    } else if (user) applyAccessChange(caches, { user_ids: [Number(user[1])] });
   };
 }

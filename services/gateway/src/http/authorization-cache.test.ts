@@ -125,7 +125,7 @@ describe("this gateway's writes", () => {
     authCache.set("p1", answer(project(1, "g/a")), authCache.generation, 5, "1");
     authCache.set("p2", answer(project(2, "g/b")), authCache.generation, 6, "g/b");
     const next = vi.fn() as unknown as NextFunction;
-    accessEvictions({ authCache, tokenCache, userCache: new UserCache(10_000) })({ method, path } as Request, {} as Response, next);
+    accessEvictions({ authCache, tokenCache, userCache: new UserCache(10_000) })({ method, path } as Request, { end: () => {} } as unknown as Response, next);
     expect(next).toHaveBeenCalledOnce();
     return [authCache.get("p1")?.project.id, authCache.get("p2")?.project.id];
   }
@@ -140,6 +140,30 @@ describe("this gateway's writes", () => {
     expect(run("PUT", "/groups/9")).toEqual([undefined, undefined]);
     expect(run("POST", "/projects")).toEqual([1, 2]);
     expect(run("POST", "/projects/%E0%A4%A/star")).toEqual([1, 2]);
+  });
+});
+
+describe("a write's own authorization", () => {
+  it("is evicted again as the write's response goes out, so the next read sees the write", () => {
+    const authCache = new AuthorizationCache(10_000);
+    const userCache = new UserCache(10_000);
+    const ended: unknown[] = [];
+    const res = { end: (...args: unknown[]) => ended.push(args) } as unknown as Response;
+    accessEvictions({ authCache, tokenCache: new TokenCache(10_000), userCache })(
+      { method: "POST", path: "/projects/1/approvals", principal: { userId: 5 } } as unknown as Request,
+      res,
+      vi.fn() as unknown as NextFunction,
+    );
+    // The route authorizes (caching the project as it is before the write), then writes and answers.
+    const before = authCache.generation;
+    authCache.set("p1", answer(project(1, "g/a")), before, 5, "1");
+    expect(authCache.get("p1")?.project.id).toBe(1);
+    res.end("{}");
+    expect(ended).toEqual([["{}"]]);
+    expect(authCache.get("p1")).toBeUndefined();
+    // A read that started during the write is not kept either.
+    authCache.set("p1", answer(project(1, "g/a")), before, 5, "1");
+    expect(authCache.get("p1")).toBeUndefined();
   });
 });
 
