@@ -17,6 +17,7 @@ import {
   isVisibility,
   JOB_STATUSES,
   MAX_INT32,
+  numericRowId,
   MEMBER_ACCESS_LEVELS,
   notFoundMessage,
   PIPELINE_STATUSES,
@@ -98,6 +99,16 @@ describe("ids", () => {
     expect(MAX_INT32).toBe(2147483647);
     for (const ok of [1, 42, 2147483647]) expect(isPositiveInt32(ok)).toBe(true);
     for (const bad of [0, -1, 1.5, 2147483648, 2 ** 53, Number.NaN, Number.POSITIVE_INFINITY]) expect(isPositiveInt32(bad)).toBe(false);
+  });
+
+  it("read an all-digits :id_or_path as a row id, 0 when no row can have it", () => {
+    expect(numericRowId("42")).toBe(42);
+    expect(numericRowId("2147483647")).toBe(2147483647);
+    expect(numericRowId("2147483648")).toBe(0);
+    expect(numericRowId("99999999999999999999")).toBe(0);
+    expect(numericRowId("0")).toBe(0);
+    expect(numericRowId("group/42")).toBeUndefined();
+    expect(numericRowId("-1")).toBeUndefined();
   });
 });
 

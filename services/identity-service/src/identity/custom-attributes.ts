@@ -1,4 +1,4 @@
-import { RECORD_NOT_FOUND_MESSAGE } from "@quarry/gitlab";
+import { numericRowId, RECORD_NOT_FOUND_MESSAGE } from "@quarry/gitlab";
 import { notFound, paramError, ServiceError, status } from "@quarry/grpc";
 import type { CustomAttribute as CustomAttributeMsg } from "@quarry/proto/types/identity/v1/CustomAttribute";
 import type { CustomAttributeRequest__Output } from "@quarry/proto/types/identity/v1/CustomAttributeRequest";
@@ -29,9 +29,11 @@ function column(kind: string): "userId" | "namespaceId" | "projectId" {
  */
 async function owner(prisma: PrismaClient, actor: ActorInfo, kind: string, id: string): Promise<Owner> {
   if (kind === "user") {
-    const user = /^\d+$/.test(id)
-      ? await prisma.user.findUnique({ where: { id: Number(id) }, select: { id: true } })
-      : await prisma.user.findUnique({ where: { usernameLower: id.toLowerCase() }, select: { id: true } });
+    const userId = numericRowId(id);
+    const user =
+      userId !== undefined
+        ? await prisma.user.findUnique({ where: { id: userId }, select: { id: true } })
+        : await prisma.user.findUnique({ where: { usernameLower: id.toLowerCase() }, select: { id: true } });
     if (!user) throw notFound();
     requireAdmin(actor);
     return { userId: user.id };

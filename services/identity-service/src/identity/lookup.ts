@@ -1,18 +1,17 @@
 import { forbidden, notFound } from "@quarry/grpc";
+import { numericRowId } from "@quarry/gitlab";
 import type { PrismaClient, Tx } from "../deps.ts";
 import type { Namespace } from "../generated/prisma/client.ts";
 import { canSee, hasDescendantMembership, namespaceLevel, projectLevels, type ActorInfo, type ProjectLevels } from "./access.ts";
 import type { ProjectRow } from "./convert.ts";
 
 type Db = PrismaClient | Tx;
-const INT_RE = /^\d+$/;
 export const projectInclude = { namespace: { include: { owner: true } }, statistics: true } as const;
 
 /** Finds a project by integer id or full path ("group/sub/project"), case-insensitively. */
 export async function findProject(db: Db, idOrPath: string): Promise<ProjectRow | null> {
-  if (INT_RE.test(idOrPath)) {
-    return db.project.findUnique({ where: { id: Number(idOrPath) }, include: projectInclude });
-  }
+  const id = numericRowId(idOrPath);
+  if (id !== undefined) return db.project.findUnique({ where: { id }, include: projectInclude });
   const cut = idOrPath.lastIndexOf("/");
   if (cut <= 0) return null;
   const nsPath = idOrPath.slice(0, cut).toLowerCase();
@@ -21,9 +20,8 @@ export async function findProject(db: Db, idOrPath: string): Promise<ProjectRow 
 }
 
 export async function findGroup(db: Db, idOrPath: string): Promise<Namespace | null> {
-  if (INT_RE.test(idOrPath)) {
-    return db.namespace.findFirst({ where: { id: Number(idOrPath), kind: "group" } });
-  }
+  const id = numericRowId(idOrPath);
+  if (id !== undefined) return db.namespace.findFirst({ where: { id, kind: "group" } });
   return db.namespace.findFirst({ where: { fullPathLower: idOrPath.toLowerCase(), kind: "group" } });
 }
 

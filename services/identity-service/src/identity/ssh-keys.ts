@@ -1,5 +1,5 @@
 // Users' SSH keys (GitLab's Key, lib/api/users.rb's /user/keys and /users/:id/keys, lib/api/keys.rb).
-import { RECORD_NOT_FOUND_MESSAGE } from "@quarry/gitlab";
+import { numericRowId, RECORD_NOT_FOUND_MESSAGE } from "@quarry/gitlab";
 import { badRequest, forbidden, notFound, paramError, ServiceError, status, unauthenticated } from "@quarry/grpc";
 import type { CreateSshKeyRequest__Output } from "@quarry/proto/types/identity/v1/CreateSshKeyRequest";
 import type { FindSshKeyRequest__Output } from "@quarry/proto/types/identity/v1/FindSshKeyRequest";
@@ -46,9 +46,8 @@ async function targetUser(db: Db, actor: ActorInfo, user: string): Promise<User>
     if (!me) throw unauthenticated();
     return me;
   }
-  const found = /^\d+$/.test(user)
-    ? await db.user.findUnique({ where: { id: Number(user) } })
-    : await db.user.findUnique({ where: { usernameLower: user.toLowerCase() } });
+  const id = numericRowId(user);
+  const found = id !== undefined ? await db.user.findUnique({ where: { id } }) : await db.user.findUnique({ where: { usernameLower: user.toLowerCase() } });
   if (!found) throw notFound("User");
   return found;
 }

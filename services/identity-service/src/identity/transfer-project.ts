@@ -1,4 +1,4 @@
-import { AccessLevel, VISIBILITY_LEVEL } from "@quarry/gitlab";
+import { AccessLevel, numericRowId, VISIBILITY_LEVEL } from "@quarry/gitlab";
 import { badRequest, forbidden, notFound } from "@quarry/grpc";
 import type { Project as ProjectMsg } from "@quarry/proto/types/identity/v1/Project";
 import type { TransferProjectRequest__Output } from "@quarry/proto/types/identity/v1/TransferProjectRequest";
@@ -11,16 +11,14 @@ import { projectInclude, visibleProject } from "./lookup.ts";
 import { enqueueProjectRename } from "./project-events.ts";
 import { enqueueAccessChange } from "./access-changes.ts";
 
-const INT_RE = /^\d+$/;
-
 /** GitLab's Projects::TransferService failures: 400 `Failed to transfer project {:new_namespace=>[…]}`. */
 const failed = (why: string) => badRequest(`Failed to transfer project {:new_namespace=>[${JSON.stringify(why)}]}`);
 
 /** GitLab's find_namespace!: a group the caller can read, or a user namespace they own (admins: any); else 404. */
 async function targetNamespace(tx: Tx, actor: ActorInfo, idOrPath: string): Promise<{ ns: Namespace; level: number }> {
-  const ns = INT_RE.test(idOrPath)
-    ? await tx.namespace.findUnique({ where: { id: Number(idOrPath) } })
-    : await tx.namespace.findUnique({ where: { fullPathLower: idOrPath.toLowerCase() } });
+  const id = numericRowId(idOrPath);
+  const ns =
+    id !== undefined ? await tx.namespace.findUnique({ where: { id } }) : await tx.namespace.findUnique({ where: { fullPathLower: idOrPath.toLowerCase() } });
   if (!ns) throw notFound("Namespace");
   const level = await namespaceLevel(tx, actor.userId, ns);
   const readable =

@@ -98,6 +98,13 @@ describe("TransferProject", () => {
     expect((await failure(f.c.TransferProject({ actor: a, idOrPath: String(p.id), namespace: String(b.namespaceId) }))).body).toEqual({
       message: "404 Namespace Not Found",
     });
+    // Ids beyond PostgreSQL's integer name no project or namespace (not a failed query).
+    expect((await failure(f.c.TransferProject({ actor: a, idOrPath: "2147483648", namespace: String(g.id) }))).body).toEqual({
+      message: "404 Project Not Found",
+    });
+    expect((await failure(f.c.TransferProject({ actor: a, idOrPath: String(p.id), namespace: "99999999999" }))).body).toEqual({
+      message: "404 Namespace Not Found",
+    });
     // Maintainers cannot transfer (GitLab's change_namespace is Owner's).
     await f.c.AddMember({ actor: a, source: { kind: "project", idOrPath: String(p.id) }, userId: b.userId, accessLevel: 40 });
     expect((await failure(f.c.TransferProject({ actor: b, idOrPath: String(p.id), namespace: String(b.namespaceId) }))).status).toBe(403);
