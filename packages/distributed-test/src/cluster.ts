@@ -9,9 +9,10 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { databaseUrlFor, dropDatabase, ensureDatabase, findFreePort } from "@quarry/database";
+import { databaseUrlFor, dropDatabase, ensureDatabase } from "@quarry/database";
 import { testPostgresServer } from "@quarry/testing";
 import S3rver from "s3rver";
+import { listenPorts } from "./ports.ts";
 import { type ReplicaProxy, startReplicaProxy } from "./proxy.ts";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -202,9 +203,10 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
       rmSync(tmp, { recursive: true, force: true });
     });
     const deadlineMs = o.deadlineMs ?? 10_000;
+    const freePort = listenPorts();
 
     // NATS JetStream of its own: no stream or consumer of the shared server is touched.
-    const natsPort = await findFreePort();
+    const natsPort = await freePort();
     const nats = spawn("nats-server", ["-js", "-a", "127.0.0.1", "-p", String(natsPort), "-sd", path.join(tmp, "nats")], { stdio: "ignore" });
     let natsFailed: Error | undefined;
     // Not installed (ENOENT): said at once instead of as a port that never opens.
@@ -234,7 +236,7 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
     });
     cleanups.push(() => Promise.all(processes.map((p) => p.kill())));
 
-    const address = async () => `127.0.0.1:${await findFreePort()}`;
+    const address = async () => `127.0.0.1:${await freePort()}`;
     // METRICS_PORT 0: replicas on one host would all want the default 9464 (each pod has its own in a cluster).
     const make = (name: string, service: string, addr: string, env: Record<string, string>) => {
       const p = new ServiceProcess(
@@ -266,7 +268,7 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
     ]);
     const pair = async () => [await address(), await address()] as const;
     const [hookAddrs, mirrorAddrs, collabAddrs, ciWorkerAddrs] = [await pair(), await pair(), await pair(), await pair()];
-    const gatewayPorts = [await findFreePort(), await findFreePort()];
+    const gatewayPorts = [await freePort(), await freePort()];
 
     const ci = (addr: string, role: string) => ({
       DATABASE_URL: "",
