@@ -42,8 +42,16 @@ export interface NatsBusOptions {
   maxAgeMs?: number;
   /** Connection name shown in NATS monitoring. */
   name?: string;
+  /**
+   * How long the server waits before it hands a message held by a subscriber that stopped
+   * answering (its process was killed, its connection lost) to another. Default 30 s. A live
+   * handler keeps its message past this with in-progress acks, up to its own `ackWaitMs`.
+   */
+  livenessMs?: number;
   log?: BusLogger;
 }
+
+export const DEFAULT_LIVENESS_MS = 30_000;
 
 const STREAM_NAME_IN_USE = 10058;
 /**
@@ -76,6 +84,7 @@ export class NatsJetStreamBus implements EventBus {
     private readonly jsm: JetStreamManager,
     readonly stream: string,
     private readonly log: BusLogger,
+    private readonly livenessMs: number,
   ) {}
 
   static async connect(opts: NatsBusOptions): Promise<NatsJetStreamBus> {
@@ -95,7 +104,7 @@ export class NatsJetStreamBus implements EventBus {
         max_age: nanos(opts.maxAgeMs ?? 7 * 24 * 3600_000),
         duplicate_window: nanos(DEDUPE_WINDOW_MS),
       });
-      return new NatsJetStreamBus(nc, jetstream(nc), jsm, stream, opts.log ?? consoleLogger);
+      return new NatsJetStreamBus(nc, jetstream(nc), jsm, stream, opts.log ?? consoleLogger, opts.livenessMs ?? DEFAULT_LIVENESS_MS);
     } catch (err) {
       await nc.close().catch(() => undefined);
       throw err;
@@ -228,9 +237,11 @@ export class NatsJetStreamBus implements EventBus {
       return;
     }
     const msg: BusMessage<unknown> = { subject: m.subject, data, id, deliveryCount, publishedAt: m.time };
+    const stopKeepingAlive = this.keepAlive(sub, m);
     try {
       await sub.handler(msg);
     } catch (err) {
+      stopKeepingAlive();
       const ctx = { subject: m.subject, id, durable: sub.name, deliveryCount, ...errorInfo(err) };
       if (deliveryCount >= sub.opts.maxDeliver) {
         this.log.error(ctx, "message dropped after maxDeliver attempts");
@@ -242,6 +253,7 @@ export class NatsJetStreamBus implements EventBus {
       }
       return;
     }
+    stopKeepingAlive();
     // Wait for the server to confirm the ack so unsubscribe()/close() never lose one.
     try {
       await m.ackAck();
@@ -250,8 +262,38 @@ export class NatsJetStreamBus implements EventBus {
     }
   }
 
+  /**
+   * The server's ack wait is the liveness window, not the handler's limit: a message held by a
+   * process that died returns to the other subscribers within `livenessMs`, however long
+   * `ackWaitMs` is (ci-service's push consumer allows 120 s, mirror syncs the push timeout).
+   */
+  private serverAckWaitMs(o: ResolvedSubscribeOptions): number {
+    return Math.min(o.ackWaitMs, this.livenessMs);
+  }
+
+  /**
+   * While the handler runs, tells the server it is alive (in-progress acks) every third of the
+   * liveness window, until its own `ackWaitMs` would be passed: then the server takes the message
+   * back as it would without this. Returns the stop.
+   */
+  private keepAlive(sub: NatsSub, m: JsMsg): () => void {
+    const window = this.serverAckWaitMs(sub.opts);
+    if (window >= sub.opts.ackWaitMs) return () => {};
+    const started = Date.now();
+    const timer = setInterval(() => {
+      if (Date.now() - started + window > sub.opts.ackWaitMs) return clearInterval(timer);
+      try {
+        m.working();
+      } catch {
+        // The connection is closed: the server takes the message back, as from a dead process.
+      }
+    }, window / 3);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
   private async ensureConsumer(subject: string, o: ResolvedSubscribeOptions): Promise<void> {
-    const wanted = { filter_subject: subject, max_deliver: o.maxDeliver, ack_wait: nanos(o.ackWaitMs) };
+    const wanted = { filter_subject: subject, max_deliver: o.maxDeliver, ack_wait: nanos(this.serverAckWaitMs(o)) };
     for (let attempt = 0; ; attempt++) {
       let existing: ConsumerConfig | null = null;
       try {
