@@ -1,5 +1,5 @@
 import { status as grpcStatus } from "@grpc/grpc-js";
-import { collectDefaultMetrics, Counter, Gauge, Histogram, type MetricObjectWithValues, type MetricValue, Registry } from "prom-client";
+import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, type MetricObjectWithValues, type MetricValue, Registry } from "prom-client";
 import type { Logger } from "@quarry/logger";
 
 /** Latency buckets (seconds) of the request and call histograms: most answers take milliseconds. */
@@ -225,6 +225,17 @@ export function secondsSince(started: bigint): number {
  * mode, where one process runs every service and none of them opens a /metrics listener.
  */
 let forProcess: Metrics | undefined;
+
+/** One registry's metrics as JSON (Metrics.json()): what crosses between threads to be merged. */
+export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
+
+/**
+ * Several registries (the embedded mode's threads and services) as one Prometheus text: series
+ * stay apart by their `service` label; a metric several registries have becomes one family.
+ */
+export async function mergedMetricsText(parts: MetricsJson[]): Promise<string> {
+  return AggregatorRegistry.aggregate(parts).metrics();
+}
 
 export function setProcessMetrics(metrics: Metrics | undefined): void {
   forProcess = metrics;

@@ -1,5 +1,5 @@
 import type { EventBus } from "@quarry/bus";
-import { type AsyncHandlers, createClient } from "@quarry/grpc";
+import { type AsyncHandlers, createClient, type Metrics } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import { type ActivityServiceDefinition, activityV1, type IdentityServiceDefinition, identityV1 } from "@quarry/proto";
 import { startService } from "@quarry/service";
@@ -29,6 +29,8 @@ export interface ActivityServiceOptions {
   /** Domain events are consumed from it (durable consumers). */
   bus: EventBus;
   log: Logger;
+  /** Where its metrics go (the embedded mode gives each service a registry); default the process's (METRICS_PORT). */
+  metrics?: Metrics;
   /** Subjects to consume; defaults `quarry.identity.>` and `quarry.audit.event`. */
   subjects?: ActivitySubjects;
 }
@@ -47,6 +49,7 @@ export async function startActivityService(o: ActivityServiceOptions): Promise<R
     grpcAddress: o.grpcAddress,
     bus: o.bus,
     log: o.log,
+    metrics: o.metrics,
     migrations,
     PrismaClient,
     deps({ prisma, onStop }): ActivityDeps {

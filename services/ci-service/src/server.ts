@@ -1,6 +1,6 @@
 import { getGroupRunnersTokens, resetGroupRunnersToken } from "./ci/group-runners-tokens.ts";
 import type { EventBus } from "@quarry/bus";
-import { clientStream, type AsyncHandlers } from "@quarry/grpc";
+import { clientStream, type AsyncHandlers, type Metrics } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import type { ObjectStore } from "@quarry/object-store";
 import { ciV1, type CiServiceDefinition } from "@quarry/proto";
@@ -127,6 +127,8 @@ export interface CiServiceOptions {
   deadlineMs?: number;
   settings?: Partial<CiSettings>;
   log: Logger;
+  /** Where its metrics go (the embedded mode gives each service a registry); default the process's (METRICS_PORT). */
+  metrics?: Metrics;
   /** Artifact store; the caller has run `ensureBucket()`. */
   objectStore: ObjectStore;
   /** Secret (≥ 32 characters) that projects' runner registration tokens are sealed with. */
@@ -153,6 +155,7 @@ export async function startCiService(o: CiServiceOptions): Promise<RunningCiServ
     grpcAddress: o.grpcAddress,
     bus: o.bus,
     log: o.log,
+    metrics: o.metrics,
     migrations,
     PrismaClient,
     deps({ prisma, onStop }): CiDeps {

@@ -1,6 +1,6 @@
 import { applicationSettingsFromIdentity } from "@quarry/application-settings";
 import type { EventBus } from "@quarry/bus";
-import { createClient, type AsyncHandlers } from "@quarry/grpc";
+import { createClient, type AsyncHandlers, type Metrics } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import { collabV1, identityV1, repoV1, type CollabServiceDefinition } from "@quarry/proto";
 import { startService } from "@quarry/service";
@@ -154,6 +154,8 @@ export interface CollabServiceOptions {
   /** Project and group deletions arrive on it; the outbox relay publishes collab's events (award emoji) to it. */
   bus: EventBus;
   log: Logger;
+  /** Where its metrics go (the embedded mode gives each service a registry); default the process's (METRICS_PORT). */
+  metrics?: Metrics;
   /** Pins the notes one user may create per minute (0 = unlimited); unset: the notes_create_limit application setting (300 by default). */
   notesCreateLimit?: number;
   /** The issue_due scheduler: its clock and interval (tests); `false` = not started. */
@@ -177,6 +179,7 @@ export async function startCollabService(o: CollabServiceOptions): Promise<Runni
     grpcAddress: o.grpcAddress,
     bus: o.bus,
     log: o.log,
+    metrics: o.metrics,
     migrations,
     PrismaClient,
     deps({ prisma, outbox, onStop }): CollabDeps {

@@ -1,5 +1,5 @@
 import type { EventBus } from "@quarry/bus";
-import type { AsyncHandlers } from "@quarry/grpc";
+import type { AsyncHandlers, Metrics } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import { errorTrackingV1, type ErrorTrackingServiceDefinition } from "@quarry/proto";
 import { startService } from "@quarry/service";
@@ -38,6 +38,8 @@ export interface ErrorTrackingServiceOptions {
   /** The skeleton's bus (the service publishes and consumes nothing yet). */
   bus: EventBus;
   log: Logger;
+  /** Where its metrics go (the embedded mode gives each service a registry); default the process's (METRICS_PORT). */
+  metrics?: Metrics;
 }
 
 export interface RunningErrorTrackingService {
@@ -54,6 +56,7 @@ export async function startErrorTrackingService(o: ErrorTrackingServiceOptions):
     grpcAddress: o.grpcAddress,
     bus: o.bus,
     log: o.log,
+    metrics: o.metrics,
     migrations,
     PrismaClient,
     deps({ prisma }): ErrorTrackingDeps {

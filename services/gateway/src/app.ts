@@ -1,5 +1,5 @@
 import { emailConfirmationRouter } from "./routes/v4/emails.ts";
-import type { Metrics } from "@quarry/grpc";
+import type { Metrics, MetricsJson } from "@quarry/grpc";
 import express, { type Express } from "express";
 import type { GatewayDeps } from "./deps.ts";
 import { authenticate } from "./http/auth.ts";
@@ -20,6 +20,8 @@ export interface AppOptions {
   /** The gateway's registry: request counts and latencies, and GET /metrics for `metricsAllowed` addresses. */
   metrics?: Metrics;
   metricsAllowed?: AddressAllowList;
+  /** Registries shown with the gateway's on GET /metrics (GatewayOptions.metricsSources). */
+  metricsSources?: () => Promise<MetricsJson[]>;
 }
 
 /** The express application: request ids, metrics, body parsing, authentication, /api/v4 routes, git smart HTTP, errors. */
@@ -36,7 +38,7 @@ export function createApp(deps: GatewayDeps, options: AppOptions = {}): Express 
     next();
   });
   app.use(observeRequests({ metrics: options.metrics, log: deps.log }));
-  if (options.metrics && options.metricsAllowed) app.get("/metrics", metricsRoute(options.metrics, options.metricsAllowed, deps.log));
+  if (options.metrics && options.metricsAllowed) app.get("/metrics", metricsRoute(options.metrics, options.metricsAllowed, deps.log, options.metricsSources));
   app.use(exactJsonContentType);
 
   const limit = deps.config.maxBodyBytes;

@@ -2,7 +2,7 @@ import { applicationSettingsFromIdentity } from "@quarry/application-settings";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Subjects, type AccessChangedEvent, type EventBus, type TokenRevokeEvent } from "@quarry/bus";
-import { createClient, createMetrics, createStreamingClient, type Metrics, type PromiseClient } from "@quarry/grpc";
+import { createClient, createMetrics, createStreamingClient, type Metrics, type MetricsJson, type PromiseClient } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import {
   activityV1,
@@ -74,6 +74,11 @@ export interface GatewayOptions {
    * CIDRs); others get 404. Default: loopback and the private ranges (DEFAULT_METRICS_CIDRS).
    */
   metricsAllowedCidrs?: string | readonly string[];
+  /**
+   * Other registries GET /metrics shows with the gateway's: the embedded mode's services, which
+   * share its process but have no /metrics of their own.
+   */
+  metricsSources?: () => Promise<MetricsJson[]>;
 }
 
 export interface RunningGateway {
@@ -148,7 +153,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
     durable: `gateway-access-${randomUUID()}`,
     ephemeral: true,
   });
-  const app = createApp(deps, { metrics, metricsAllowed });
+  const app = createApp(deps, { metrics, metricsAllowed, metricsSources: o.metricsSources });
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(o.port, o.host, () => resolve(s));
     s.once("error", reject);

@@ -1,6 +1,6 @@
 import { applicationSettingsFromIdentity } from "@quarry/application-settings";
 import type { EventBus } from "@quarry/bus";
-import { createClient, type AsyncHandlers } from "@quarry/grpc";
+import { createClient, type AsyncHandlers, type Metrics } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import {
   collabV1,
@@ -62,6 +62,8 @@ export interface HookServiceOptions {
   allowLocalRequests: boolean;
   bus: EventBus;
   log: Logger;
+  /** Where its metrics go (the embedded mode gives each service a registry); default the process's (METRICS_PORT). */
+  metrics?: Metrics;
   /** Subjects to consume; defaults `quarry.identity.>` and `quarry.repo.>`. */
   subjects?: Partial<HookSubjects>;
   /** Delivery settings (instance URL, User-Agent, timeout, retries, rate limit); defaults DEFAULT_HOOK_SETTINGS. */
@@ -97,6 +99,7 @@ export async function startHookService(o: HookServiceOptions): Promise<RunningHo
     grpcAddress: o.grpcAddress,
     bus: o.bus,
     log: o.log,
+    metrics: o.metrics,
     migrations,
     PrismaClient,
     deps({ prisma, outbox, onStop }): HookDeps {

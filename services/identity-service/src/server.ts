@@ -1,5 +1,5 @@
 import type { EventBus } from "@quarry/bus";
-import { createClient, type AsyncHandlers } from "@quarry/grpc";
+import { createClient, type AsyncHandlers, type Metrics } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import type { ObjectStore } from "@quarry/object-store";
 import { identityV1, repoV1, type IdentityServiceDefinition } from "@quarry/proto";
@@ -208,6 +208,8 @@ export interface IdentityServiceOptions {
   deadlineMs: number;
   bus: EventBus;
   log: Logger;
+  /** Where its metrics go (the embedded mode gives each service a registry); default the process's (METRICS_PORT). */
+  metrics?: Metrics;
   rootEmail: string;
   rootPassword?: string;
   /** Where avatar images go (ensureBucket is called at start). */
@@ -234,6 +236,7 @@ export async function startIdentityService(o: IdentityServiceOptions): Promise<R
     grpcAddress: o.grpcAddress,
     bus: o.bus,
     log: o.log,
+    metrics: o.metrics,
     migrations,
     PrismaClient,
     // The avatar bucket exists before any call can store an image.

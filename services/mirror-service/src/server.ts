@@ -1,6 +1,6 @@
 import { type ApplicationSettingsCache, applicationSettingsFromIdentity } from "@quarry/application-settings";
 import type { EventBus } from "@quarry/bus";
-import { createClient, type AsyncHandlers } from "@quarry/grpc";
+import { createClient, type AsyncHandlers, type Metrics } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import { identityV1, mirrorV1, repoV1, type MirrorServiceDefinition } from "@quarry/proto";
 import { createSecretBox } from "@quarry/secret-box";
@@ -51,6 +51,8 @@ export interface MirrorServiceOptions {
   /** Push events schedule syncs; sync requests travel on it as work. */
   bus: EventBus;
   log: Logger;
+  /** Where its metrics go (the embedded mode gives each service a registry); default the process's (METRICS_PORT). */
+  metrics?: Metrics;
   /** How often mirrors left scheduled (or started past their lease) are looked for, ms (default 30 s). */
   sweepIntervalMs?: number;
   /** Time limit of one push, ms (default 10 minutes); a started sync's lease is this plus a minute. */
@@ -76,6 +78,7 @@ export async function startMirrorService(o: MirrorServiceOptions): Promise<Runni
     grpcAddress: o.grpcAddress,
     bus: o.bus,
     log: o.log,
+    metrics: o.metrics,
     migrations,
     PrismaClient,
     deps({ prisma, outbox, onStop }): MirrorDeps {

@@ -4,7 +4,7 @@ import { subscribeToRepositoryChanges } from "./statistics/repository-statistics
 import type * as grpc from "@grpc/grpc-js";
 import path from "node:path";
 import type { EventBus } from "@quarry/bus";
-import { createClient, serverStream, type AsyncHandlers } from "@quarry/grpc";
+import { createClient, serverStream, type AsyncHandlers, type Metrics } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import { identityV1, repoV1, type RepoServiceDefinition } from "@quarry/proto";
 import { startService } from "@quarry/service";
@@ -198,6 +198,8 @@ export interface RepoServiceOptions {
   storageMoveCleanupDelayMs?: number;
   bus: EventBus;
   log: Logger;
+  /** Where its metrics go (the embedded mode gives each service a registry); default the process's (METRICS_PORT). */
+  metrics?: Metrics;
   /** Most pooled `git cat-file` processes (default 64); 0 = one process per read. */
   catFilePoolSize?: number;
   /** Pins GitLab's default_branch_protection (0–4); unset: the application setting (2 by default: Maintainers push and merge). */
@@ -227,6 +229,7 @@ export async function startRepoService(o: RepoServiceOptions): Promise<RunningRe
     grpcAddress: o.grpcAddress,
     bus: o.bus,
     log: o.log,
+    metrics: o.metrics,
     migrations,
     PrismaClient,
     async prepare() {

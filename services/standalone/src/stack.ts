@@ -8,6 +8,7 @@ import { startCollabService } from "@quarry/collab-service";
 import { QUARRY_REVISION, QUARRY_VERSION, startGateway } from "@quarry/gateway";
 import { startHookService, type HookServiceOptions } from "@quarry/hook-service";
 import { startIdentityService } from "@quarry/identity-service";
+import { createMetrics, type Metrics, type MetricsJson } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import { startErrorTrackingService } from "@quarry/error-tracking-service";
 import { startActivityService } from "@quarry/activity-service";
@@ -124,6 +125,8 @@ interface RepoHandle {
   fetchSettings(identityAddress: string): Promise<void>;
   /** Git over SSH, served by repo-service's SSH server. */
   startSsh(o: { identityAddress: string; host?: string; port: number; hostKeyPath: string; base: string; sshHost?: string }): Promise<{ port: number }>;
+  /** Its metrics registry as JSON (from its thread when it has one). */
+  metrics(): Promise<MetricsJson>;
   stop(): Promise<void>;
 }
 
@@ -201,6 +204,14 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
     stops.push(() => bus.close());
     const deadlineMs = o.deadlineMs ?? 10_000;
     const log = (name: string) => o.log.child({ service: name });
+    // Each service its own registry, as its own process would have (the gateway's /metrics shows
+    // them all, by their service label); this thread's process metrics under "standalone".
+    const registries: Metrics[] = [createMetrics("standalone", { log: o.log })];
+    const metricsOf = (name: string) => {
+      const m = createMetrics(name, { defaultMetrics: false, log: o.log });
+      registries.push(m);
+      return m;
+    };
 
     const onThreadExit = o.onThreadExit ?? ((err: Error) => o.log.error({ err }, "service thread ended"));
     const logLevel = (o.log as { level?: string }).level ?? "info";
@@ -224,11 +235,19 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
             threadId: thread.threadId,
             fetchSettings: async (identityAddress: string) => void (await thread.call({ op: "fetchSettings", identityAddress, deadlineMs })),
             startSsh: async (ssh) => (await thread.call({ op: "startSsh", deadlineMs, ...ssh })) as { port: number },
+            metrics: async () => (await thread.call({ op: "metrics" })) as MetricsJson,
             stop: () => thread.stop(),
           };
         })()
       : await (async () => {
-          const inThread = await startRepoService({ ...repoOptions, storageMoveHooks: o.storageMoveHooks, bus, log: log("repo-service") });
+          const repoMetrics = metricsOf("repo-service");
+          const inThread = await startRepoService({
+            ...repoOptions,
+            storageMoveHooks: o.storageMoveHooks,
+            bus,
+            log: log("repo-service"),
+            metrics: repoMetrics,
+          });
           const control = repoControl(inThread, log("repo-service"));
           return {
             address: inThread.address,
@@ -239,6 +258,8 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
               stops.push(() => server.stop());
               return { port: server.port };
             },
+            // Also among `registries`: shown from there.
+            metrics: async () => [],
             stop: () => inThread.stop(),
           };
         })();
@@ -254,6 +275,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       deadlineMs,
       bus,
       log: log("identity-service"),
+      metrics: metricsOf("identity-service"),
       rootEmail: o.rootEmail ?? "admin@example.com",
       rootPassword: o.rootPassword,
       avatarStore: o.uploadsStore ?? createObjectStore({ kind: "local", root: path.join(o.dataDir, "objects"), bucket: o.uploadsBucket ?? "uploads" }),
@@ -269,6 +291,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       grpcAddress: LOOPBACK,
       bus,
       log: log("ci-service"),
+      metrics: metricsOf("ci-service"),
       objectStore,
       repoServiceAddress: repo.address,
       identityServiceAddress: identity.address,
@@ -293,6 +316,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       emailFrom: o.emailFrom,
       bus,
       log: log("hook-service"),
+      metrics: metricsOf("hook-service"),
     });
     stops.push(() => hook.stop());
     const mirror = await startMirrorService({
@@ -305,6 +329,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       allowLocalRequests,
       bus,
       log: log("mirror-service"),
+      metrics: metricsOf("mirror-service"),
     });
     stops.push(() => mirror.stop());
     const collab = await startCollabService({
@@ -315,6 +340,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       deadlineMs,
       bus,
       log: log("collab-service"),
+      metrics: metricsOf("collab-service"),
       notesCreateLimit: o.notesCreateLimit,
     });
     stops.push(() => collab.stop());
@@ -325,6 +351,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       grpcAddress: LOOPBACK,
       bus,
       log: log("error-tracking-service"),
+      metrics: metricsOf("error-tracking-service"),
     });
     stops.push(() => errorTracking.stop());
     const activity = await startActivityService({
@@ -334,6 +361,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       deadlineMs,
       bus,
       log: log("activity-service"),
+      metrics: metricsOf("activity-service"),
     });
     stops.push(() => activity.stop());
     const gatewayOptions = {
@@ -357,9 +385,11 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       version: QUARRY_VERSION,
       revision: QUARRY_REVISION,
     };
+    // What the gateway's /metrics shows besides its own registry.
+    const metricsSources = async (): Promise<MetricsJson[]> => [...(await Promise.all(registries.map((m) => m.json()))), await repo.metrics()];
     const gateway: GatewayHandle = o.threads
       ? await (async () => {
-          const thread = await startServiceThread({ kind: "gateway", options: gatewayOptions, logLevel }, bus, o.log, onThreadExit);
+          const thread = await startServiceThread({ kind: "gateway", options: gatewayOptions, logLevel }, bus, o.log, onThreadExit, metricsSources);
           return {
             url: thread.ready.url!,
             threadId: thread.threadId,
@@ -369,7 +399,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
           };
         })()
       : await (async () => {
-          const inThread = await startGateway({ ...gatewayOptions, bus, log: log("gateway") });
+          const inThread = await startGateway({ ...gatewayOptions, bus, log: log("gateway"), metricsSources });
           return {
             url: inThread.url,
             threadId: 0,

@@ -3,8 +3,9 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
 import { type EventBus, serveBusOnPort } from "@quarry/bus";
+import type { MetricsJson } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
-import type { ThreadCall, ThreadData, ThreadMessage } from "./service-thread.ts";
+import type { MetricsAnswer, ThreadCall, ThreadData, ThreadMessage } from "./service-thread.ts";
 
 type Ready = Extract<ThreadMessage, { t: "ready" }>;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -38,12 +39,14 @@ function newWorker(data: ThreadData, transfer: MessagePort[]): Worker {
  * Starts a service in a worker thread of this process, with `bus` served to it. Resolves when
  * the service listens; rejects when it fails to start. `onExit` hears of a thread that ends
  * without being stopped (a crash): the embedded mode then stops, as a crashed process would.
+ * `metricsSources` answers the thread's asking for the other registries (the gateway's /metrics).
  */
 export async function startServiceThread(
   data: DistributiveOmit<ThreadData, "busPort">,
   bus: EventBus,
   log: Logger,
   onExit: (err: Error) => void,
+  metricsSources?: () => Promise<MetricsJson[]>,
 ): Promise<ServiceThread> {
   const { port1, port2 } = new MessageChannel();
   const stopBus = serveBusOnPort(bus, port1);
@@ -61,6 +64,14 @@ export async function startServiceThread(
     worker.once("exit", (code) => reject(new Error(`${data.kind} thread exited with ${code} while starting`)));
     worker.on("message", (m: ThreadMessage) => {
       if (m.t === "ready") return resolve(m);
+      if (m.t === "metrics") {
+        const answer = (result: MetricsJson[]) => worker.postMessage({ op: "metricsAnswer", ask: m.ask, result } satisfies MetricsAnswer);
+        (metricsSources?.() ?? Promise.resolve([])).then(answer, (err: unknown) => {
+          log.warn({ err }, "metrics of the other services could not be collected");
+          answer([]);
+        });
+        return;
+      }
       const a = answers.get(m.call);
       answers.delete(m.call);
       if (m.error === undefined) a?.resolve(m.result);

@@ -1,6 +1,6 @@
 import { BlockList, isIP } from "node:net";
 import { notFoundMessage } from "@quarry/gitlab";
-import { type Metrics, secondsSince } from "@quarry/grpc";
+import { type Metrics, type MetricsJson, mergedMetricsText, secondsSince } from "@quarry/grpc";
 import type { Logger } from "@quarry/logger";
 import type { Request, RequestHandler } from "express";
 
@@ -56,13 +56,14 @@ export function parseAllowList(cidrs: string | readonly string[]): AddressAllowL
  * client addresses (`req.ip`, which believes X-Forwarded-For only from a loopback proxy); anybody
  * else gets GitLab's 404, as if there were nothing here.
  */
-export function metricsRoute(metrics: Metrics, allowed: AddressAllowList, log: Logger): RequestHandler {
+export function metricsRoute(metrics: Metrics, allowed: AddressAllowList, log: Logger, sources?: () => Promise<MetricsJson[]>): RequestHandler {
+  const collect = sources ? async () => mergedMetricsText([await metrics.json(), ...(await sources())]) : () => metrics.text();
   return (req, res) => {
     if (!allowed.allows(req.ip)) {
       res.status(404).json({ error: notFoundMessage() });
       return;
     }
-    metrics.text().then(
+    collect().then(
       (body) => {
         // Set as prom-client says it: express' send would reorder the parameters.
         res.status(200).setHeader("Content-Type", metrics.contentType);
