@@ -72,3 +72,19 @@ describe("limits and ids", () => {
     });
   });
 });
+
+describe("parameter schemas", () => {
+  it("are built once per argument list and shared between requests", () => {
+    expect(p.bool()).toBe(p.bool());
+    expect(p.id("Project")).toBe(p.id("Project"));
+    expect(p.id("Project")).not.toBe(p.id("Group"));
+    expect(p.ref("ref")).toBe(p.ref("ref"));
+    expect(p.enum(["asc", "desc"])).toBe(p.enum(["asc", "desc"]));
+    // A shared schema answers every request alike, its verdicts included.
+    const shape = { a: p.bool(), b: p.bool().optional(), id: p.id("Project") };
+    expect(parseParams(shape, { a: "yes", id: "7" })).toEqual({ a: true, b: undefined, id: 7 });
+    expect(() => parseParams(shape, { a: "maybe", id: "7" })).toThrow(expect.objectContaining({ status: 400 }));
+    expect(() => parseParams(shape, { a: "no", id: "2147483648" })).toThrow(expect.objectContaining({ status: 404 }));
+    expect(parseParams(shape, { a: "f", b: "1", id: 3 })).toEqual({ a: false, b: true, id: 3 });
+  });
+});

@@ -44,38 +44,61 @@ const integer = () =>
     .pipe(z.number().int());
 
 /**
+ * The schema `make` builds for `key`, built once: routes declare their shapes inside their
+ * handlers, and building zod 4 schemas is the costly part of parsing (a request's worth of
+ * `p.bool()`s would otherwise be built anew each time). Zod schemas are immutable, so sharing is safe.
+ */
+function once<A extends unknown[], T>(make: (...args: A) => T): (...args: A) => T {
+  const built = new Map<string, T>();
+  return (...args: A) => {
+    const key = args.length ? JSON.stringify(args) : "";
+    let schema = built.get(key);
+    if (schema === undefined) {
+      schema = make(...args);
+      built.set(key, schema);
+    }
+    return schema;
+  };
+}
+
+/**
  * Parameter schemas. Every route declares its inputs with these; values may arrive as JSON,
  * form fields, multipart fields or the query string, so scalars are coerced from strings.
+ * Those taking no schema argument are built once per distinct argument list (`once`).
  */
+const enumOf = once((values: readonly [string, ...string[]]) => z.enum(values));
+
 export const p = {
-  string: () => z.string(),
+  string: once(() => z.string()),
   /** An integer a service can take (PostgreSQL's integer range): levels, counts, timeouts. */
-  int: () =>
+  int: once(() =>
     integer().pipe(
       z
         .number()
         .min(-MAX_INT32 - 1)
         .max(MAX_INT32),
     ),
+  ),
   /**
    * A record id: any integer is well-formed (as Grape's Integer), but one outside 1..2^31-1
    * names no record, so it is `404 <what> Not Found` (GitLab's bare `404 Not found` without
    * `what`, as for records found with find_by!) before any service is asked.
    */
-  id: (what?: string) =>
+  id: once((what?: string) =>
     integer().superRefine((n, ctx) => {
       if (!isPositiveInt32(n)) ctx.addIssue(refuse({ kind: "notFound", message: what ? notFoundMessage(what) : RECORD_NOT_FOUND_MESSAGE }));
     }),
+  ),
   /** A branch, tag, revision or ref pattern (GitLab's git_ref validator: at most 1024 characters). */
-  ref: (name: string) => bounded(LIMITS.ref, { kind: "param", text: `${name} should be a valid reference path` }),
+  ref: once((name: string) => bounded(LIMITS.ref, { kind: "param", text: `${name} should be a valid reference path` })),
   /** A path inside a repository. */
-  filePath: (name: string) => bounded(LIMITS.filePath, { kind: "param", text: `${name} should be a valid file path` }),
+  filePath: once((name: string) => bounded(LIMITS.filePath, { kind: "param", text: `${name} should be a valid file path` })),
   /** A name, title, path or other model attribute with a length limit (255 unless given). */
-  name: (name: string, max: number = LIMITS.name) => bounded(max, { kind: "model", field: name, text: `is too long (maximum is ${max} characters)` }),
+  name: once((name: string, max: number = LIMITS.name) => bounded(max, { kind: "model", field: name, text: `is too long (maximum is ${max} characters)` })),
   /** A search term or filter (Gitlab::Search::Params' limit, in the words of GitLab's Limit validator). */
-  searchTerm: (name: string) => bounded(LIMITS.search, { kind: "param", text: `${name} must be less than ${LIMITS.search} characters` }),
+  searchTerm: once((name: string) => bounded(LIMITS.search, { kind: "param", text: `${name} must be less than ${LIMITS.search} characters` })),
   /** GitLab booleans: true/false/1/0 (any case), also t/f/yes/no. */
-  bool: () =>
+  bool: once(() =>
     z.union([z.boolean(), z.string(), z.number()]).transform((v, ctx) => {
       const s = String(v).toLowerCase();
       if (["true", "1", "t", "yes", "on"].includes(s)) return true;
@@ -83,7 +106,8 @@ export const p = {
       ctx.addIssue({ code: "custom", message: "invalid boolean" });
       return z.NEVER;
     }),
-  enum: <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values),
+  ),
+  enum: <const T extends readonly [string, ...string[]]>(values: T) => enumOf(values) as z.ZodEnum<{ [K in T[number]]: K }>,
   /** An array from JSON, `a[]=x&a[]=y`, or a comma-separated string. */
   array: <T extends z.ZodTypeAny>(item: T) =>
     z
@@ -91,9 +115,9 @@ export const p = {
       .transform((v) => (Array.isArray(v) ? v : typeof v === "string" ? (v === "" ? [] : v.split(",")) : Object.values(v)))
       .pipe(z.array(item)),
   /** A JSON object (e.g. a runner's `info`). */
-  object: () => z.record(z.string(), z.unknown()),
-  date: () => z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-  datetime: () => z.string().refine((s) => !Number.isNaN(Date.parse(s))),
+  object: once(() => z.record(z.string(), z.unknown())),
+  date: once(() => z.string().regex(/^\d{4}-\d{2}-\d{2}$/)),
+  datetime: once(() => z.string().refine((s) => !Number.isNaN(Date.parse(s)))),
 };
 
 export type Shape = Record<string, z.ZodTypeAny>;
