@@ -125,7 +125,7 @@ interface RepoHandle {
   fetchSettings(identityAddress: string): Promise<void>;
   /** Git over SSH, served by repo-service's SSH server. */
   startSsh(o: { identityAddress: string; host?: string; port: number; hostKeyPath: string; base: string; sshHost?: string }): Promise<{ port: number }>;
-  /** Its metrics registry as JSON (from its thread when it has one). */
+  /** Its metrics registry as JSON (asked of its thread when it has one). */
   metrics(): Promise<MetricsJson>;
   stop(): Promise<void>;
 }
@@ -240,7 +240,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
           };
         })()
       : await (async () => {
-          const repoMetrics = metricsOf("repo-service");
+          const repoMetrics = createMetrics("repo-service", { defaultMetrics: false, log: o.log });
           const inThread = await startRepoService({
             ...repoOptions,
             storageMoveHooks: o.storageMoveHooks,
@@ -258,8 +258,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
               stops.push(() => server.stop());
               return { port: server.port };
             },
-            // Also among `registries`: shown from there.
-            metrics: async () => [],
+            metrics: () => repoMetrics.json(),
             stop: () => inThread.stop(),
           };
         })();
