@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from "express";
-import { isPositiveInt32, MAX_INT32, notFoundMessage, RECORD_NOT_FOUND_MESSAGE } from "@quarry/gitlab";
+import { isPositiveInt32, MAX_INT32, notFoundMessage, numericRowId, RECORD_NOT_FOUND_MESSAGE } from "@quarry/gitlab";
 import { z } from "zod";
 import { ApiError, missing, notFound } from "./errors.ts";
 
@@ -61,13 +61,13 @@ function once<A extends unknown[], T>(make: (...args: A) => T): (...args: A) => 
   };
 }
 
+const enumOf = once((values: readonly [string, ...string[]]) => z.enum(values));
+
 /**
  * Parameter schemas. Every route declares its inputs with these; values may arrive as JSON,
  * form fields, multipart fields or the query string, so scalars are coerced from strings.
  * Those taking no schema argument are built once per distinct argument list (`once`).
  */
-const enumOf = once((values: readonly [string, ...string[]]) => z.enum(values));
-
 export const p = {
   string: once(() => z.string()),
   /** An integer a service can take (PostgreSQL's integer range): levels, counts, timeouts. */
@@ -168,7 +168,7 @@ export function requestParams(req: Request): Record<string, unknown> {
 }
 
 /** Whether a path id is a number no record can have (beyond PostgreSQL's integer, or not positive). */
-export const impossibleId = (raw: string): boolean => /^\d+$/.test(raw) && !isPositiveInt32(Number(raw));
+export const impossibleId = (raw: string): boolean => numericRowId(raw) === 0;
 
 /**
  * For routers mounted at `/<things>/:id`: a numeric `:id` no record can have is `404 <what> Not
