@@ -5,7 +5,7 @@ import { Subjects, type EventBus, type MergeRequestEvent, type Subscription } fr
 import { isUniqueViolation } from "@quarry/database";
 import type { CiDeps } from "../deps.ts";
 import type { Pipeline } from "../generated/prisma/client.ts";
-import { createPipeline } from "./create.ts";
+import { createPipeline, finishStoredPipeline } from "./create.ts";
 import { mergeRequestSnapshot } from "./merge-request.ts";
 
 export const MERGE_REQUEST_PIPELINES_DURABLE = "ci-service-merge-request-pipelines";
@@ -24,7 +24,7 @@ export function wantsPipeline(event: MergeRequestEvent): boolean {
  */
 export async function pipelineForMergeRequest(deps: CiDeps, event: MergeRequestEvent): Promise<Pipeline | null> {
   const existing = await deps.prisma.pipeline.findUnique({ where: { triggerEventId: event.event_id } });
-  if (existing) return existing;
+  if (existing) return finishStoredPipeline(deps, existing);
   const project = await deps.projects.getProject(event.project_id, event.user_id);
   if (!project) return null;
   const mergeRequest = mergeRequestSnapshot(event);

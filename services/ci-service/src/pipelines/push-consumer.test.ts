@@ -27,6 +27,20 @@ describe("pipelines from push events", () => {
     expect(p).toMatchObject({ source: "push", ref: "main", tag: false, sha, protected: true, userId: 3, status: "pending", triggerEventId: event.event_id });
   });
 
+  it("finishes the pipeline a redelivered event finds stored but never processed (its maker was killed in between)", async () => {
+    const { sha } = await t.addProject(15, { ".gitlab-ci.yml": "job:\n  script: echo hi\n" });
+    const event = push(15, "refs/heads/main", sha);
+    await pipelineForPush(t.deps, event);
+    const [made] = await pipelines(15);
+    // As storePipeline left it, before createPipeline's processing step.
+    await t.deps.prisma.job.updateMany({ where: { pipelineId: made!.id }, data: { status: "created", queuedAt: null } });
+    await t.deps.prisma.pipeline.update({ where: { id: made!.id }, data: { status: "created" } });
+    await pipelineForPush(t.deps, event);
+    const [p, ...rest] = await pipelines(15);
+    expect(rest).toEqual([]);
+    expect(p).toMatchObject({ id: made!.id, status: "pending", jobs: [{ status: "pending" }] });
+  });
+
   it("creates tag pipelines and ignores deletions and commits without a config", async () => {
     const { sha } = await t.addProject(11, { "README.md": "no ci" });
     await pipelineForPush(t.deps, push(11, "refs/heads/main", sha));

@@ -4,7 +4,7 @@ import { Subjects, type EventBus, type PushEvent, type Subscription } from "@qua
 import { isUniqueViolation } from "@quarry/database";
 import { branchOfRef, isTagRef, tagOfRef } from "@quarry/gitlab";
 import type { CiDeps } from "../deps.ts";
-import { createPipeline } from "./create.ts";
+import { createPipeline, finishStoredPipeline } from "./create.ts";
 
 const ZERO_SHA = /^0+$/;
 export const PIPELINES_DURABLE = "ci-service-pipelines";
@@ -12,8 +12,12 @@ export const PIPELINES_DURABLE = "ci-service-pipelines";
 /** Handles one push event; exported for tests that feed events directly. */
 export async function pipelineForPush(deps: CiDeps, event: PushEvent): Promise<void> {
   if (ZERO_SHA.test(event.after)) return;
-  // A redelivered event already made its pipeline.
-  if (await deps.prisma.pipeline.findUnique({ where: { triggerEventId: event.event_id } })) return;
+  // A redelivered event already made its pipeline (finished here if its maker died half-way).
+  const existing = await deps.prisma.pipeline.findUnique({ where: { triggerEventId: event.event_id } });
+  if (existing) {
+    await finishStoredPipeline(deps, existing);
+    return;
+  }
   const project = await deps.projects.getProject(event.project_id, event.user_id);
   if (!project) return;
   const tag = isTagRef(event.ref);
