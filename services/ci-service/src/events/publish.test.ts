@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pipelineFrom, runner, takeJob } from "../../test/pipelines.ts";
 import { setUp, type TestContext } from "../../test/support.ts";
 import { updateJob } from "../ci/update-job.ts";
+import { lockPipeline } from "../pipelines/lock.ts";
+import { publishStatusChanges } from "./publish.ts";
 
 let t: TestContext;
 beforeAll(async () => {
@@ -163,5 +165,26 @@ stop:
     expect(Object.fromEntries(stopJob.variables.map((v) => [v.key, v.value])).CI_ENVIRONMENT_ACTION).toBe("stop");
     await updateJob(t.deps)({ jobId: stopJob.id, token: stopJob.token, state: "success", failureReason: "" });
     expect((await t.deps.prisma.environment.findUniqueOrThrow({ where: { id: env.id } })).state).toBe("stopped");
+  });
+});
+
+describe("claiming status changes to publish", () => {
+  it("takes the pipeline's lock before its jobs', as processing and canceling do (the other order deadlocked a cancel)", async () => {
+    const { pipeline } = await pipelineFrom(t, "build:\n  script: make\n");
+    await t.deps.prisma.job.updateMany({ where: { pipelineId: pipeline.id }, data: { status: "canceled" } });
+    let released = false;
+    let publishedWhileLocked = false;
+    let publishing: Promise<void> | undefined;
+    await t.deps.prisma.$transaction(async (tx) => {
+      await lockPipeline(tx, pipeline.id);
+      publishing = publishStatusChanges(t.deps, pipeline.id).then(() => {
+        publishedWhileLocked = !released;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      released = true;
+    });
+    await publishing;
+    expect(publishedWhileLocked).toBe(false);
+    expect(ofPipeline(pipeline.id).jobs().map((e) => e.build_status)).toContain("canceled");
   });
 });

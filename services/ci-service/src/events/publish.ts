@@ -10,6 +10,7 @@ import type { CiDeps } from "../deps.ts";
 import { HOOKED_DEPLOYMENT_STATUSES, syncDeployments } from "../environments/environments.ts";
 import type { Deployment, Job, Pipeline } from "../generated/prisma/client.ts";
 import { deploymentEvent, jobEvent, pipelineEvent } from "./payloads.ts";
+import { lockPipeline } from "../pipelines/lock.ts";
 
 interface Claimed {
   pipeline: Pipeline | null;
@@ -19,6 +20,8 @@ interface Claimed {
 
 async function claim(deps: CiDeps, pipelineId: number): Promise<Claimed> {
   return deps.prisma.$transaction(async (tx) => {
+    // The pipeline before its jobs, as processing and canceling lock them (else they deadlock).
+    await lockPipeline(tx, pipelineId);
     // Builds only: GitLab's job hooks are Ci::Build's (bridges have none).
     const jobIds = await tx.$queryRaw<{ id: number }[]>`
       UPDATE jobs SET published_status = status

@@ -6,6 +6,7 @@ import { publishStatusChanges } from "../events/publish.ts";
 import type { Job, Pipeline, Prisma } from "../generated/prisma/client.ts";
 import { isComplete, processPipeline, type JobStatus, type JobWhen, type ProcessableJob, type StatusChange } from "../processing/index.ts";
 import { mirrorChildStatus, triggerChildPipeline } from "./downstream.ts";
+import { lockPipeline } from "./lock.ts";
 
 type Tx = Prisma.TransactionClient;
 
@@ -24,11 +25,7 @@ export function toProcessable(j: Job): ProcessableJob {
   };
 }
 
-/** Locks a pipeline row so that processing passes over one pipeline never interleave. */
-export async function lockPipeline(tx: Tx, pipelineId: number): Promise<Pipeline | null> {
-  const rows = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM pipelines WHERE id = ${pipelineId} FOR UPDATE`;
-  return rows.length ? tx.pipeline.findUnique({ where: { id: pipelineId } }) : null;
-}
+export { lockPipeline };
 
 /** A pipeline's jobs, retried ones included, in creation order (as GitLab's services walk them). */
 export const pipelineJobs = (tx: Tx, pipelineId: number): Promise<Job[]> => tx.job.findMany({ where: { pipelineId }, orderBy: { id: "asc" } });
