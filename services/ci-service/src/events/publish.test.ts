@@ -185,6 +185,10 @@ describe("claiming status changes to publish", () => {
     });
     await publishing;
     expect(publishedWhileLocked).toBe(false);
-    expect(ofPipeline(pipeline.id).jobs().map((e) => e.build_status)).toContain("canceled");
+    expect(
+      ofPipeline(pipeline.id)
+        .jobs()
+        .map((e) => e.build_status),
+    ).toContain("canceled");
   });
 });
